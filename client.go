@@ -1,0 +1,155 @@
+package dbcloud
+
+import (
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/go-retryablehttp"
+)
+
+// Version is the SDK's version, sent in the User-Agent header.
+const Version = "0.1.0"
+
+// Environment variables read by NewClientFromEnv.
+const (
+	EnvAPIKey  = "DBCLOUD_API_KEY"
+	EnvBaseURL = "DBCLOUD_BASE_URL"
+)
+
+// Client is the entry point of the SDK. It is safe for concurrent use by many
+// goroutines; create one and share it.
+type Client struct {
+	// Services manages database services.
+	Services *ServicesClient
+	// ReplicaSets manages the read replica sets of a service.
+	ReplicaSets *ReplicaSetsClient
+
+	t *transport
+}
+
+// ServicesClient manages database services. Get it from Client.Services.
+type ServicesClient struct{ t *transport }
+
+// ReplicaSetsClient manages read replica sets. Get it from Client.ReplicaSets.
+type ReplicaSetsClient struct{ t *transport }
+
+// NewClient returns a client that authenticates with apiKey. WithBaseURL is
+// required. NewClient never reads the environment; see NewClientFromEnv.
+func NewClient(apiKey string, opts ...Option) (*Client, error) {
+	cfg := defaultConfig()
+	for _, opt := range opts {
+		opt(&cfg)
+	}
+	if apiKey == "" {
+		return nil, invalid("apiKey", "empty: pass your API key, or set "+EnvAPIKey+" and use NewClientFromEnv")
+	}
+	if strings.ContainsFunc(apiKey, isNotHeaderSafe) {
+		return nil, invalid("apiKey", "contains spaces or control characters")
+	}
+	base, err := parseBaseURL(cfg.baseURL)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.retryMax < 0 {
+		return nil, invalid("retryMax", "must be 0 or more")
+	}
+	if cfg.retryWaitMin < 0 || cfg.retryWaitMax < cfg.retryWaitMin {
+		return nil, invalid("retryWait", "want 0 <= min <= max")
+	}
+	ua := "dbcloud-go/" + Version
+	if cfg.userAgent != "" {
+		if strings.ContainsFunc(cfg.userAgent, func(r rune) bool { return r < ' ' || r == 0x7f }) {
+			return nil, invalid("userAgent", "contains control characters")
+		}
+		ua = cfg.userAgent + " " + ua
+	}
+
+	hc := newHTTPClient(cfg.httpClient)
+	t := &transport{
+		base:         base,
+		auth:         []string{"Bearer " + apiKey},
+		userAgent:    []string{ua},
+		apiKey:       apiKey,
+		roundTripper: hc.Transport.(keepPool).rt,
+		retryMax:     cfg.retryMax,
+		waitMax:      cfg.retryWaitMax,
+		logger:       cfg.logger,
+		now:          time.Now,
+	}
+	t.rc = &retryablehttp.Client{
+		HTTPClient:   hc,
+		RetryWaitMin: cfg.retryWaitMin,
+		RetryWaitMax: cfg.retryWaitMax,
+		RetryMax:     cfg.retryMax,
+		CheckRetry:   t.checkRetry,
+		Backoff:      t.backoff,
+		ErrorHandler: errorHandler,
+		// Logger stays nil: retryablehttp's own logger prints full URLs to
+		// stderr; attempts are logged through cfg.logger instead.
+	}
+	if t.logger != nil {
+		t.rc.RequestLogHook = func(_ retryablehttp.Logger, req *http.Request, _ int) {
+			exchangeFrom(req.Context()).start = t.now()
+		}
+	}
+	return &Client{Services: &ServicesClient{t}, ReplicaSets: &ReplicaSetsClient{t}, t: t}, nil
+}
+
+// NewClientFromEnv returns a client configured from DBCLOUD_API_KEY and
+// DBCLOUD_BASE_URL. Options are applied after the environment, so an option
+// wins over a variable.
+func NewClientFromEnv(opts ...Option) (*Client, error) {
+	if base := os.Getenv(EnvBaseURL); base != "" {
+		opts = append([]Option{WithBaseURL(base)}, opts...)
+	}
+	return NewClient(os.Getenv(EnvAPIKey), opts...)
+}
+
+// CloseIdleConnections closes the client's idle keep-alive connections, for
+// programs and tests that want no connection left open when they are done.
+func (c *Client) CloseIdleConnections() {
+	if ci, ok := c.t.roundTripper.(interface{ CloseIdleConnections() }); ok {
+		ci.CloseIdleConnections()
+	}
+}
+
+func isNotHeaderSafe(r rune) bool { return r <= ' ' || r == 0x7f }
+
+// parseBaseURL checks the base URL and returns it without a trailing slash.
+func parseBaseURL(raw string) (string, error) {
+	if raw == "" {
+		return "", invalid("baseURL", `not set: pass WithBaseURL("https://<api host>/v1") or set `+EnvBaseURL+" and use NewClientFromEnv")
+	}
+	// Errors never quote raw: it may hold credentials.
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "", invalid("baseURL", "not a URL")
+	}
+	switch {
+	case u.Host == "":
+		return "", invalid("baseURL", "no host")
+	case u.Scheme != "https" && !(u.Scheme == "http" && isLoopback(u.Hostname())):
+		return "", invalid("baseURL", "must be https:// (plain http:// only for a loopback host): the API key must not travel in clear")
+	case u.User != nil:
+		return "", invalid("baseURL", "must not carry credentials: the API key is sent as a bearer token")
+	case u.RawQuery != "" || u.Fragment != "":
+		return "", invalid("baseURL", "must not have a query or fragment")
+	}
+	path := strings.TrimSuffix(u.EscapedPath(), "/")
+	if !strings.HasSuffix(path, "/v1") {
+		return "", invalid("baseURL", "must end in /v1, the API version, as in https://<api host>/v1")
+	}
+	return u.Scheme + "://" + u.Host + path, nil
+}
+
+func isLoopback(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}

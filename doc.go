@@ -1,0 +1,56 @@
+// Package dbcloud is a typed client for the hosted database service
+// management API: time-series, Postgres and vector database services, their
+// lifecycle, sizing, high availability, pooling, VPC attachment, forks, logs
+// and read replica sets.
+//
+// # Getting started
+//
+//	client, err := dbcloud.NewClient(apiKey, dbcloud.WithBaseURL("https://api.example.com/v1"))
+//	if err != nil {
+//		return err
+//	}
+//	svc, err := client.Services.Create(ctx, projectID, &dbcloud.CreateServiceRequest{
+//		Name:   "metrics",
+//		Addons: []dbcloud.Addon{dbcloud.AddonTimeSeries},
+//	})
+//	if err != nil {
+//		return err
+//	}
+//	password := string(svc.InitialPassword) // sent once: keep it
+//
+// NewClientFromEnv reads DBCLOUD_API_KEY and DBCLOUD_BASE_URL instead. A
+// Client is safe for concurrent use; create one and share it.
+//
+// # Errors
+//
+// A non-2xx response is an *APIError with the status, the API's code,
+// message and details, and the X-Request-Id to quote to support. Branch on it
+// with errors.Is and the sentinels (ErrNotFound, ErrConflict, ...) or read it
+// with errors.As. Invalid input is a *ValidationError returned before anything
+// is sent. A 2xx response that cannot be decoded is a *ResponseError.
+//
+// # Retries
+//
+// Requests are retried with exponential backoff and full jitter (by default
+// up to 4 retries, waiting 500 ms to 30 s), honouring Retry-After on 429 and
+// 503. What is retried depends on the request:
+//
+//   - Requests that are safe to repeat (every GET and DELETE, and the POSTs
+//     that set state, such as start, stop, resize or setHA) are retried on
+//     network errors, 429, 500, 502, 503 and 504.
+//   - Requests that create something (Services.Create, Services.Fork,
+//     ReplicaSets.Create) are retried only on 429 and on connection errors
+//     that happened before the request was sent. A 5xx, a timeout or a reset
+//     after sending is returned: a repeated create could make a second,
+//     billed service.
+//
+// A Retry-After longer than the maximum wait is not slept: the *APIError is
+// returned with RetryAfter set. A cancelled context stops at once, also
+// during a backoff.
+//
+// # Secrets
+//
+// The API key is sent only in the Authorization header. It never appears in
+// an error, a log record or the fmt output of any value of this package.
+// Passwords are Secret values, which print, log and encode as "[redacted]".
+package dbcloud

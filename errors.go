@@ -1,0 +1,142 @@
+package dbcloud
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+)
+
+// Sentinel errors to branch on with errors.Is. An *APIError matches the
+// sentinel of its status code; a *WaitError matches the sentinel of its cause.
+var (
+	// ErrBadRequest matches a 400 response: the API rejected the input.
+	ErrBadRequest = errors.New("dbcloud: bad request")
+	// ErrUnauthorized matches a 401 response: the API key is missing or wrong.
+	ErrUnauthorized = errors.New("dbcloud: unauthorized")
+	// ErrForbidden matches a 403 response: the key may not do this.
+	ErrForbidden = errors.New("dbcloud: forbidden")
+	// ErrNotFound matches a 404 response: the project, service or replica set
+	// does not exist (or no longer does).
+	ErrNotFound = errors.New("dbcloud: not found")
+	// ErrConflict matches a 409 response: the operation conflicts with the
+	// resource's current state, such as starting a service that is running.
+	ErrConflict = errors.New("dbcloud: conflict")
+	// ErrRateLimited matches a 429 response that retries did not ride out.
+	ErrRateLimited = errors.New("dbcloud: rate limited")
+	// ErrServer matches any 5xx response that retries did not ride out.
+	ErrServer = errors.New("dbcloud: server error")
+	// ErrUnexpectedStatus means a wait reached a status from which the wanted
+	// one cannot follow, such as DELETING while waiting for READY.
+	ErrUnexpectedStatus = errors.New("dbcloud: unexpected status")
+	// ErrInvalidResponse matches a *ResponseError: a success response whose
+	// body could not be read or decoded.
+	ErrInvalidResponse = errors.New("dbcloud: invalid response")
+	// ErrResponseTooLarge is wrapped by a *ResponseError when a success body
+	// exceeds the SDK's size bound (32 MiB), so a runaway response cannot
+	// exhaust memory.
+	ErrResponseTooLarge = errors.New("dbcloud: response body too large")
+)
+
+// APIError is a non-2xx response from the API. Every field the server sent is
+// kept, so a caller can report, branch and contact support without losing
+// information.
+type APIError struct {
+	StatusCode int
+	Code       string // body "code", e.g. "NOT_FOUND"
+	Message    string // body "message", or the start of a non-JSON body
+	Details    string // body "details"
+	RequestID  string // X-Request-Id response header, when sent
+	Method     string
+	Path       string        // the path after the base URL as sent (escaped), no query
+	RetryAfter time.Duration // parsed Retry-After, when sent
+}
+
+// Error returns a one-line description with the method, path, status, code,
+// message, details and request id.
+func (e *APIError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "dbcloud: %s %s: %d %s", e.Method, e.Path, e.StatusCode, http.StatusText(e.StatusCode))
+	if e.Code != "" {
+		b.WriteString(": ")
+		b.WriteString(e.Code)
+	}
+	if e.Message != "" {
+		b.WriteString(": ")
+		b.WriteString(e.Message)
+	}
+	if e.Details != "" {
+		fmt.Fprintf(&b, " (%s)", e.Details)
+	}
+	if e.RetryAfter > 0 {
+		fmt.Fprintf(&b, " (retry after %s)", e.RetryAfter)
+	}
+	if e.RequestID != "" {
+		fmt.Fprintf(&b, " [request id %s]", e.RequestID)
+	}
+	return b.String()
+}
+
+// Is reports whether target is the sentinel of e's status code, so that
+// errors.Is(err, ErrNotFound) works through any wrapping.
+func (e *APIError) Is(target error) bool {
+	switch target {
+	case ErrBadRequest:
+		return e.StatusCode == http.StatusBadRequest
+	case ErrUnauthorized:
+		return e.StatusCode == http.StatusUnauthorized
+	case ErrForbidden:
+		return e.StatusCode == http.StatusForbidden
+	case ErrNotFound:
+		return e.StatusCode == http.StatusNotFound
+	case ErrConflict:
+		return e.StatusCode == http.StatusConflict
+	case ErrRateLimited:
+		return e.StatusCode == http.StatusTooManyRequests
+	case ErrServer:
+		return e.StatusCode >= 500 && e.StatusCode <= 599
+	}
+	return false
+}
+
+// ResponseError is a 2xx response whose body the SDK could not use: malformed
+// or truncated JSON, an empty body where a resource was expected, or a body
+// over the size bound. It keeps the request id, since the server did answer.
+type ResponseError struct {
+	StatusCode int
+	RequestID  string
+	Method     string
+	Path       string
+	Err        error // the decoding or reading error
+}
+
+// Error describes the request and why its response could not be read.
+func (e *ResponseError) Error() string {
+	s := fmt.Sprintf("dbcloud: %s %s: reading %d response: %v", e.Method, e.Path, e.StatusCode, e.Err)
+	if e.RequestID != "" {
+		s += " [request id " + e.RequestID + "]"
+	}
+	return s
+}
+
+// Unwrap returns the underlying reading or decoding error.
+func (e *ResponseError) Unwrap() error { return e.Err }
+
+// Is makes errors.Is(err, ErrInvalidResponse) true for every ResponseError.
+func (e *ResponseError) Is(target error) bool { return target == ErrInvalidResponse }
+
+// ValidationError is invalid input, found before any request is sent.
+type ValidationError struct {
+	Field  string // the Go name of the argument or request field, such as "projectID" or "CPUMillis"
+	Reason string
+}
+
+// Error names the field and the rule it broke.
+func (e *ValidationError) Error() string {
+	return "dbcloud: invalid " + e.Field + ": " + e.Reason
+}
+
+func invalid(field, reason string) error {
+	return &ValidationError{Field: field, Reason: reason}
+}

@@ -1,0 +1,85 @@
+package dbcloud
+
+import (
+	"fmt"
+	"net/http"
+	"time"
+)
+
+// defaultAttemptTimeout bounds one attempt of the default HTTP client, so an
+// unattended script cannot hang on a server that never answers even when its
+// context has no deadline.
+const defaultAttemptTimeout = 60 * time.Second
+
+// maxRedirects matches net/http's own limit.
+const maxRedirects = 10
+
+// newHTTPClient returns the client used for each attempt: a shallow copy of
+// the caller's (which stays untouched) or a default one, with the SDK's
+// redirect policy and its transport wrapped in keepPool.
+func newHTTPClient(user *http.Client) *http.Client {
+	if user == nil {
+		tr := http.DefaultTransport.(*http.Transport).Clone()
+		// net/http keeps 2 idle connections per host; a Client shared by many
+		// goroutines would otherwise dial anew for most requests.
+		tr.MaxIdleConnsPerHost = 32
+		user = &http.Client{Transport: tr, Timeout: defaultAttemptTimeout}
+	}
+	hc := *user
+	rt := user.Transport
+	if rt == nil {
+		rt = http.DefaultTransport
+	}
+	hc.Transport = keepPool{rt}
+	hc.CheckRedirect = redirectPolicy(user.CheckRedirect)
+	return &hc
+}
+
+// keepPool hides CloseIdleConnections from retryablehttp, which calls it after
+// every failed call: on a Client shared by many goroutines that would drop the
+// pooled connections of all of them because of one failure.
+type keepPool struct{ rt http.RoundTripper }
+
+func (p keepPool) RoundTrip(r *http.Request) (*http.Response, error) { return p.rt.RoundTrip(r) }
+
+// redirectError is a redirect the SDK refused. It is never retried.
+type redirectError struct{ err error }
+
+func (e *redirectError) Error() string { return "redirect refused: " + e.err.Error() }
+func (e *redirectError) Unwrap() error { return e.err }
+
+func refuse(format string, args ...any) error {
+	return &redirectError{fmt.Errorf(format, args...)}
+}
+
+// redirectPolicy keeps the API key where it was meant to go: never to another
+// host (port included, subdomains too, stricter than net/http), never over a
+// downgrade from https, never in clear to a non-loopback host. The caller's
+// own policy, if any, runs after it.
+func redirectPolicy(next func(*http.Request, []*http.Request) error) func(*http.Request, []*http.Request) error {
+	return func(req *http.Request, via []*http.Request) error {
+		first, prev := via[0], via[len(via)-1]
+		switch to := req.URL; {
+		case to.Scheme != "https" && to.Scheme != "http":
+			return refuse("to scheme %q", to.Scheme)
+		case prev.URL.Scheme == "https" && to.Scheme == "http":
+			return refuse("from https to http://%s", to.Host)
+		case to.Scheme == "http" && !isLoopback(to.Hostname()):
+			return refuse("to plain http://%s", to.Host)
+		}
+		if req.URL.Host != first.URL.Host {
+			req.Header.Del("Authorization")
+		}
+		if next == nil {
+			if len(via) >= maxRedirects {
+				return refuse("stopped after %d redirects", maxRedirects)
+			}
+			return nil
+		}
+		err := next(req, via)
+		if err == nil || err == http.ErrUseLastResponse {
+			return err
+		}
+		return &redirectError{err}
+	}
+}

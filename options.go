@@ -1,0 +1,77 @@
+package dbcloud
+
+import (
+	"log/slog"
+	"net/http"
+	"time"
+)
+
+// Option configures a Client in NewClient or NewClientFromEnv.
+type Option func(*clientConfig)
+
+type clientConfig struct {
+	baseURL      string
+	httpClient   *http.Client
+	userAgent    string
+	retryMax     int
+	retryWaitMin time.Duration
+	retryWaitMax time.Duration
+	logger       *slog.Logger
+}
+
+// Defaults of the retry policy: up to 4 retries, waits from 500 ms to 30 s.
+const (
+	DefaultRetryMax     = 4
+	DefaultRetryWaitMin = 500 * time.Millisecond
+	DefaultRetryWaitMax = 30 * time.Second
+)
+
+func defaultConfig() clientConfig {
+	return clientConfig{
+		retryMax:     DefaultRetryMax,
+		retryWaitMin: DefaultRetryWaitMin,
+		retryWaitMax: DefaultRetryWaitMax,
+	}
+}
+
+// WithBaseURL sets the API's base URL, ending in /v1, such as
+// "https://api.example.com/v1". There is no default: the SDK never guesses
+// where to send a key. Plain http:// is accepted only for loopback hosts.
+func WithBaseURL(baseURL string) Option {
+	return func(c *clientConfig) { c.baseURL = baseURL }
+}
+
+// WithHTTPClient sets the http.Client used for each attempt. The SDK does not
+// modify it: it works on a shallow copy, to which it adds its redirect policy
+// (no Authorization to another host, no downgrade to http). The default client
+// has a pooled transport and a 60 s timeout per attempt.
+func WithHTTPClient(hc *http.Client) Option {
+	return func(c *clientConfig) { c.httpClient = hc }
+}
+
+// WithUserAgent prepends product (such as "my-deployer/1.2") to the
+// User-Agent "dbcloud-go/<version>".
+func WithUserAgent(product string) Option {
+	return func(c *clientConfig) { c.userAgent = product }
+}
+
+// WithRetryMax sets how many times a failed request is retried after the
+// first attempt; 0 disables retries. Which failures are retried depends on
+// the request: see the package documentation.
+func WithRetryMax(n int) Option {
+	return func(c *clientConfig) { c.retryMax = n }
+}
+
+// WithRetryWait sets the bounds of the exponential backoff between retries.
+// A Retry-After longer than max is not slept: the *APIError is returned with
+// RetryAfter set.
+func WithRetryWait(min, max time.Duration) Option {
+	return func(c *clientConfig) { c.retryWaitMin, c.retryWaitMax = min, max }
+}
+
+// WithLogger sets the logger for request attempts (method, path, status,
+// attempt, duration, at debug level). Headers and bodies are never logged.
+// A nil logger, like no option, means silence.
+func WithLogger(l *slog.Logger) Option {
+	return func(c *clientConfig) { c.logger = l }
+}

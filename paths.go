@@ -1,0 +1,61 @@
+package dbcloud
+
+import (
+	"net/url"
+	"strings"
+	"unicode/utf8"
+)
+
+// segment escapes an id as one path segment. "/", "?", "#", "%" and spaces
+// are percent-encoded by url.PathEscape; "." and ".." are encoded too, since
+// servers and proxies resolve dot segments and would route elsewhere.
+func segment(id string) string {
+	if id == "." || id == ".." {
+		return strings.Repeat("%2E", len(id))
+	}
+	return url.PathEscape(id)
+}
+
+func checkID(field, id string) error {
+	if id == "" {
+		return invalid(field, "required")
+	}
+	return nil
+}
+
+// servicesPath is "/projects/{project_id}/services".
+func servicesPath(projectID string) (string, error) {
+	if err := checkID("projectID", projectID); err != nil {
+		return "", err
+	}
+	return "/projects/" + segment(projectID) + "/services", nil
+}
+
+// servicePath is "/projects/{project_id}/services/{service_id}" followed by
+// tail ("" or "/action").
+func servicePath(projectID, serviceID, tail string) (string, error) {
+	base, err := servicesPath(projectID)
+	if err != nil {
+		return "", err
+	}
+	if err := checkID("serviceID", serviceID); err != nil {
+		return "", err
+	}
+	return base + "/" + segment(serviceID) + tail, nil
+}
+
+// minReplicaSetIDLen is the API's shortest replica set id.
+const minReplicaSetIDLen = 3
+
+// replicaSetPath is ".../services/{service_id}/replicaSets/{replica_set_id}"
+// followed by tail.
+func replicaSetPath(projectID, serviceID, replicaSetID, tail string) (string, error) {
+	base, err := servicePath(projectID, serviceID, "/replicaSets")
+	if err != nil {
+		return "", err
+	}
+	if utf8.RuneCountInString(replicaSetID) < minReplicaSetIDLen {
+		return "", invalid("replicaSetID", "required, at least 3 characters")
+	}
+	return base + "/" + segment(replicaSetID) + tail, nil
+}

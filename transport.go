@@ -1,0 +1,302 @@
+package dbcloud
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/hashicorp/go-retryablehttp"
+)
+
+// Body size bounds: a runaway or hostile response ends in an error, never in
+// memory exhaustion.
+const (
+	maxSuccessBody = 32 << 20
+	maxErrorBody   = 1 << 20
+	// maxDrain is how much of an unread body is read so the connection can be
+	// reused; past it, closing the connection is cheaper.
+	maxDrain = 64 << 10
+	// errorMessageRunes is how much of a non-JSON error body becomes Message.
+	errorMessageRunes = 200
+)
+
+// Header values shared by every request. net/http only reads them.
+var (
+	headerJSON = []string{"application/json"}
+)
+
+// transport sends every request of a Client: it adds the headers, runs the
+// retry policy through retryablehttp and turns responses into values or
+// errors. It is immutable after NewClient, so a Client is safe for
+// concurrent use.
+type transport struct {
+	base      string   // scheme://host/.../v1, no trailing slash
+	auth      []string // "Bearer <key>"
+	userAgent []string
+	apiKey    string // only to scrub it from error texts a server might echo
+	rc        *retryablehttp.Client
+	// roundTripper is the transport of the attempts' client, for
+	// Client.CloseIdleConnections.
+	roundTripper http.RoundTripper
+	retryMax     int
+	waitMax      time.Duration
+	logger       *slog.Logger
+	now          func() time.Time
+}
+
+// request describes one API call.
+type request struct {
+	kind   requestKind
+	method string
+	path   string // escaped, after the base URL
+	query  url.Values
+	body   any    // encoded as JSON; nil means no body
+	scrub  string // a secret of this call to keep out of errors
+}
+
+// do sends r and decodes a 2xx body into out (nil: the body is discarded).
+func (t *transport) do(ctx context.Context, r request, out any) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("dbcloud: %s %s: %w", r.method, r.path, err)
+	}
+	x := &exchange{kind: r.kind, method: r.method, path: r.path, scrub: r.scrub}
+	ctx = context.WithValue(ctx, exchangeKey{}, x)
+
+	u := t.base + r.path
+	if len(r.query) > 0 {
+		u += "?" + r.query.Encode()
+	}
+	// body stays an untyped nil without a payload: a typed []byte(nil) would
+	// give a GET a chunked empty body.
+	var body any
+	if r.body != nil {
+		b, err := json.Marshal(r.body)
+		if err != nil {
+			return fmt.Errorf("dbcloud: %s %s: encoding body: %w", r.method, r.path, err)
+		}
+		body = b // []byte: retryablehttp resends it whole on every attempt
+	}
+	req, err := retryablehttp.NewRequestWithContext(ctx, r.method, u, body)
+	if err != nil {
+		return fmt.Errorf("dbcloud: %s %s: %w", r.method, r.path, err)
+	}
+	h := req.Header
+	h["Authorization"] = t.auth
+	h["Accept"] = headerJSON
+	h["User-Agent"] = t.userAgent
+	if body != nil {
+		h["Content-Type"] = headerJSON
+	}
+
+	resp, err := t.rc.Do(req)
+	if err != nil {
+		return t.transportError(x, err)
+	}
+	defer closeBody(resp.Body)
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		return x.lastErr // built by checkRetry while the body was readable
+	}
+	if out == nil {
+		return nil
+	}
+	return decodeResponse(resp, x, out)
+}
+
+// transportError wraps a failure that left no response to report: a network
+// error after the last allowed attempt, or the context ending.
+func (t *transport) transportError(x *exchange, err error) error {
+	var urlErr *url.Error
+	if errors.As(err, &urlErr) {
+		err = urlErr.Err // its URL would repeat what the prefix says
+	}
+	attempts := ""
+	if x.attempts > 1 {
+		attempts = fmt.Sprintf(" (after %d attempts)", x.attempts)
+	}
+	if x.lastErr != nil {
+		// Cancelled during a backoff: keep the response that caused the retry.
+		return fmt.Errorf("dbcloud: %s %s%s: %w; last response: %w", x.method, x.path, attempts, err, x.lastErr)
+	}
+	return fmt.Errorf("dbcloud: %s %s%s: %w", x.method, x.path, attempts, t.scrubError(err))
+}
+
+// scrubError makes sure the API key never reaches an error text, even if a
+// lower layer (a proxy error, a custom transport) echoed it.
+func (t *transport) scrubError(err error) error {
+	if t.apiKey == "" || !strings.Contains(err.Error(), t.apiKey) {
+		return err
+	}
+	return errors.New(strings.ReplaceAll(err.Error(), t.apiKey, redacted))
+}
+
+// finisher is a wire type that completes itself once decoded, typically by
+// falling back to a deprecated field.
+type finisher interface{ finish() error }
+
+func decodeResponse(resp *http.Response, x *exchange, out any) error {
+	data, err := readBody(resp.Body, resp.ContentLength, maxSuccessBody)
+	if err == nil && len(bytes.TrimSpace(data)) == 0 {
+		err = errors.New("empty body")
+	}
+	if err == nil {
+		err = decodeJSON(data, out)
+	}
+	if f, ok := out.(finisher); ok && err == nil {
+		err = f.finish()
+	}
+	if err != nil {
+		return &ResponseError{
+			StatusCode: resp.StatusCode,
+			RequestID:  resp.Header.Get("X-Request-Id"),
+			Method:     x.method,
+			Path:       x.path,
+			Err:        err,
+		}
+	}
+	return nil
+}
+
+// readBody reads a body of at most limit bytes, in one allocation when the
+// length is announced.
+func readBody(r io.Reader, length, limit int64) ([]byte, error) {
+	if length > limit {
+		return nil, fmt.Errorf("%w: %d bytes announced, the bound is %d", ErrResponseTooLarge, length, limit)
+	}
+	if length > 0 {
+		buf := make([]byte, length)
+		n, err := io.ReadFull(r, buf)
+		if err != nil {
+			return buf[:n], fmt.Errorf("body cut off after %d of %d bytes: %w", n, length, err)
+		}
+		return buf, nil
+	}
+	data, err := io.ReadAll(io.LimitReader(r, limit+1))
+	if err != nil {
+		return data, err
+	}
+	if int64(len(data)) > limit {
+		return data[:limit], fmt.Errorf("%w: over %d bytes", ErrResponseTooLarge, limit)
+	}
+	return data, nil
+}
+
+// closeBody drains a little of what is left, so the connection returns to
+// the pool, and closes.
+func closeBody(b io.ReadCloser) {
+	_, _ = io.Copy(io.Discard, io.LimitReader(b, maxDrain))
+	_ = b.Close()
+}
+
+// newAPIError reads a non-2xx response into an *APIError and leaves the
+// response with an empty body.
+func (t *transport) newAPIError(resp *http.Response, x *exchange) *APIError {
+	data, _ := readBody(resp.Body, resp.ContentLength, maxErrorBody) // what was read is what there is
+	_ = resp.Body.Close()                                            // an oversized body is not worth draining
+	resp.Body = http.NoBody
+
+	e := &APIError{
+		StatusCode: resp.StatusCode,
+		RequestID:  resp.Header.Get("X-Request-Id"),
+		Method:     x.method,
+		Path:       x.path,
+	}
+	if d, ok := parseRetryAfter(resp.Header.Get("Retry-After"), t.now()); ok {
+		e.RetryAfter = d
+	}
+	var body struct {
+		Code    string `json:"code"`
+		Message string `json:"message"`
+		Details string `json:"details"`
+	}
+	err := json.Unmarshal(data, &body)
+	var typeErr *json.UnmarshalTypeError
+	if (err == nil || errors.As(err, &typeErr)) && body.Code+body.Message+body.Details != "" {
+		e.Code, e.Message, e.Details = body.Code, body.Message, body.Details
+	} else {
+		e.Message = textStart(data)
+	}
+	for _, s := range []string{t.apiKey, x.scrub} {
+		if s != "" {
+			e.Code = strings.ReplaceAll(e.Code, s, redacted)
+			e.Message = strings.ReplaceAll(e.Message, s, redacted)
+			e.Details = strings.ReplaceAll(e.Details, s, redacted)
+		}
+	}
+	return e
+}
+
+// textStart returns the first runes of a non-JSON body (an HTML page from a
+// proxy, say) on one line, so an error stays readable.
+func textStart(data []byte) string {
+	var b strings.Builder
+	space, n := false, 0
+	for len(data) > 0 && n < errorMessageRunes {
+		r, size := utf8.DecodeRune(data)
+		data = data[size:]
+		if unicode.IsSpace(r) || !unicode.IsPrint(r) {
+			space = b.Len() > 0
+			continue
+		}
+		if space {
+			b.WriteByte(' ')
+			n++
+			space = false
+		}
+		b.WriteRune(r)
+		n++
+	}
+	return b.String()
+}
+
+// errorHandler runs when retryablehttp stops on an error: after a network
+// error or with the context's error. checkRetry already decided about
+// retries, so it only releases the response.
+func errorHandler(resp *http.Response, err error, _ int) (*http.Response, error) {
+	if err == nil {
+		return resp, nil
+	}
+	if resp != nil {
+		closeBody(resp.Body)
+	}
+	return nil, err
+}
+
+// logAttempt records one attempt at debug level, or at warn level when it
+// failed and will be retried. It never records headers or bodies.
+func (t *transport) logAttempt(ctx context.Context, x *exchange, resp *http.Response, err error, retry bool) {
+	level := slog.LevelDebug
+	if retry {
+		level = slog.LevelWarn
+	}
+	if t.logger == nil || !t.logger.Enabled(ctx, level) {
+		return
+	}
+	attrs := make([]slog.Attr, 0, 8)
+	attrs = append(attrs,
+		slog.String("method", x.method),
+		slog.String("path", x.path),
+		slog.Int("attempt", x.attempts),
+		slog.Duration("duration", t.now().Sub(x.start)),
+	)
+	if resp != nil {
+		attrs = append(attrs, slog.Int("status", resp.StatusCode))
+		if id := resp.Header.Get("X-Request-Id"); id != "" {
+			attrs = append(attrs, slog.String("request_id", id))
+		}
+	}
+	if err != nil {
+		attrs = append(attrs, slog.String("error", t.scrubError(err).Error()))
+	}
+	attrs = append(attrs, slog.Bool("retry", retry))
+	t.logger.LogAttrs(ctx, level, "dbcloud: http attempt", attrs...)
+}

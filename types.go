@@ -1,0 +1,172 @@
+package dbcloud
+
+import "time"
+
+// ServiceType is the kind of database a service runs. Values this version
+// does not know are kept as sent.
+type ServiceType string
+
+// Service types.
+const (
+	ServiceTypeTimeSeries ServiceType = "TIMESERIESDB"
+	ServiceTypePostgres   ServiceType = "POSTGRES"
+	ServiceTypeVector     ServiceType = "VECTOR"
+)
+
+// ServiceStatus is a service's deployment status. Values this version does
+// not know are kept as sent.
+type ServiceStatus string
+
+// Service statuses.
+const (
+	StatusQueued      ServiceStatus = "QUEUED"
+	StatusDeleting    ServiceStatus = "DELETING"
+	StatusConfiguring ServiceStatus = "CONFIGURING"
+	StatusReady       ServiceStatus = "READY"
+	StatusDeleted     ServiceStatus = "DELETED"
+	StatusUnstable    ServiceStatus = "UNSTABLE"
+	StatusPausing     ServiceStatus = "PAUSING"
+	StatusPaused      ServiceStatus = "PAUSED"
+	StatusResuming    ServiceStatus = "RESUMING"
+	StatusUpgrading   ServiceStatus = "UPGRADING"
+	StatusOptimizing  ServiceStatus = "OPTIMIZING"
+)
+
+// ReplicaSetStatus is a read replica set's status. Values this version does
+// not know are kept as sent.
+type ReplicaSetStatus string
+
+// Read replica set statuses.
+const (
+	ReplicaSetCreating ReplicaSetStatus = "creating"
+	ReplicaSetActive   ReplicaSetStatus = "active"
+	ReplicaSetResizing ReplicaSetStatus = "resizing"
+	ReplicaSetDeleting ReplicaSetStatus = "deleting"
+	ReplicaSetError    ReplicaSetStatus = "error"
+)
+
+// Environment is the environment tag of a service or replica set.
+type Environment string
+
+// Environments.
+const (
+	EnvironmentDev  Environment = "DEV"
+	EnvironmentProd Environment = "PROD"
+)
+
+// ForkStrategy says which data a fork starts from.
+type ForkStrategy string
+
+// Fork strategies.
+const (
+	// ForkLastSnapshot forks from the existing snapshot: fast, maybe stale.
+	ForkLastSnapshot ForkStrategy = "LAST_SNAPSHOT"
+	// ForkNow takes a fresh snapshot first: slower, up to date.
+	ForkNow ForkStrategy = "NOW"
+	// ForkPITR restores the parent as of ForkServiceRequest.TargetTime.
+	ForkPITR ForkStrategy = "PITR"
+)
+
+// Addon is an extension enabled when a service is created.
+type Addon string
+
+// Addons.
+const (
+	AddonTimeSeries Addon = "time-series"
+	AddonAI         Addon = "ai"
+)
+
+// Service is a hosted database service. Optional parts the API did not send
+// are nil.
+type Service struct {
+	ServiceID        string            `json:"service_id"`
+	ProjectID        string            `json:"project_id"`
+	Name             string            `json:"name"`
+	RegionCode       string            `json:"region_code"`
+	ServiceType      ServiceType       `json:"service_type"`
+	Status           ServiceStatus     `json:"status"`
+	Created          time.Time         `json:"created"`
+	Resources        []Resource        `json:"resources"`
+	Endpoint         *Endpoint         `json:"endpoint,omitempty"`
+	ConnectionPooler *ConnectionPooler `json:"connection_pooler,omitempty"`
+	ForkedFrom       *ForkedFrom       `json:"forked_from,omitempty"`
+	HAReplicas       *HAReplicas       `json:"ha_replicas,omitempty"`
+	// InitialPassword is only sent in the responses of Create and Fork.
+	InitialPassword Secret           `json:"initial_password,omitempty"`
+	Metadata        *Metadata        `json:"metadata,omitempty"`
+	Metrics         *Metrics         `json:"metrics,omitempty"`
+	ReadReplicaSets []ReadReplicaSet `json:"read_replica_sets,omitempty"`
+	// VPCEndpoint comes from vpc_endpoint, or from the deprecated vpcEndpoint
+	// when only that is sent.
+	VPCEndpoint *VPCEndpoint `json:"vpc_endpoint,omitempty"`
+}
+
+// Resource is a unit of resources allocated to a service.
+type Resource struct {
+	ID   string        `json:"id,omitempty"`
+	Spec *ResourceSpec `json:"spec,omitempty"`
+}
+
+// ResourceSpec is the size of a Resource.
+type ResourceSpec struct {
+	CPUMillis  int    `json:"cpu_millis,omitempty"`
+	MemoryGBs  int    `json:"memory_gbs,omitempty"`
+	VolumeType string `json:"volume_type,omitempty"`
+}
+
+// Endpoint is a host and port to connect to.
+type Endpoint struct {
+	Host string `json:"host,omitempty"`
+	Port int    `json:"port,omitempty"`
+}
+
+// ConnectionPooler is the pooler of a service or replica set, present when
+// the pooler is enabled.
+type ConnectionPooler struct {
+	Endpoint *Endpoint `json:"endpoint,omitempty"`
+}
+
+// ForkedFrom names the parent of a forked service.
+type ForkedFrom struct {
+	ProjectID string `json:"project_id,omitempty"`
+	ServiceID string `json:"service_id,omitempty"`
+	IsStandby bool   `json:"is_standby,omitempty"`
+}
+
+// HAReplicas is a service's high-availability replica configuration.
+type HAReplicas struct {
+	ReplicaCount     int `json:"replica_count"`
+	SyncReplicaCount int `json:"sync_replica_count"`
+}
+
+// Metadata holds the environment tag of a service or replica set.
+type Metadata struct {
+	Environment Environment `json:"environment,omitempty"`
+}
+
+// Metrics is a service's resource usage.
+type Metrics struct {
+	MemoryMB  int `json:"memory_mb"`
+	MilliCPU  int `json:"milli_cpu"`
+	StorageMB int `json:"storage_mb"`
+}
+
+// VPCEndpoint is the endpoint of a service reached over VPC peering.
+type VPCEndpoint struct {
+	Host  string `json:"host,omitempty"`
+	Port  int    `json:"port,omitempty"`
+	VPCID string `json:"vpc_id,omitempty"`
+}
+
+// ReadReplicaSet is a set of read-only replicas of a service.
+type ReadReplicaSet struct {
+	ID               string            `json:"id"`
+	Name             string            `json:"name"`
+	Status           ReplicaSetStatus  `json:"status"`
+	Nodes            int               `json:"nodes"`
+	CPUMillis        int               `json:"cpu_millis"`
+	MemoryGBs        int               `json:"memory_gbs"`
+	Endpoint         *Endpoint         `json:"endpoint,omitempty"`
+	ConnectionPooler *ConnectionPooler `json:"connection_pooler,omitempty"`
+	Metadata         *Metadata         `json:"metadata,omitempty"`
+}
