@@ -1,0 +1,314 @@
+package dbcloud_test
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/dbcloud/dbcloud-go"
+	"github.com/google/go-cmp/cmp"
+	"github.com/jarcoal/httpmock"
+)
+
+var (
+	// errRefused happens while dialling: the request was never sent.
+	errRefused = &net.OpError{Op: "dial", Net: "tcp", Err: syscall.ECONNREFUSED}
+	// errReset happens after the request was written: the server may have acted.
+	errReset = &net.OpError{Op: "read", Net: "tcp", Err: syscall.ECONNRESET}
+)
+
+const (
+	servicesURL = mockBase + "/projects/p1/services"
+	serviceURL  = servicesURL + "/s1"
+	startURL    = serviceURL + "/start"
+	forkURL     = serviceURL + "/forkService"
+	replicasURL = serviceURL + "/replicaSets"
+)
+
+// Each kind of request against each fault: how many attempts were made and
+// whether the call succeeded in the end.
+func TestRetryPolicy(t *testing.T) {
+	status := func(code int) httpmock.Responder {
+		return httpmock.NewStringResponder(code, `{"code":"X","message":"status `+http.StatusText(code)+`"}`)
+	}
+	okService := httpmock.NewStringResponder(http.StatusAccepted, serviceJSON)
+	okReplicaSet := httpmock.NewStringResponder(http.StatusAccepted, `{"id":"rs-1","name":"r","status":"creating","nodes":1,"cpu_millis":1,"memory_gbs":1}`)
+	create := func(ctx context.Context, c *dbcloud.Client) error {
+		_, err := c.Services.Create(ctx, "p1", &dbcloud.CreateServiceRequest{Name: "db"})
+		return err
+	}
+	fork := func(ctx context.Context, c *dbcloud.Client) error {
+		_, err := c.Services.Fork(ctx, "p1", "s1", &dbcloud.ForkServiceRequest{Strategy: dbcloud.ForkNow})
+		return err
+	}
+	createReplicaSet := func(ctx context.Context, c *dbcloud.Client) error {
+		_, err := c.ReplicaSets.Create(ctx, "p1", "s1", &dbcloud.CreateReplicaSetRequest{Name: "r", Nodes: 1, CPUMillis: 1, MemoryGBs: 1})
+		return err
+	}
+	start := func(ctx context.Context, c *dbcloud.Client) error {
+		_, err := c.Services.Start(ctx, "p1", "s1")
+		return err
+	}
+	get := func(ctx context.Context, c *dbcloud.Client) error {
+		_, err := c.Services.Get(ctx, "p1", "s1")
+		return err
+	}
+	del := func(ctx context.Context, c *dbcloud.Client) error { return c.Services.Delete(ctx, "p1", "s1") }
+
+	tests := []struct {
+		name     string
+		method   string
+		url      string
+		call     func(context.Context, *dbcloud.Client) error
+		first    httpmock.Responder // then the success responder
+		success  httpmock.Responder
+		attempts int
+		wantErr  error // nil: the retry succeeded
+	}{
+		{"get 503 then 200", "GET", serviceURL, get, status(503), okService, 2, nil},
+		{"get 500 then 200", "GET", serviceURL, get, status(500), okService, 2, nil},
+		{"get 502 then 200", "GET", serviceURL, get, status(502), okService, 2, nil},
+		{"get 504 then 200", "GET", serviceURL, get, status(504), okService, 2, nil},
+		{"get 429 then 200", "GET", serviceURL, get, status(429), okService, 2, nil},
+		{"get reset then 200", "GET", serviceURL, get, httpmock.NewErrorResponder(errReset), okService, 2, nil},
+		{"get 501 is not retried", "GET", serviceURL, get, status(501), okService, 1, dbcloud.ErrServer},
+		{"get 404 is not retried", "GET", serviceURL, get, status(404), okService, 1, dbcloud.ErrNotFound},
+		{"delete 503 then 202", "DELETE", serviceURL, del, status(503), httpmock.NewStringResponder(202, ""), 2, nil},
+		{"start 503 then 202", "POST", startURL, start, status(503), okService, 2, nil},
+		{"start reset then 202", "POST", startURL, start, httpmock.NewErrorResponder(errReset), okService, 2, nil},
+		{"start refused then 202", "POST", startURL, start, httpmock.NewErrorResponder(errRefused), okService, 2, nil},
+		{"start 409 is not retried", "POST", startURL, start, status(409), okService, 1, dbcloud.ErrConflict},
+		{"create 500 is not retried", "POST", servicesURL, create, status(500), okService, 1, dbcloud.ErrServer},
+		{"create 503 is not retried", "POST", servicesURL, create, status(503), okService, 1, dbcloud.ErrServer},
+		{"create 502 is not retried", "POST", servicesURL, create, status(502), okService, 1, dbcloud.ErrServer},
+		{"create reset is not retried", "POST", servicesURL, create, httpmock.NewErrorResponder(errReset), okService, 1, syscall.ECONNRESET},
+		{"create refused then 202", "POST", servicesURL, create, httpmock.NewErrorResponder(errRefused), okService, 2, nil},
+		{"create dns failure then 202", "POST", servicesURL, create, httpmock.NewErrorResponder(&net.OpError{Op: "dial", Err: &net.DNSError{Err: "no such host", Name: "api.test"}}), okService, 2, nil},
+		{"create 429 then 202", "POST", servicesURL, create, status(429), okService, 2, nil},
+		{"fork 500 is not retried", "POST", forkURL, fork, status(500), okService, 1, dbcloud.ErrServer},
+		{"fork reset is not retried", "POST", forkURL, fork, httpmock.NewErrorResponder(errReset), okService, 1, syscall.ECONNRESET},
+		{"fork 429 then 202", "POST", forkURL, fork, status(429), okService, 2, nil},
+		{"replica set create 503 is not retried", "POST", replicasURL, createReplicaSet, status(503), okReplicaSet, 1, dbcloud.ErrServer},
+		{"replica set create refused then 202", "POST", replicasURL, createReplicaSet, httpmock.NewErrorResponder(errRefused), okReplicaSet, 2, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			c, mt := mockClient(t)
+			mt.RegisterResponder(tt.method, tt.url, tt.first.Then(tt.success))
+			err := tt.call(t.Context(), c)
+			if got := mt.GetTotalCallCount(); got != tt.attempts {
+				t.Errorf("attempts = %d, want %d", got, tt.attempts)
+			}
+			if tt.wantErr == nil && err != nil {
+				t.Fatalf("err = %v, want success after a retry", err)
+			}
+			if tt.wantErr != nil && !errors.Is(err, tt.wantErr) {
+				t.Fatalf("err = %v, want errors.Is %v", err, tt.wantErr)
+			}
+		})
+	}
+}
+
+func TestRetryExhaustedReturnsLastAPIError(t *testing.T) {
+	c, mt := mockClient(t, dbcloud.WithRetryMax(2))
+	n := 0
+	mt.RegisterResponder("GET", serviceURL, func(*http.Request) (*http.Response, error) {
+		n++
+		r := httpmock.NewStringResponse(503, `{"code":"UNAVAILABLE","message":"try `+string(rune('0'+n))+`"}`)
+		r.Header.Set("X-Request-Id", "req-"+string(rune('0'+n)))
+		return r, nil
+	})
+	_, err := c.Services.Get(t.Context(), "p1", "s1")
+	var apiErr *dbcloud.APIError
+	if !errors.As(err, &apiErr) {
+		t.Fatalf("err = %v, want *APIError", err)
+	}
+	want := &dbcloud.APIError{StatusCode: 503, Code: "UNAVAILABLE", Message: "try 3", RequestID: "req-3", Method: "GET", Path: "/projects/p1/services/s1"}
+	if diff := cmp.Diff(want, apiErr); diff != "" {
+		t.Errorf("APIError (-want +got):\n%s", diff)
+	}
+	if n != 3 {
+		t.Errorf("attempts = %d, want 3 (1 + WithRetryMax(2))", n)
+	}
+}
+
+func TestRetryExhaustedNetworkError(t *testing.T) {
+	c, mt := mockClient(t, dbcloud.WithRetryMax(3))
+	mt.RegisterResponder("GET", serviceURL, httpmock.NewErrorResponder(errReset))
+	_, err := c.Services.Get(t.Context(), "p1", "s1")
+	if !errors.Is(err, syscall.ECONNRESET) {
+		t.Fatalf("err = %v, want it to wrap ECONNRESET", err)
+	}
+	if !strings.Contains(err.Error(), "after 4 attempts") || !strings.Contains(err.Error(), "GET /projects/p1/services/s1") {
+		t.Errorf("err = %q, want the method, path and attempt count", err)
+	}
+	if got := mt.GetTotalCallCount(); got != 4 {
+		t.Errorf("attempts = %d, want 4", got)
+	}
+}
+
+func TestWithRetryMaxZero(t *testing.T) {
+	for _, r := range []httpmock.Responder{
+		httpmock.NewStringResponder(503, ""),
+		httpmock.NewStringResponder(429, ""),
+		httpmock.NewErrorResponder(errReset),
+	} {
+		c, mt := mockClient(t, dbcloud.WithRetryMax(0))
+		mt.RegisterResponder("GET", serviceURL, r)
+		if _, err := c.Services.Get(t.Context(), "p1", "s1"); err == nil {
+			t.Fatal("want an error")
+		}
+		if got := mt.GetTotalCallCount(); got != 1 {
+			t.Errorf("attempts = %d, want 1", got)
+		}
+	}
+}
+
+// Retry-After is honoured: with a minimum wait of 10 s, "Retry-After: 0"
+// retries at once, and "Retry-After: 1" waits a second although the maximum
+// allows more jitter.
+func TestRetryAfterSecondsHonoured(t *testing.T) {
+	for _, tt := range []struct {
+		header       string
+		waitMin      time.Duration
+		least, most  time.Duration
+		retryStatus  int
+		successCount int
+	}{
+		{"0", 10 * time.Second, 0, 2 * time.Second, 429, 1},
+		{"0", 10 * time.Second, 0, 2 * time.Second, 503, 1},
+		{"1", time.Millisecond, time.Second, 3 * time.Second, 429, 1},
+	} {
+		t.Run(tt.header+"/"+http.StatusText(tt.retryStatus), func(t *testing.T) {
+			t.Parallel()
+			c, mt := mockClient(t, dbcloud.WithRetryWait(tt.waitMin, 20*time.Second))
+			limited := httpmock.NewStringResponder(tt.retryStatus, "").HeaderSet(http.Header{"Retry-After": {tt.header}})
+			mt.RegisterResponder("GET", serviceURL, limited.Then(httpmock.NewStringResponder(200, serviceJSON)))
+			start := time.Now()
+			if _, err := c.Services.Get(t.Context(), "p1", "s1"); err != nil {
+				t.Fatal(err)
+			}
+			if d := time.Since(start); d < tt.least || d > tt.most {
+				t.Errorf("took %v, want between %v and %v", d, tt.least, tt.most)
+			}
+			if got := mt.GetTotalCallCount(); got != 2 {
+				t.Errorf("attempts = %d, want 2", got)
+			}
+		})
+	}
+}
+
+// A Retry-After beyond the maximum wait is not slept: the caller gets the
+// error at once, with RetryAfter set, for a GET and for a create alike.
+func TestRetryAfterOverMaxReturnsAtOnce(t *testing.T) {
+	for _, h := range []string{"3600", time.Now().Add(2 * time.Hour).UTC().Format(http.TimeFormat)} {
+		c, mt := mockClient(t, dbcloud.WithRetryWait(time.Millisecond, time.Second))
+		mt.RegisterResponder("GET", serviceURL, httpmock.NewStringResponder(429, `{"code":"RATE_LIMITED"}`).HeaderSet(http.Header{"Retry-After": {h}}))
+		mt.RegisterResponder("POST", servicesURL, httpmock.NewStringResponder(503, "").HeaderSet(http.Header{"Retry-After": {h}}))
+		start := time.Now()
+		_, err := c.Services.Get(t.Context(), "p1", "s1")
+		var apiErr *dbcloud.APIError
+		if !errors.As(err, &apiErr) || !errors.Is(err, dbcloud.ErrRateLimited) {
+			t.Fatalf("err = %v, want a 429 *APIError", err)
+		}
+		if apiErr.RetryAfter < time.Hour-time.Minute {
+			t.Errorf("RetryAfter = %v, want about an hour or more", apiErr.RetryAfter)
+		}
+		if _, err := c.Services.Create(t.Context(), "p1", &dbcloud.CreateServiceRequest{Name: "x"}); !errors.Is(err, dbcloud.ErrServer) {
+			t.Errorf("create err = %v, want the 503", err)
+		}
+		if d := time.Since(start); d > time.Second {
+			t.Errorf("took %v, want an immediate return", d)
+		}
+		if got := mt.GetTotalCallCount(); got != 2 {
+			t.Errorf("attempts = %d, want 1 per call", got)
+		}
+	}
+}
+
+// cancelOnRetry is a slog handler that cancels a context as soon as the SDK
+// logs that it will retry: the cancellation then lands in the backoff.
+type cancelOnRetry struct {
+	slog.Handler
+	cancel context.CancelFunc
+}
+
+func (h cancelOnRetry) Enabled(context.Context, slog.Level) bool { return true }
+
+func (h cancelOnRetry) Handle(ctx context.Context, r slog.Record) error {
+	r.Attrs(func(a slog.Attr) bool {
+		if a.Key == "retry" && a.Value.Bool() {
+			h.cancel()
+		}
+		return true
+	})
+	return nil
+}
+
+func TestContextCancelledDuringBackoff(t *testing.T) {
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	logger := slog.New(cancelOnRetry{slog.DiscardHandler, cancel})
+	c, mt := mockClient(t, dbcloud.WithRetryWait(time.Hour, time.Hour), dbcloud.WithLogger(logger))
+	mt.RegisterResponder("GET", serviceURL, httpmock.NewStringResponder(503, `{"code":"UNAVAILABLE","message":"busy"}`))
+
+	start := time.Now()
+	_, err := c.Services.Get(ctx, "p1", "s1")
+	if d := time.Since(start); d > time.Second {
+		t.Fatalf("took %v: the backoff was slept", d)
+	}
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+	var apiErr *dbcloud.APIError
+	if !errors.As(err, &apiErr) || apiErr.Message != "busy" {
+		t.Errorf("err = %v, want the 503 that caused the retry kept", err)
+	}
+	if got := mt.GetTotalCallCount(); got != 1 {
+		t.Errorf("attempts = %d, want 1", got)
+	}
+}
+
+func TestCancelledContextSendsNothing(t *testing.T) {
+	c, mt := mockClient(t)
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	if _, err := c.Services.Get(ctx, "p1", "s1"); !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+	if got := mt.GetTotalCallCount(); got != 0 {
+		t.Errorf("attempts = %d, want 0", got)
+	}
+}
+
+// Every attempt carries the whole body, not what a previous attempt left.
+func TestRetriedRequestResendsWholeBody(t *testing.T) {
+	c, mt := mockClient(t)
+	var bodies []string
+	mt.RegisterResponder("POST", serviceURL+"/resize", func(req *http.Request) (*http.Response, error) {
+		b, err := io.ReadAll(req.Body)
+		if err != nil {
+			return nil, err
+		}
+		bodies = append(bodies, string(b))
+		if len(bodies) < 3 {
+			return httpmock.NewStringResponse(503, ""), nil
+		}
+		return httpmock.NewStringResponse(202, serviceJSON), nil
+	})
+	if _, err := c.Services.Resize(t.Context(), "p1", "s1", &dbcloud.ResizeRequest{CPUMillis: 2000, MemoryGBs: 8}); err != nil {
+		t.Fatal(err)
+	}
+	want := `{"cpu_millis":"2000","memory_gbs":"8"}`
+	if diff := cmp.Diff([]string{want, want, want}, bodies); diff != "" {
+		t.Errorf("bodies (-want +got):\n%s", diff)
+	}
+}
