@@ -1,0 +1,90 @@
+// Command fakeserver runs the fake database service API on a local port, so
+// that the SDK, its examples and curl can be tried with no account and no
+// network.
+//
+// Usage:
+//
+//	go run ./examples/fakeserver [-addr 127.0.0.1:8080] [-step 1s] [-seed N]
+//
+// It prints the base URL, API key and project id, a line to paste into a
+// shell to point the SDK at it:
+//
+//	export DBCLOUD_BASE_URL=http://127.0.0.1:8080/v1 DBCLOUD_API_KEY=fake-key-0123456789 DBCLOUD_PROJECT_ID=proj-fake
+//
+// and a curl command to try. It serves until interrupted (Ctrl-C, SIGTERM).
+//
+// -step is how long each status of an asynchronous operation lasts (a new
+// service is QUEUED for one step, CONFIGURING for the next, then READY); 0
+// completes operations at once. -seed makes ids, passwords and logs
+// repeatable. State lives in memory and is lost when the server stops.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/dbcloud/dbcloud-go/internal/fakeapi"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// run serves until ctx ends and returns the exit code: 0 after a clean
+// shutdown, 2 for bad flags, 1 when the server cannot start.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("fakeserver", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on (port 0 picks a free one)")
+	step := fs.Duration("step", time.Second, "duration of each status of an asynchronous operation (0 = at once)")
+	seed := fs.Uint64("seed", 0, "seed for ids, passwords and generated logs")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "fakeserver: unexpected arguments %q\n", fs.Args())
+		return 2
+	}
+	if *step < 0 {
+		fmt.Fprintln(stderr, "fakeserver: -step must not be negative")
+		return 2
+	}
+	srv, err := fakeapi.Start(*addr, fakeapi.Options{Step: *step, Seed: *seed})
+	if err != nil {
+		fmt.Fprintf(stderr, "fakeserver: %v\n", err)
+		return 1
+	}
+	fmt.Fprintf(stdout, `Fake dbcloud API (step %v, seed %d)
+  base URL:   %s
+  API key:    %s
+  project id: %s
+
+Point the SDK at it:
+  export DBCLOUD_BASE_URL=%[3]s DBCLOUD_API_KEY=%[4]s DBCLOUD_PROJECT_ID=%[5]s
+
+Try it:
+  curl -H 'Authorization: Bearer %[4]s' %[3]s/projects/%[5]s/services
+
+Press Ctrl-C to stop.
+`, *step, *seed, srv.URL, srv.APIKey, srv.ProjectID)
+	<-ctx.Done()
+	if err := srv.Close(); err != nil {
+		fmt.Fprintf(stderr, "fakeserver: shutting down: %v\n", err)
+		return 1
+	}
+	fmt.Fprintln(stderr, "fakeserver: stopped")
+	return 0
+}

@@ -1,0 +1,182 @@
+package fakeapi
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Fault is a misbehaviour the fake shows instead of, or on top of, its normal
+// answer. Faults are matched before authentication and routing, in the order
+// they were added.
+type Fault struct {
+	// Method to match; "" matches any method.
+	Method string
+	// Path to match, as the escaped path after /v1; '*' matches exactly one
+	// segment ("/projects/*/services/*/start"); "" matches any path.
+	Path string
+	// Times is how many matching requests the fault answers before it is
+	// removed; 0 means 1.
+	Times int
+	// Status, when not 0, is answered instead of the real response, with Body.
+	Status int
+	// Header is added to the response, real or not (for example Retry-After).
+	Header http.Header
+	// Body is the raw body sent with Status: HTML, malformed JSON or empty.
+	// It is labelled application/json only when it is valid JSON and Header
+	// sets no Content-Type.
+	Body string
+	// Drop reads the request, then closes the connection without a response.
+	Drop bool
+	// AfterHandling, with Drop, has the request handled for real first, so its
+	// state change happens: a connection reset after the server acted.
+	AfterHandling bool
+	// Truncate sends the response's headers, with the full Content-Length,
+	// and only the first half of its body, then closes the connection.
+	Truncate bool
+	// Delay holds the answer this long, or until the request's context ends,
+	// whichever comes first. A fault with only a Delay then answers normally.
+	Delay time.Duration
+}
+
+type countKey struct{ method, path string }
+
+// InjectFault queues f.
+func (a *API) InjectFault(f Fault) {
+	f.Header = f.Header.Clone()
+	if f.Times <= 0 {
+		f.Times = 1
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.faults = append(a.faults, &f)
+}
+
+// Count returns how many requests, faulted ones included, had this method
+// ("" for any) and an escaped path matching pattern (as Fault.Path).
+func (a *API) Count(method, pattern string) int {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	n := 0
+	for k, c := range a.counts {
+		if (method == "" || k.method == method) && pathMatches(pattern, k.path) {
+			n += c
+		}
+	}
+	return n
+}
+
+// ResetCounts forgets the requests seen so far.
+func (a *API) ResetCounts() {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	clear(a.counts)
+}
+
+func pathMatches(pattern, path string) bool {
+	if pattern == "" {
+		return true
+	}
+	ps, xs := strings.Split(pattern, "/"), strings.Split(path, "/")
+	if len(ps) != len(xs) {
+		return false
+	}
+	for i, p := range ps {
+		if p != "*" && p != xs[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// takeFault counts the request and returns the fault that answers it, if any.
+func (a *API) takeFault(method, path string) *Fault {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.counts[countKey{method, path}]++
+	for i, f := range a.faults {
+		if (f.Method == "" || f.Method == method) && pathMatches(f.Path, path) {
+			f.Times--
+			if f.Times == 0 {
+				a.faults = slices.Delete(a.faults, i, i+1)
+			}
+			answer := *f
+			return &answer
+		}
+	}
+	return nil
+}
+
+func (a *API) serveFault(w http.ResponseWriter, r *http.Request, id string, f *Fault) {
+	if f.Delay > 0 {
+		t := time.NewTimer(f.Delay)
+		defer t.Stop()
+		select {
+		case <-t.C:
+		case <-r.Context().Done():
+			return
+		}
+	}
+	if f.Drop {
+		if f.AfterHandling {
+			a.handle(r, id)
+		} else {
+			_, _ = io.Copy(io.Discard, io.LimitReader(r.Body, maxBodyBytes))
+		}
+		conn, _ := hijack(w)
+		if tc, ok := conn.(*net.TCPConn); ok {
+			_ = tc.SetLinger(0) // a reset, as when a proxy or the server dies mid-request
+		}
+		_ = conn.Close()
+		return
+	}
+	var e encoded
+	if f.Status != 0 {
+		e = canned(f, id)
+	} else {
+		e = a.handle(r, id)
+	}
+	for k, v := range f.Header {
+		e.header[k] = v
+	}
+	if !f.Truncate {
+		writeEncoded(w, e)
+		return
+	}
+	conn, brw := hijack(w)
+	defer conn.Close()
+	fmt.Fprintf(brw, "HTTP/1.1 %03d %s\r\n", e.status, http.StatusText(e.status))
+	_ = e.header.Write(brw)
+	_, _ = brw.WriteString("\r\n")
+	_, _ = brw.Write(e.body[:len(e.body)/2])
+	_ = brw.Flush()
+}
+
+// hijack takes the raw connection. Where that is impossible (HTTP/2, a
+// recorder) the response is aborted instead, the nearest equivalent.
+func hijack(w http.ResponseWriter) (net.Conn, *bufio.ReadWriter) {
+	conn, brw, err := http.NewResponseController(w).Hijack()
+	if err != nil {
+		panic(http.ErrAbortHandler)
+	}
+	return conn, brw
+}
+
+func canned(f *Fault, id string) encoded {
+	e := encoded{status: f.Status, header: http.Header{}, body: []byte(f.Body)}
+	e.header.Set("X-Request-Id", id)
+	if f.Body != "" && json.Valid(e.body) {
+		e.header.Set("Content-Type", "application/json")
+	}
+	if f.Status != http.StatusNoContent {
+		e.header.Set("Content-Length", strconv.Itoa(len(e.body)))
+	}
+	return e
+}

@@ -1,0 +1,33 @@
+package fakeapi
+
+import "time"
+
+// step is one planned status of a resource and the moment it begins.
+type step struct {
+	status string
+	at     time.Time
+}
+
+// schedule is the status plan of a resource; the current status is the last
+// step that has begun, so time alone moves resources along.
+type schedule []step
+
+func (s schedule) current(now time.Time) string {
+	cur := s[0].status
+	for _, st := range s[1:] {
+		if now.Before(st.at) {
+			break
+		}
+		cur = st.status
+	}
+	return cur
+}
+
+// plan lays out statuses one Step apart, starting now.
+func (a *API) plan(now time.Time, statuses ...string) schedule {
+	s := make(schedule, len(statuses))
+	for i, st := range statuses {
+		s[i] = step{st, now.Add(time.Duration(i) * a.step)}
+	}
+	return s
+}
