@@ -71,9 +71,8 @@ func NewClient(apiKey string, opts ...Option) (*Client, error) {
 	hc := newHTTPClient(cfg.httpClient)
 	t := &transport{
 		base:         base,
-		auth:         []string{"Bearer " + apiKey},
+		key:          newCredential(apiKey),
 		userAgent:    []string{ua},
-		apiKey:       apiKey,
 		roundTripper: hc.Transport.(keepPool).rt,
 		retryMax:     cfg.retryMax,
 		waitMax:      cfg.retryWaitMax,

@@ -40,10 +40,9 @@ var (
 // errors. It is immutable after NewClient, so a Client is safe for
 // concurrent use.
 type transport struct {
-	base      string   // scheme://host/.../v1, no trailing slash
-	auth      []string // "Bearer <key>"
+	base      string // scheme://host/.../v1, no trailing slash
+	key       credential
 	userAgent []string
-	apiKey    string // only to scrub it from error texts a server might echo
 	rc        *retryablehttp.Client
 	// roundTripper is the transport of the attempts' client, for
 	// Client.CloseIdleConnections.
@@ -52,6 +51,27 @@ type transport struct {
 	waitMax      time.Duration
 	logger       *slog.Logger
 	now          func() time.Time
+}
+
+// credential holds the API key behind a function value. fmt prints a
+// function as an address, even through reflection and its bad-verb path
+// (%s on a struct dereferences unexported pointers), so no verb on any value
+// of this package can reach the key.
+type credential func() (key string, header []string)
+
+func newCredential(key string) credential {
+	header := []string{"Bearer " + key}
+	return func() (string, []string) { return key, header }
+}
+
+func (c credential) value() string {
+	key, _ := c()
+	return key
+}
+
+func (c credential) header() []string {
+	_, h := c()
+	return h
 }
 
 // request describes one API call.
@@ -91,7 +111,7 @@ func (t *transport) do(ctx context.Context, r request, out any) error {
 		return fmt.Errorf("dbcloud: %s %s: %w", r.method, r.path, err)
 	}
 	h := req.Header
-	h["Authorization"] = t.auth
+	h["Authorization"] = t.key.header()
 	h["Accept"] = headerJSON
 	h["User-Agent"] = t.userAgent
 	if body != nil {
@@ -133,10 +153,11 @@ func (t *transport) transportError(x *exchange, err error) error {
 // scrubError makes sure the API key never reaches an error text, even if a
 // lower layer (a proxy error, a custom transport) echoed it.
 func (t *transport) scrubError(err error) error {
-	if t.apiKey == "" || !strings.Contains(err.Error(), t.apiKey) {
+	key := t.key.value()
+	if !strings.Contains(err.Error(), key) {
 		return err
 	}
-	return errors.New(strings.ReplaceAll(err.Error(), t.apiKey, redacted))
+	return errors.New(strings.ReplaceAll(err.Error(), key, redacted))
 }
 
 // finisher is a wire type that completes itself once decoded, typically by
@@ -225,7 +246,7 @@ func (t *transport) newAPIError(resp *http.Response, x *exchange) *APIError {
 	} else {
 		e.Message = textStart(data)
 	}
-	for _, s := range []string{t.apiKey, x.scrub} {
+	for _, s := range []string{t.key.value(), x.scrub} {
 		if s != "" {
 			e.Code = strings.ReplaceAll(e.Code, s, redacted)
 			e.Message = strings.ReplaceAll(e.Message, s, redacted)
