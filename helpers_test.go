@@ -1,11 +1,14 @@
 package dbcloud_test
 
 import (
+	"context"
 	"net/http"
+	"net/http/httptest"
 	"testing"
 	"time"
 
 	"github.com/dbcloud/dbcloud-go"
+	"github.com/dbcloud/dbcloud-go/internal/fakeapi"
 	"github.com/jarcoal/httpmock"
 )
 
@@ -38,3 +41,41 @@ func mockClient(t *testing.T, opts ...dbcloud.Option) (*dbcloud.Client, *httpmoc
 // serviceJSON is a minimal valid Service response body.
 const serviceJSON = `{"service_id":"s1","project_id":"p1","name":"db","region_code":"us-east-1",` +
 	`"service_type":"POSTGRES","status":"READY","created":"2026-01-02T03:04:05Z","resources":[]}`
+
+// fakeClient returns a client of a fresh fake API served by httptest, with
+// tiny retry waits. The server and idle connections close with the test.
+func fakeClient(t testing.TB, opts fakeapi.Options, extra ...dbcloud.Option) (*dbcloud.Client, *fakeapi.API) {
+	t.Helper()
+	api := fakeapi.New(opts)
+	srv := httptest.NewServer(api)
+	all := append([]dbcloud.Option{
+		dbcloud.WithBaseURL(srv.URL + "/v1"),
+		dbcloud.WithRetryWait(time.Millisecond, 2*time.Millisecond),
+	}, extra...)
+	c, err := dbcloud.NewClient(api.APIKey(), all...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		c.CloseIdleConnections()
+		srv.Close()
+	})
+	return c, api
+}
+
+// fastPolls makes waits poll every millisecond or two.
+var fastPolls = dbcloud.WithPollInterval(time.Millisecond, 2*time.Millisecond)
+
+// createReady creates a service on the fake and waits until it is READY.
+func createReady(t testing.TB, c *dbcloud.Client, project, name string) *dbcloud.Service {
+	t.Helper()
+	svc, err := c.Services.Create(context.Background(), project, &dbcloud.CreateServiceRequest{Name: name})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ready, err := c.Services.WaitForReady(context.Background(), project, svc.ServiceID, fastPolls)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ready
+}

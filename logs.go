@@ -3,6 +3,10 @@ package dbcloud
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/maphash"
+	"iter"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -88,6 +92,61 @@ func (o *LogOptions) query() (url.Values, error) {
 		q.Set("until", o.Until.UTC().Format(time.RFC3339Nano))
 	}
 	return q, nil
+}
+
+// ErrRepeatedCursor is yielded by AllLogs when the API hands back a cursor it
+// already gave: following it would loop forever.
+var ErrRepeatedCursor = errors.New("dbcloud: logs cursor repeated")
+
+// AllLogs yields every log entry of a service matching opts, newest first,
+// following the cursor from page to page until the API returns none.
+//
+// Pages are fetched lazily: breaking out of the loop after the first entry
+// costs one request, and at most one page is held in memory whatever the
+// history's length. Each page is a GET, retried like any other. On an error
+// AllLogs yields it once, with a zero LogEntry, and stops.
+//
+//	for entry, err := range client.Services.AllLogs(ctx, projectID, serviceID, nil) {
+//		if err != nil {
+//			return err
+//		}
+//		fmt.Println(entry.Timestamp, entry.Severity, entry.Message)
+//	}
+func (s *ServicesClient) AllLogs(ctx context.Context, projectID, serviceID string, opts *LogOptions) iter.Seq2[LogEntry, error] {
+	return func(yield func(LogEntry, error) bool) {
+		var o LogOptions
+		if opts != nil {
+			o = *opts // a copy: the cursor moves, the caller's options do not
+		}
+		// Cursors are remembered as hashes: a loop of any length is caught
+		// for 8 bytes a page, not a page's worth of memory.
+		seed := maphash.MakeSeed()
+		seen := map[uint64]struct{}{}
+		for {
+			if o.Cursor != "" {
+				h := maphash.String(seed, o.Cursor)
+				if _, dup := seen[h]; dup {
+					yield(LogEntry{}, fmt.Errorf("%w: %q", ErrRepeatedCursor, o.Cursor))
+					return
+				}
+				seen[h] = struct{}{}
+			}
+			page, err := s.ListLogs(ctx, projectID, serviceID, &o)
+			if err != nil {
+				yield(LogEntry{}, err)
+				return
+			}
+			for _, e := range page.Entries {
+				if !yield(e, nil) {
+					return
+				}
+			}
+			if page.NextCursor == "" {
+				return
+			}
+			o.Cursor = page.NextCursor
+		}
+	}
 }
 
 // logsJSON is a logs response as it arrives on the wire.

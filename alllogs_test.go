@@ -1,0 +1,280 @@
+package dbcloud_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/dbcloud/dbcloud-go"
+	"github.com/dbcloud/dbcloud-go/internal/fakeapi"
+	"github.com/google/go-cmp/cmp"
+	"github.com/jarcoal/httpmock"
+)
+
+const logsPattern = "/projects/*/services/*/logs"
+
+// serviceWithLogs creates a service on the fake whose history holds exactly
+// n entries.
+func serviceWithLogs(t *testing.T, c *dbcloud.Client, api *fakeapi.API, n int) string {
+	t.Helper()
+	p := api.ProjectID()
+	svc := createReady(t, c, p, "db")
+	held, err := api.Logs(p, svc.ServiceID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := api.SeedLogs(p, svc.ServiceID, n-len(held)); err != nil {
+		t.Fatal(err)
+	}
+	api.ResetCounts()
+	return svc.ServiceID
+}
+
+func TestAllLogsReadsWholeHistoryInOrder(t *testing.T) {
+	c, api := fakeClient(t, fakeapi.Options{Seed: 7})
+	id := serviceWithLogs(t, c, api, 1234)
+
+	var got []dbcloud.LogEntry
+	for e, err := range c.Services.AllLogs(t.Context(), api.ProjectID(), id, nil) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, e)
+	}
+	held, err := api.Logs(api.ProjectID(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := make([]dbcloud.LogEntry, len(held))
+	for i, e := range held {
+		want[i] = dbcloud.LogEntry{Timestamp: e.Timestamp, Severity: e.Severity, Message: e.Message}
+	}
+	if len(want) != 1234 {
+		t.Fatalf("the fake holds %d entries, want 1234", len(want))
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("entries (-want +got):\n%s", diff)
+	}
+	for i := 1; i < len(got); i++ {
+		if got[i].Timestamp.After(got[i-1].Timestamp) {
+			t.Fatalf("entry %d is newer than entry %d: not newest first", i, i-1)
+		}
+	}
+	if n := api.Count("GET", logsPattern); n != 3 {
+		t.Errorf("requests = %d, want 3 (500 + 500 + 234)", n)
+	}
+}
+
+func TestAllLogsBreakCostsOneRequest(t *testing.T) {
+	c, api := fakeClient(t, fakeapi.Options{})
+	id := serviceWithLogs(t, c, api, 1500)
+	for _, err := range c.Services.AllLogs(t.Context(), api.ProjectID(), id, nil) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		break
+	}
+	if n := api.Count("GET", logsPattern); n != 1 {
+		t.Errorf("requests = %d, want 1", n)
+	}
+}
+
+// Filters are sent on every page, beside the cursor, and the fake applies
+// them consistently across pages.
+func TestAllLogsFiltersOnEveryPage(t *testing.T) {
+	c, api := fakeClient(t, fakeapi.Options{Seed: 3})
+	id := serviceWithLogs(t, c, api, 5000)
+	opts := &dbcloud.LogOptions{Severities: []string{"WARNING", "ERROR"}, Node: new(0)}
+	var got []dbcloud.LogEntry
+	for e, err := range c.Services.AllLogs(t.Context(), api.ProjectID(), id, opts) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, e)
+	}
+	held, _ := api.Logs(api.ProjectID(), id)
+	var want []dbcloud.LogEntry
+	for _, e := range held {
+		if e.Node == 0 && (e.Severity == "WARNING" || e.Severity == "ERROR") {
+			want = append(want, dbcloud.LogEntry{Timestamp: e.Timestamp, Severity: e.Severity, Message: e.Message})
+		}
+	}
+	if len(want) <= 500 {
+		t.Fatalf("only %d matching entries: the test needs several pages", len(want))
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("filtered entries (-want +got):\n%s", diff)
+	}
+	if opts.Cursor != "" {
+		t.Errorf("AllLogs changed the caller's options: Cursor = %q", opts.Cursor)
+	}
+}
+
+// logsPage renders a logs response in the deprecated or current form.
+func logsPage(deprecated bool, cursor string, msgs ...string) string {
+	var entries, logs []string
+	for _, m := range msgs {
+		logs = append(logs, fmt.Sprintf("%q", m))
+		entries = append(entries, fmt.Sprintf(`{"message":%q,"severity":"LOG","timestamp":"2026-11-22T10:00:00Z"}`, m))
+	}
+	body := `{"logs":[` + strings.Join(logs, ",") + `]`
+	if !deprecated {
+		body += `,"entries":[` + strings.Join(entries, ",") + `]`
+	}
+	if cursor != "" {
+		name := "last_cursor"
+		if deprecated {
+			name = "lastCursor"
+		}
+		body += fmt.Sprintf(`,%q:%q`, name, cursor)
+	}
+	return body + "}"
+}
+
+// scriptedLogs serves pages by cursor ("" = the first) and records the
+// queries it saw.
+func scriptedLogs(t *testing.T, pages map[string]httpmock.Responder) (*dbcloud.Client, *[]url.Values) {
+	c, mt := mockClient(t, dbcloud.WithRetryMax(0))
+	var queries []url.Values
+	mt.RegisterResponder("GET", serviceURL+"/logs", func(req *http.Request) (*http.Response, error) {
+		q := req.URL.Query()
+		queries = append(queries, q)
+		r, ok := pages[q.Get("cursor")]
+		if !ok {
+			t.Errorf("unexpected cursor %q", q.Get("cursor"))
+			return httpmock.NewStringResponse(400, ""), nil
+		}
+		return r(req)
+	})
+	return c, &queries
+}
+
+func messages(t *testing.T, seq func(func(dbcloud.LogEntry, error) bool)) ([]string, []error) {
+	var msgs []string
+	var errs []error
+	for e, err := range seq {
+		if err != nil {
+			errs = append(errs, err)
+			continue // a correct iterator stops by itself after an error
+		}
+		msgs = append(msgs, e.Message)
+	}
+	return msgs, errs
+}
+
+func TestAllLogsDeprecatedOnlyResponses(t *testing.T) {
+	c, queries := scriptedLogs(t, map[string]httpmock.Responder{
+		"":   httpmock.NewStringResponder(200, logsPage(true, "c1", "third", "second")),
+		"c1": httpmock.NewStringResponder(200, logsPage(true, "", "first")),
+	})
+	msgs, errs := messages(t, c.Services.AllLogs(t.Context(), "p1", "s1", nil))
+	if len(errs) != 0 {
+		t.Fatal(errs)
+	}
+	if diff := cmp.Diff([]string{"third", "second", "first"}, msgs); diff != "" {
+		t.Errorf("messages (-want +got):\n%s", diff)
+	}
+	if len(*queries) != 2 {
+		t.Errorf("requests = %d, want 2", len(*queries))
+	}
+}
+
+func TestAllLogsRepeatingCursorIsAnError(t *testing.T) {
+	for name, pages := range map[string]map[string]httpmock.Responder{
+		"same cursor again": {
+			"":  httpmock.NewStringResponder(200, logsPage(false, "A", "m1")),
+			"A": httpmock.NewStringResponder(200, logsPage(false, "A", "m2")),
+		},
+		"a longer cycle": {
+			"":  httpmock.NewStringResponder(200, logsPage(false, "A", "m1")),
+			"A": httpmock.NewStringResponder(200, logsPage(false, "B", "m2")),
+			"B": httpmock.NewStringResponder(200, logsPage(false, "A", "m3")),
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			c, queries := scriptedLogs(t, pages)
+			msgs, errs := messages(t, c.Services.AllLogs(t.Context(), "p1", "s1", nil))
+			if len(errs) != 1 || !errors.Is(errs[0], dbcloud.ErrRepeatedCursor) {
+				t.Fatalf("errors = %v, want one ErrRepeatedCursor", errs)
+			}
+			if len(msgs) != len(pages) || len(*queries) != len(pages) {
+				t.Errorf("got %d entries in %d requests, want %d of each: every page once", len(msgs), len(*queries), len(pages))
+			}
+		})
+	}
+}
+
+func TestAllLogsErrorMidwayIsYieldedOnce(t *testing.T) {
+	c, _ := scriptedLogs(t, map[string]httpmock.Responder{
+		"":   httpmock.NewStringResponder(200, logsPage(false, "c1", "m1", "m2")),
+		"c1": httpmock.NewStringResponder(404, `{"code":"NOT_FOUND","message":"service deleted"}`),
+	})
+	var events []string
+	for e, err := range c.Services.AllLogs(t.Context(), "p1", "s1", nil) {
+		if err != nil {
+			if !errors.Is(err, dbcloud.ErrNotFound) || e != (dbcloud.LogEntry{}) {
+				t.Errorf("yielded %+v, %v; want a zero entry and the 404", e, err)
+			}
+			events = append(events, "error")
+			continue
+		}
+		events = append(events, e.Message)
+	}
+	if diff := cmp.Diff([]string{"m1", "m2", "error"}, events); diff != "" {
+		t.Errorf("events (-want +got):\n%s", diff)
+	}
+}
+
+func TestAllLogsStopsWhenContextEnds(t *testing.T) {
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	c, queries := scriptedLogs(t, map[string]httpmock.Responder{
+		"": httpmock.NewStringResponder(200, logsPage(false, "c1", "m1")),
+	})
+	var errs []error
+	for _, err := range c.Services.AllLogs(ctx, "p1", "s1", nil) {
+		cancel()
+		if err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if len(errs) != 1 || !errors.Is(errs[0], context.Canceled) || len(*queries) != 1 {
+		t.Errorf("errors = %v after %d requests, want one context.Canceled after 1", errs, len(*queries))
+	}
+}
+
+// ListLogs resumes from a cursor: two pages read one at a time equal the
+// whole history read by AllLogs.
+func TestListLogsResumesFromCursor(t *testing.T) {
+	c, api := fakeClient(t, fakeapi.Options{})
+	id := serviceWithLogs(t, c, api, 700)
+	ctx, p := t.Context(), api.ProjectID()
+	first, err := c.Services.ListLogs(ctx, p, id, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(first.Entries) != 500 || first.NextCursor == "" {
+		t.Fatalf("first page: %d entries, cursor %q", len(first.Entries), first.NextCursor)
+	}
+	second, err := c.Services.ListLogs(ctx, p, id, &dbcloud.LogOptions{Cursor: first.NextCursor})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(second.Entries) != 200 || second.NextCursor != "" {
+		t.Fatalf("second page: %d entries, cursor %q", len(second.Entries), second.NextCursor)
+	}
+	var all []dbcloud.LogEntry
+	for e, err := range c.Services.AllLogs(ctx, p, id, nil) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		all = append(all, e)
+	}
+	if diff := cmp.Diff(all, append(first.Entries, second.Entries...)); diff != "" {
+		t.Errorf("pages vs AllLogs (-all +pages):\n%s", diff)
+	}
+}

@@ -1,0 +1,300 @@
+package dbcloud_test
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dbcloud/dbcloud-go"
+	"github.com/dbcloud/dbcloud-go/internal/fakeapi"
+	"github.com/google/go-cmp/cmp"
+	"github.com/jarcoal/httpmock"
+)
+
+const servicePattern = "/projects/*/services/*"
+
+// stepper returns a fake whose statuses move one step each time the wait
+// reports progress: every poll sees the next status, with no sleeping.
+func stepper(t *testing.T) (*dbcloud.Client, *fakeapi.API, *fakeapi.ManualClock) {
+	clock := fakeapi.NewManualClock(time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC))
+	c, api := fakeClient(t, fakeapi.Options{Clock: clock, Step: time.Minute})
+	return c, api, clock
+}
+
+func TestWaitForReadySeesEveryStatus(t *testing.T) {
+	c, api, clock := stepper(t)
+	ctx, p := t.Context(), api.ProjectID()
+	svc, err := c.Services.Create(ctx, p, &dbcloud.CreateServiceRequest{Name: "db"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var seen []string
+	got, err := c.Services.WaitForReady(ctx, p, svc.ServiceID, fastPolls, dbcloud.WithProgress(func(s string) {
+		seen = append(seen, s)
+		clock.Advance(time.Minute)
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"QUEUED", "CONFIGURING", "READY"}, seen); diff != "" {
+		t.Errorf("progress (-want +got):\n%s", diff)
+	}
+	if got.Status != dbcloud.StatusReady || got.ServiceID != svc.ServiceID {
+		t.Errorf("got %s %s, want the READY service", got.ServiceID, got.Status)
+	}
+	if n := api.Count("GET", servicePattern); n != 3 {
+		t.Errorf("GETs = %d, want one per poll (3)", n)
+	}
+}
+
+// The first check is immediate: a READY service returns at once even with an
+// hour between polls.
+func TestWaitFirstCheckIsImmediate(t *testing.T) {
+	c, api := fakeClient(t, fakeapi.Options{})
+	svc := createReady(t, c, api.ProjectID(), "db")
+	api.ResetCounts()
+	start := time.Now()
+	if _, err := c.Services.WaitForReady(t.Context(), api.ProjectID(), svc.ServiceID, dbcloud.WithPollInterval(time.Hour, time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(start); d > time.Second {
+		t.Errorf("took %v", d)
+	}
+	if n := api.Count("GET", servicePattern); n != 1 {
+		t.Errorf("GETs = %d, want 1", n)
+	}
+}
+
+func TestWaitTimeout(t *testing.T) {
+	c, api, _ := stepper(t) // the clock never moves: the service stays QUEUED
+	svc, err := c.Services.Create(t.Context(), api.ProjectID(), &dbcloud.CreateServiceRequest{Name: "db"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	check := func(t *testing.T, err error) {
+		t.Helper()
+		var w *dbcloud.WaitError
+		if !errors.As(err, &w) || !errors.Is(err, context.DeadlineExceeded) {
+			t.Fatalf("err = %v, want a *WaitError matching DeadlineExceeded", err)
+		}
+		want := dbcloud.WaitError{Resource: "service", ID: svc.ServiceID, Want: "READY", LastStatus: "QUEUED", Err: context.DeadlineExceeded}
+		if diff := cmp.Diff(want, *w, cmp.Comparer(func(a, b error) bool { return errors.Is(b, a) })); diff != "" {
+			t.Errorf("WaitError (-want +got):\n%s", diff)
+		}
+		if !strings.Contains(err.Error(), "QUEUED") || !strings.Contains(err.Error(), svc.ServiceID) {
+			t.Errorf("Error() = %q, want the id and last status", err)
+		}
+	}
+	t.Run("WithWaitTimeout", func(t *testing.T) {
+		_, err := c.Services.WaitForReady(t.Context(), api.ProjectID(), svc.ServiceID, fastPolls, dbcloud.WithWaitTimeout(20*time.Millisecond))
+		check(t, err)
+	})
+	t.Run("context deadline", func(t *testing.T) {
+		ctx, cancel := context.WithTimeout(t.Context(), 20*time.Millisecond)
+		defer cancel()
+		_, err := c.Services.WaitForReady(ctx, api.ProjectID(), svc.ServiceID, fastPolls)
+		check(t, err)
+	})
+	if n := api.Count("GET", servicePattern); n < 4 {
+		t.Errorf("GETs = %d: the waits did not poll", n)
+	}
+}
+
+func TestWaitEndsAtOnceWhenItCannotSucceed(t *testing.T) {
+	c, api := fakeClient(t, fakeapi.Options{})
+	ctx, p := t.Context(), api.ProjectID()
+	slow := dbcloud.WithPollInterval(time.Hour, time.Hour) // a second poll would hang the test
+	svc := createReady(t, c, p, "db")
+	other := createReady(t, c, p, "other")
+
+	t.Run("gone", func(t *testing.T) {
+		_, err := c.Services.WaitForStatus(ctx, p, "no-such-service", dbcloud.StatusReady, slow)
+		assertWaitErr(t, err, dbcloud.ErrNotFound, "")
+	})
+	t.Run("deleting while waiting for READY", func(t *testing.T) {
+		if err := api.SetStatus(p, other.ServiceID, "DELETING"); err != nil {
+			t.Fatal(err)
+		}
+		_, err := c.Services.WaitForReady(ctx, p, other.ServiceID, slow)
+		assertWaitErr(t, err, dbcloud.ErrUnexpectedStatus, "DELETING")
+	})
+	t.Run("deleted while waiting for PAUSED", func(t *testing.T) {
+		if err := api.SetStatus(p, other.ServiceID, "DELETED"); err != nil {
+			t.Fatal(err)
+		}
+		_, err := c.Services.WaitForStatus(ctx, p, other.ServiceID, dbcloud.StatusPaused, slow)
+		assertWaitErr(t, err, dbcloud.ErrUnexpectedStatus, "DELETED")
+	})
+	t.Run("replica set missing", func(t *testing.T) {
+		_, err := c.ReplicaSets.WaitForActive(ctx, p, svc.ServiceID, "rs-none", slow)
+		assertWaitErr(t, err, dbcloud.ErrNotFound, "")
+	})
+	t.Run("replica set in error", func(t *testing.T) {
+		set, err := c.ReplicaSets.Create(ctx, p, svc.ServiceID, &dbcloud.CreateReplicaSetRequest{Name: "r", Nodes: 1, CPUMillis: 500, MemoryGBs: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := api.SetReplicaSetStatus(p, svc.ServiceID, set.ID, "error"); err != nil {
+			t.Fatal(err)
+		}
+		_, err = c.ReplicaSets.WaitForActive(ctx, p, svc.ServiceID, set.ID, slow)
+		assertWaitErr(t, err, dbcloud.ErrUnexpectedStatus, "error")
+		err = c.ReplicaSets.WaitForDeleted(ctx, p, svc.ServiceID, set.ID, slow)
+		assertWaitErr(t, err, dbcloud.ErrUnexpectedStatus, "error")
+	})
+	for _, status := range []int{400, 401, 403, 409} {
+		t.Run(http.StatusText(status), func(t *testing.T) {
+			api.InjectFault(fakeapi.Fault{Method: "GET", Path: servicePattern, Status: status, Body: `{"code":"NOPE"}`})
+			_, err := c.Services.WaitForReady(ctx, p, svc.ServiceID, slow)
+			assertWaitErr(t, err, nil, "")
+			var apiErr *dbcloud.APIError
+			if !errors.As(err, &apiErr) || apiErr.StatusCode != status || apiErr.Code != "NOPE" {
+				t.Errorf("err = %v, want the %d *APIError as the cause", err, status)
+			}
+		})
+	}
+}
+
+// assertWaitErr checks a wait ended at once with a *WaitError matching cause
+// (nil: any) after seeing lastStatus.
+func assertWaitErr(t *testing.T, err, cause error, lastStatus string) {
+	t.Helper()
+	var w *dbcloud.WaitError
+	if !errors.As(err, &w) {
+		t.Fatalf("err = %v, want a *WaitError", err)
+	}
+	if cause != nil && !errors.Is(err, cause) {
+		t.Errorf("err = %v, want errors.Is %v", err, cause)
+	}
+	if w.LastStatus != lastStatus {
+		t.Errorf("LastStatus = %q, want %q", w.LastStatus, lastStatus)
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("err = %v: the wait ran to a deadline instead of ending at once", err)
+	}
+}
+
+// Network errors, 5xx and 429 are polled through; the wait ends when the
+// status arrives.
+func TestWaitPollsThroughTransientFailures(t *testing.T) {
+	c, mt := mockClient(t, dbcloud.WithRetryMax(0))
+	configuring := strings.Replace(serviceJSON, `"READY"`, `"CONFIGURING"`, 1)
+	mt.RegisterResponder("GET", serviceURL, httpmock.NewErrorResponder(errReset).
+		Then(httpmock.NewStringResponder(503, "")).
+		Then(httpmock.NewStringResponder(200, configuring)).
+		Then(httpmock.NewStringResponder(429, "")).
+		Then(httpmock.NewStringResponder(502, "<html>")).
+		Then(httpmock.NewStringResponder(200, serviceJSON)))
+	var seen []string
+	svc, err := c.Services.WaitForReady(t.Context(), "p1", "s1", fastPolls, dbcloud.WithProgress(func(s string) { seen = append(seen, s) }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if svc.Status != dbcloud.StatusReady {
+		t.Errorf("status = %s", svc.Status)
+	}
+	if diff := cmp.Diff([]string{"CONFIGURING", "READY"}, seen); diff != "" {
+		t.Errorf("progress (-want +got):\n%s", diff)
+	}
+	if n := mt.GetTotalCallCount(); n != 6 {
+		t.Errorf("GETs = %d, want 6", n)
+	}
+}
+
+// A wait that times out while polls fail keeps the last failure in its error.
+func TestWaitTimeoutKeepsLastFailure(t *testing.T) {
+	c, mt := mockClient(t, dbcloud.WithRetryMax(0))
+	mt.RegisterResponder("GET", serviceURL, httpmock.NewStringResponder(503, `{"message":"maintenance"}`))
+	_, err := c.Services.WaitForReady(t.Context(), "p1", "s1", fastPolls, dbcloud.WithWaitTimeout(20*time.Millisecond))
+	if !errors.Is(err, context.DeadlineExceeded) || !errors.Is(err, dbcloud.ErrServer) || !strings.Contains(err.Error(), "maintenance") {
+		t.Fatalf("err = %v, want the deadline and the last 503", err)
+	}
+}
+
+func TestWaitForDeleted(t *testing.T) {
+	c, api, clock := stepper(t)
+	ctx, p := t.Context(), api.ProjectID()
+	clock.Advance(time.Hour)
+	svc, err := c.Services.Create(ctx, p, &dbcloud.CreateServiceRequest{Name: "db"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	clock.Advance(time.Hour) // READY
+	set, err := c.ReplicaSets.Create(ctx, p, svc.ServiceID, &dbcloud.CreateReplicaSetRequest{Name: "r", Nodes: 2, CPUMillis: 500, MemoryGBs: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var seen []string
+	step := dbcloud.WithProgress(func(s string) {
+		seen = append(seen, s)
+		clock.Advance(time.Minute)
+	})
+
+	active, err := c.ReplicaSets.WaitForActive(ctx, p, svc.ServiceID, set.ID, fastPolls, step)
+	if err != nil || active.Status != dbcloud.ReplicaSetActive || active.ID != set.ID {
+		t.Fatalf("WaitForActive = %+v, %v", active, err)
+	}
+	if err := c.ReplicaSets.Delete(ctx, p, svc.ServiceID, set.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.ReplicaSets.WaitForDeleted(ctx, p, svc.ServiceID, set.ID, fastPolls, step); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Services.Delete(ctx, p, svc.ServiceID); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Services.WaitForDeleted(ctx, p, svc.ServiceID, fastPolls, step); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"creating", "active", "deleting", "DELETING"}
+	if diff := cmp.Diff(want, seen); diff != "" {
+		t.Errorf("progress (-want +got):\n%s", diff)
+	}
+	// A set whose service is gone is gone too.
+	if err := c.ReplicaSets.WaitForDeleted(ctx, p, svc.ServiceID, set.ID, fastPolls); err != nil {
+		t.Errorf("set of a deleted service: %v", err)
+	}
+}
+
+func TestWaitForDeletedAcceptsDELETED(t *testing.T) {
+	c, api := fakeClient(t, fakeapi.Options{})
+	svc := createReady(t, c, api.ProjectID(), "db")
+	if err := api.SetStatus(api.ProjectID(), svc.ServiceID, "DELETED"); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Services.WaitForDeleted(t.Context(), api.ProjectID(), svc.ServiceID, dbcloud.WithPollInterval(time.Hour, time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestWaitValidatesBeforePolling(t *testing.T) {
+	c, mt := mockClient(t)
+	ctx := t.Context()
+	errs := []error{
+		func() error { _, err := c.Services.WaitForReady(ctx, "", "s1"); return err }(),
+		func() error { _, err := c.Services.WaitForStatus(ctx, "p1", "s1", ""); return err }(),
+		c.Services.WaitForDeleted(ctx, "p1", ""),
+		func() error { _, err := c.ReplicaSets.WaitForActive(ctx, "p1", "s1", "r"); return err }(),
+		c.ReplicaSets.WaitForDeleted(ctx, "p1", "", "rs-1"),
+		func() error {
+			_, err := c.Services.WaitForReady(ctx, "p1", "s1", dbcloud.WithPollInterval(0, time.Second))
+			return err
+		}(),
+		func() error {
+			_, err := c.Services.WaitForReady(ctx, "p1", "s1", dbcloud.WithPollInterval(time.Second, time.Millisecond))
+			return err
+		}(),
+	}
+	for i, err := range errs {
+		var v *dbcloud.ValidationError
+		if !errors.As(err, &v) {
+			t.Errorf("case %d: err = %v, want a *ValidationError", i, err)
+		}
+	}
+	if n := mt.GetTotalCallCount(); n != 0 {
+		t.Errorf("%d requests sent", n)
+	}
+}
