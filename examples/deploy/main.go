@@ -1,0 +1,142 @@
+// Command deploy makes sure a database service exists and is READY, for use
+// in deploy pipelines: it creates the service named by -name, or reuses it
+// if the project has one by that name (starting it if it is paused), waits
+// for READY and prints host:port on stdout. Progress goes to stderr.
+//
+//	DBCLOUD_API_KEY=... DBCLOUD_BASE_URL=https://.../v1 DBCLOUD_PROJECT_ID=... \
+//	    go run ./examples/deploy -name orders -timeout 15m
+//	go run ./examples/deploy -fake -name orders   # against an in-process fake API
+//
+// Exit codes: 0 ready, 2 timed out, 1 any other error (bad flags included).
+//
+// READY means the control plane is done. The database may refuse a
+// connection for a moment after it: connect with a retry of your own.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/dbcloud/dbcloud-go"
+	"github.com/dbcloud/dbcloud-go/internal/exampleenv"
+	"github.com/dbcloud/dbcloud-go/internal/fakeapi"
+)
+
+// Exit codes.
+const (
+	exitReady   = 0
+	exitFailed  = 1
+	exitTimeout = 2
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("deploy", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	name := fs.String("name", "", "name of the service to create or reuse (required)")
+	timeout := fs.Duration("timeout", 15*time.Minute, "how long to wait for READY")
+	cpu := fs.Int("cpu", 0, "millicores for a new service (0 = the API's default)")
+	memory := fs.Int("memory", 0, "gigabytes for a new service (0 = the API's default)")
+	useFake := fs.Bool("fake", false, "run against an in-process fake API instead of DBCLOUD_*")
+	step := fs.Duration("step", 500*time.Millisecond, "with -fake: how long each status lasts")
+	poll := fs.Duration("poll", 2*time.Second, "first delay between status polls (it grows to 10x)")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitReady
+		}
+		return exitFailed
+	}
+	if *name == "" || *poll <= 0 {
+		fmt.Fprintln(stderr, "deploy: -name is required and -poll must be positive")
+		return exitFailed
+	}
+
+	var conn *exampleenv.Conn
+	var err error
+	ua := dbcloud.WithUserAgent("dbcloud-deploy")
+	if *useFake {
+		conn, err = exampleenv.Fake(fakeapi.Options{Step: *step}, ua)
+	} else {
+		conn, err = exampleenv.Real(getenv, ua)
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "deploy:", err)
+		return exitFailed
+	}
+	defer conn.Close()
+
+	logf := func(format string, args ...any) { fmt.Fprintf(stderr, "deploy: "+format+"\n", args...) }
+	svc, err := ensure(ctx, conn, *name, &dbcloud.CreateServiceRequest{Name: *name, CPUMillis: *cpu, MemoryGBs: *memory}, logf)
+	if err == nil {
+		last := ""
+		svc, err = conn.Client.Services.WaitForReady(ctx, conn.ProjectID, svc.ServiceID,
+			dbcloud.WithWaitTimeout(*timeout),
+			dbcloud.WithPollInterval(*poll, 10**poll),
+			dbcloud.WithProgress(func(status string) {
+				if status != last {
+					logf("%s is %s", *name, status)
+					last = status
+				}
+			}))
+	}
+	switch {
+	case errors.Is(err, context.DeadlineExceeded):
+		logf("timed out after %v: %v", *timeout, err)
+		return exitTimeout
+	case err != nil:
+		logf("%v", err)
+		return exitFailed
+	case svc.Endpoint == nil:
+		logf("%s is READY but has no endpoint", *name)
+		return exitFailed
+	}
+	fmt.Fprintf(stdout, "%s:%d\n", svc.Endpoint.Host, svc.Endpoint.Port)
+	return exitReady
+}
+
+// ensure returns the project's service called name, started if it was
+// paused, or creates it. Two services with that name are an error: picking
+// one would be a guess.
+func ensure(ctx context.Context, conn *exampleenv.Conn, name string, create *dbcloud.CreateServiceRequest, logf func(string, ...any)) (*dbcloud.Service, error) {
+	services := conn.Client.Services
+	all, err := services.List(ctx, conn.ProjectID)
+	if err != nil {
+		return nil, err
+	}
+	var found []dbcloud.Service
+	for _, s := range all {
+		if s.Name == name {
+			found = append(found, s)
+		}
+	}
+	switch {
+	case len(found) > 1:
+		return nil, fmt.Errorf("%d services are named %q; rename or delete the extra ones", len(found), name)
+	case len(found) == 0:
+		logf("creating %s", name)
+		return services.Create(ctx, conn.ProjectID, create)
+	}
+	svc := &found[0]
+	logf("reusing %s (%s, %s)", name, svc.ServiceID, svc.Status)
+	switch svc.Status {
+	case dbcloud.StatusPaused:
+		logf("starting %s", name)
+		return services.Start(ctx, conn.ProjectID, svc.ServiceID)
+	case dbcloud.StatusDeleting, dbcloud.StatusDeleted:
+		return nil, fmt.Errorf("%s (%s) is being deleted; wait for it to go, then deploy again", name, svc.ServiceID)
+	}
+	return svc, nil
+}

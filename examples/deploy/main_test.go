@@ -1,0 +1,117 @@
+package main
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dbcloud/dbcloud-go"
+	"github.com/dbcloud/dbcloud-go/internal/exampleenv"
+	"github.com/dbcloud/dbcloud-go/internal/fakeapi"
+	"github.com/dbcloud/dbcloud-go/internal/leakcheck"
+)
+
+func startFake(t *testing.T, opts fakeapi.Options) *fakeapi.Server {
+	t.Helper()
+	srv, err := fakeapi.Start("", opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = srv.Close() })
+	return srv
+}
+
+func deploy(t *testing.T, srv *fakeapi.Server, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errOut strings.Builder
+	args = append([]string{"-poll", "1ms"}, args...)
+	code = run(t.Context(), args, exampleenv.Getenv(srv), &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+func TestDeployCreatesThenReuses(t *testing.T) {
+	leakcheck.Check(t)
+	srv := startFake(t, fakeapi.Options{Step: 2 * time.Millisecond})
+	code, out, errOut := deploy(t, srv, "-name", "orders")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !strings.HasSuffix(out, ".fake.dbcloud.test:5432\n") || strings.Count(out, "\n") != 1 {
+		t.Errorf("stdout = %q, want host:port alone", out)
+	}
+	for _, s := range []string{"creating orders", "orders is QUEUED", "orders is READY"} {
+		if !strings.Contains(errOut, s) {
+			t.Errorf("stderr lacks %q:\n%s", s, errOut)
+		}
+	}
+
+	code, again, errOut := deploy(t, srv, "-name", "orders")
+	if code != 0 || again != out || !strings.Contains(errOut, "reusing orders") {
+		t.Errorf("second deploy: exit %d, stdout %q, stderr %q; want the same service reused", code, again, errOut)
+	}
+	if n := srv.API.Count("POST", "/projects/*/services"); n != 1 {
+		t.Errorf("creates = %d, want 1", n)
+	}
+}
+
+func TestDeployStartsAPausedService(t *testing.T) {
+	leakcheck.Check(t)
+	srv := startFake(t, fakeapi.Options{Step: 2 * time.Millisecond})
+	if code, _, errOut := deploy(t, srv, "-name", "orders"); code != 0 {
+		t.Fatal(errOut)
+	}
+	conn := connect(t, srv)
+	services, err := conn.Client.Services.List(t.Context(), conn.ProjectID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.API.SetStatus(srv.ProjectID, services[0].ServiceID, "PAUSED"); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut := deploy(t, srv, "-name", "orders")
+	if code != 0 || !strings.Contains(errOut, "starting orders") || !strings.Contains(errOut, "orders is READY") {
+		t.Errorf("exit %d, stderr:\n%s", code, errOut)
+	}
+}
+
+func TestDeployExitCodes(t *testing.T) {
+	leakcheck.Check(t)
+	frozen := startFake(t, fakeapi.Options{Clock: fakeapi.NewManualClock(time.Now()), Step: time.Minute}) // stays QUEUED
+	code, out, errOut := deploy(t, frozen, "-name", "orders", "-timeout", "30ms")
+	if code != 2 || out != "" || !strings.Contains(errOut, "timed out") || !strings.Contains(errOut, "QUEUED") {
+		t.Errorf("timeout: exit %d, stdout %q, stderr %q; want 2 with the last status", code, out, errOut)
+	}
+
+	srv := startFake(t, fakeapi.Options{Step: 2 * time.Millisecond})
+	srv.API.InjectFault(fakeapi.Fault{Method: "GET", Path: "/projects/*/services", Status: 403, Body: `{"message":"key lacks access"}`})
+	if code, _, errOut := deploy(t, srv, "-name", "orders"); code != 1 || !strings.Contains(errOut, "key lacks access") {
+		t.Errorf("403: exit %d, stderr %q; want 1 with the reason", code, errOut)
+	}
+	if code, _, _ := deploy(t, srv); code != 1 {
+		t.Errorf("no -name: exit %d, want 1", code)
+	}
+	if code, _, _ := deploy(t, srv, "-bogus"); code != 1 {
+		t.Errorf("bad flag: exit %d, want 1", code)
+	}
+
+	conn := connect(t, srv)
+	for range 2 { // two services of that name: which to use would be a guess
+		if _, err := conn.Client.Services.Create(t.Context(), conn.ProjectID, &dbcloud.CreateServiceRequest{Name: "twin"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if code, _, errOut := deploy(t, srv, "-name", "twin"); code != 1 || !strings.Contains(errOut, `2 services are named "twin"`) {
+		t.Errorf("twins: exit %d, stderr %q", code, errOut)
+	}
+}
+
+// connect returns an SDK connection to srv, closed with the test.
+func connect(t *testing.T, srv *fakeapi.Server) *exampleenv.Conn {
+	t.Helper()
+	conn, err := exampleenv.Real(exampleenv.Getenv(srv))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(conn.Close)
+	return conn
+}

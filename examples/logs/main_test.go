@@ -1,0 +1,137 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dbcloud/dbcloud-go"
+	"github.com/dbcloud/dbcloud-go/internal/exampleenv"
+	"github.com/dbcloud/dbcloud-go/internal/fakeapi"
+	"github.com/dbcloud/dbcloud-go/internal/leakcheck"
+)
+
+var now = time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+
+// history starts a fake whose one service holds 1,200 entries.
+func history(t *testing.T) (*fakeapi.Server, string, []fakeapi.LogEntry) {
+	t.Helper()
+	srv, err := fakeapi.Start("", fakeapi.Options{Clock: fakeapi.NewManualClock(now), Seed: 9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = srv.Close() })
+	conn, err := exampleenv.Real(exampleenv.Getenv(srv))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	svc, err := conn.Client.Services.Create(t.Context(), srv.ProjectID, &dbcloud.CreateServiceRequest{Name: "db"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.API.SeedLogs(srv.ProjectID, svc.ServiceID, 1200); err != nil {
+		t.Fatal(err)
+	}
+	held, err := srv.API.Logs(srv.ProjectID, svc.ServiceID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return srv, svc.ServiceID, held
+}
+
+func logs(t *testing.T, srv *fakeapi.Server, args ...string) (int, []string, string) {
+	t.Helper()
+	var out, errOut strings.Builder
+	code := run(t.Context(), args, exampleenv.Getenv(srv), func() time.Time { return now }, &out, &errOut)
+	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+	if out.Len() == 0 {
+		lines = nil
+	}
+	return code, lines, errOut.String()
+}
+
+func TestLogsPrintsWholeHistory(t *testing.T) {
+	leakcheck.Check(t)
+	srv, id, held := history(t)
+	code, lines, errOut := logs(t, srv, "-service", id)
+	if code != 0 || len(lines) != len(held) {
+		t.Fatalf("exit %d, %d lines, want %d: %s", code, len(lines), len(held), errOut)
+	}
+	for i, e := range held {
+		want := e.Timestamp.Format(time.RFC3339Nano) + " " + e.Severity
+		if !strings.HasPrefix(lines[i], want) || !strings.HasSuffix(lines[i], " "+e.Message) {
+			t.Fatalf("line %d = %q, want %q ... %q", i, lines[i], want, e.Message)
+		}
+	}
+}
+
+func TestLogsFiltersAndJSON(t *testing.T) {
+	leakcheck.Check(t)
+	srv, id, held := history(t)
+	since := now.Add(-6 * time.Hour)
+	want := 0
+	for _, e := range held {
+		if (e.Severity == "ERROR" || e.Severity == "FATAL") && !e.Timestamp.Before(since) {
+			want++
+		}
+	}
+	code, lines, errOut := logs(t, srv, "-service", id, "-severity", "ERROR,FATAL", "-since", "6h", "-json")
+	if code != 0 || len(lines) != want || want == 0 {
+		t.Fatalf("exit %d, %d lines, want %d (> 0): %s", code, len(lines), want, errOut)
+	}
+	for _, l := range lines {
+		var e dbcloud.LogEntry
+		if err := json.Unmarshal([]byte(l), &e); err != nil {
+			t.Fatalf("%q: %v", l, err)
+		}
+		if (e.Severity != "ERROR" && e.Severity != "FATAL") || e.Timestamp.Before(since) || e.Message == "" {
+			t.Errorf("entry %+v does not match the filters", e)
+		}
+	}
+
+	_, lines, _ = logs(t, srv, "-service", id, "-search", "checkpoint", "-search", "complete", "-until", now.Add(-time.Hour).Format(time.RFC3339))
+	if len(lines) == 0 {
+		t.Fatal("no checkpoint lines")
+	}
+	for _, l := range lines {
+		if !strings.Contains(l, "checkpoint") || !strings.Contains(l, "complete") {
+			t.Errorf("%q does not match both terms", l)
+		}
+	}
+}
+
+func TestLogsErrors(t *testing.T) {
+	leakcheck.Check(t)
+	srv, id, _ := history(t)
+	for _, tt := range []struct {
+		args []string
+		code int
+		says string
+	}{
+		{nil, 2, "-service is required"},
+		{[]string{"-service", id, "-since", "yesterday"}, 2, "neither an RFC 3339 time nor a duration"},
+		{[]string{"-service", "no-such-service"}, 1, "404"},
+		{[]string{"-service", id, "-node", "-1", "-search", " "}, 1, "Search"},
+	} {
+		code, _, errOut := logs(t, srv, tt.args...)
+		if code != tt.code || !strings.Contains(errOut, tt.says) {
+			t.Errorf("%q: exit %d, stderr %q; want %d saying %q", tt.args, code, errOut, tt.code, tt.says)
+		}
+	}
+}
+
+func TestLogsOnDemoFake(t *testing.T) {
+	leakcheck.Check(t)
+	var out, errOut strings.Builder
+	code := run(t.Context(), []string{"-fake", "-severity", "FATAL"}, func(string) string { return "" }, time.Now, &out, &errOut)
+	if code != 0 || out.Len() == 0 {
+		t.Fatalf("exit %d, stdout %d bytes, stderr %q", code, out.Len(), errOut.String())
+	}
+	for _, l := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+		if !strings.Contains(l, " FATAL ") {
+			t.Errorf("%q is not FATAL", l)
+		}
+	}
+}

@@ -1,0 +1,84 @@
+// Command quickstart walks a database service through its whole lifecycle
+// with the dbcloud SDK: create, wait for READY, resize, high availability,
+// connection pooler, a read replica set, a fork, logs, stop and start, and
+// finally deletes everything it created.
+//
+//	go run ./examples/quickstart
+//
+// With no DBCLOUD_API_KEY set it starts a fake of the API in-process, so it
+// needs no account and no network. With DBCLOUD_API_KEY, DBCLOUD_BASE_URL and
+// DBCLOUD_PROJECT_ID set it runs against that API (and creates billed
+// resources there, which it deletes at the end).
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/dbcloud/dbcloud-go"
+	"github.com/dbcloud/dbcloud-go/internal/exampleenv"
+	"github.com/dbcloud/dbcloud-go/internal/fakeapi"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// run returns the exit code: 0 when every step worked, 1 on any failure,
+// 2 for bad flags.
+func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("quickstart", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	step := fs.Duration("step", 300*time.Millisecond, "with the fake API: how long each status lasts")
+	poll := fs.Duration("poll", 200*time.Millisecond, "first delay between status polls (it grows to 5x)")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if *step < 0 || *poll <= 0 {
+		fmt.Fprintln(stderr, "quickstart: -step must be >= 0 and -poll > 0")
+		return 2
+	}
+
+	ua := dbcloud.WithUserAgent("dbcloud-quickstart")
+	var conn *exampleenv.Conn
+	var err error
+	if getenv(dbcloud.EnvAPIKey) == "" {
+		conn, err = exampleenv.Fake(fakeapi.Options{Step: *step}, ua)
+		if err == nil {
+			fmt.Fprintf(stdout, "No %s set: using an in-process fake API at %s\n", dbcloud.EnvAPIKey, conn.Fake.URL)
+		}
+	} else {
+		conn, err = exampleenv.Real(getenv, ua)
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "quickstart:", err)
+		return 1
+	}
+	defer conn.Close()
+
+	q := &quickstart{c: conn.Client, project: conn.ProjectID, out: stdout,
+		poll: dbcloud.WithPollInterval(*poll, 5**poll), timeout: dbcloud.WithWaitTimeout(15 * time.Minute)}
+	err = q.lifecycle(ctx)
+	if cleanupErr := q.cleanup(); err == nil {
+		err = cleanupErr
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "quickstart: FAILED:", err)
+		return 1
+	}
+	fmt.Fprintln(stdout, "Done: every step worked and everything created was deleted.")
+	return 0
+}

@@ -1,0 +1,116 @@
+package main
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dbcloud/dbcloud-go"
+	"github.com/dbcloud/dbcloud-go/internal/exampleenv"
+	"github.com/dbcloud/dbcloud-go/internal/fakeapi"
+	"github.com/dbcloud/dbcloud-go/internal/leakcheck"
+)
+
+var fast = []string{"-step", "2ms", "-poll", "1ms"}
+
+func noEnv(string) string { return "" }
+
+func TestQuickstartOnEmbeddedFake(t *testing.T) {
+	leakcheck.Check(t)
+	var out, errOut strings.Builder
+	if code := run(t.Context(), fast, noEnv, &out, &errOut); code != 0 {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out.String(), errOut.String())
+	}
+	text := out.String()
+	steps := []string{
+		"No DBCLOUD_API_KEY set: using an in-process fake API at http://127.0.0.1:",
+		"1. Create", "service: READY", "ready at ", "2. Resize", "resources: 1000 millicores, 4 GB",
+		"3. Add a high-availability replica", "HA replicas: 1", "4. Enable the connection pooler", ":6432",
+		"5. Add a read replica set", "replica set: active", "6. Fork", "fork: READY", "forked from",
+		"7. The service's newest log lines", "8. Stop and start", "service: PAUSED", "service: RESUMING",
+		"9. Delete everything created", "replica set rs-", "deleted", "Done: every step worked",
+	}
+	rest := text
+	for _, s := range steps {
+		i := strings.Index(rest, s)
+		if i < 0 {
+			t.Fatalf("output lacks %q after the previous steps:\n%s", s, text)
+		}
+		rest = rest[i+len(s):]
+	}
+	if errOut.Len() != 0 {
+		t.Errorf("stderr: %s", errOut.String())
+	}
+}
+
+// With DBCLOUD_* set it uses that API, and leaves nothing behind there.
+func TestQuickstartOnConfiguredAPI(t *testing.T) {
+	leakcheck.Check(t)
+	srv := startFake(t)
+	var out, errOut strings.Builder
+	if code := run(t.Context(), fast, exampleenv.Getenv(srv), &out, &errOut); code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, out.String(), errOut.String())
+	}
+	if strings.Contains(out.String(), "in-process fake") {
+		t.Error("used the embedded fake although DBCLOUD_* were set")
+	}
+	assertNothingLeft(t, srv)
+}
+
+// A failing step makes it exit 1, and it still deletes what it created.
+func TestQuickstartFailureCleansUp(t *testing.T) {
+	leakcheck.Check(t)
+	srv := startFake(t)
+	srv.API.InjectFault(fakeapi.Fault{Method: "POST", Path: "/projects/*/services/*/forkService", Status: 409, Body: `{"code":"CONFLICT","message":"no snapshot yet"}`})
+	var out, errOut strings.Builder
+	if code := run(t.Context(), fast, exampleenv.Getenv(srv), &out, &errOut); code != 1 {
+		t.Fatalf("exit %d, want 1\n%s\n%s", code, out.String(), errOut.String())
+	}
+	if !strings.Contains(errOut.String(), "no snapshot yet") {
+		t.Errorf("stderr does not say why: %s", errOut.String())
+	}
+	assertNothingLeft(t, srv)
+}
+
+func TestQuickstartMissingVariables(t *testing.T) {
+	getenv := func(name string) string {
+		if name == dbcloud.EnvAPIKey {
+			return "some-key"
+		}
+		return ""
+	}
+	var out, errOut strings.Builder
+	if code := run(t.Context(), fast, getenv, &out, &errOut); code != 1 {
+		t.Fatalf("exit %d, want 1", code)
+	}
+	if !strings.Contains(errOut.String(), "DBCLOUD_BASE_URL, DBCLOUD_PROJECT_ID") {
+		t.Errorf("stderr = %q, want the missing variables named", errOut.String())
+	}
+}
+
+func startFake(t *testing.T) *fakeapi.Server {
+	t.Helper()
+	srv, err := fakeapi.Start("", fakeapi.Options{Step: 2 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = srv.Close() })
+	return srv
+}
+
+func assertNothingLeft(t *testing.T, srv *fakeapi.Server) {
+	t.Helper()
+	c, err := dbcloud.NewClient(srv.APIKey, dbcloud.WithBaseURL(srv.URL))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.CloseIdleConnections()
+	left, err := c.Services.List(context.Background(), srv.ProjectID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(left) != 0 {
+		t.Errorf("%d services left behind", len(left))
+	}
+}

@@ -1,0 +1,34 @@
+// Package leakcheck fails a test that leaves goroutines behind.
+package leakcheck
+
+import (
+	"runtime"
+	"testing"
+	"time"
+)
+
+// settle is how long goroutines get to finish after the test: closing a
+// server or a connection ends its goroutines soon, not at once, and there is
+// no event to wait on.
+const settle = 3 * time.Second
+
+// Check records the goroutines running now and, when the test ends (after
+// the cleanups registered later, which run first), fails it if more remain.
+// It counts every goroutine of the process, so it suits tests that do not
+// run in parallel with others.
+func Check(t testing.TB) {
+	t.Helper()
+	before := runtime.NumGoroutine()
+	t.Cleanup(func() {
+		deadline := time.Now().Add(settle)
+		for runtime.NumGoroutine() > before {
+			if time.Now().After(deadline) {
+				buf := make([]byte, 1<<20)
+				buf = buf[:runtime.Stack(buf, true)]
+				t.Errorf("%d goroutines left behind (%d before the test):\n%s", runtime.NumGoroutine()-before, before, buf)
+				return
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	})
+}
