@@ -29,9 +29,13 @@ func deploy(t *testing.T, srv *fakeapi.Server, args ...string) (code int, stdout
 	return code, out.String(), errOut.String()
 }
 
+// ticking moves the fake half a step per request: every poll sees the next
+// status, however fast or loaded the machine is.
+var ticking = fakeapi.Options{Clock: fakeapi.NewTickingClock(time.Now(), 30*time.Second), Step: time.Minute}
+
 func TestDeployCreatesThenReuses(t *testing.T) {
 	leakcheck.Check(t)
-	srv := startFake(t, fakeapi.Options{Step: 2 * time.Millisecond})
+	srv := startFake(t, ticking)
 	code, out, errOut := deploy(t, srv, "-name", "orders")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
@@ -39,7 +43,7 @@ func TestDeployCreatesThenReuses(t *testing.T) {
 	if !strings.HasSuffix(out, ".fake.dbcloud.test:5432\n") || strings.Count(out, "\n") != 1 {
 		t.Errorf("stdout = %q, want host:port alone", out)
 	}
-	for _, s := range []string{"creating orders", "orders is QUEUED", "orders is READY"} {
+	for _, s := range []string{"creating orders", "orders is QUEUED", "orders is CONFIGURING", "orders is READY"} {
 		if !strings.Contains(errOut, s) {
 			t.Errorf("stderr lacks %q:\n%s", s, errOut)
 		}
@@ -56,7 +60,7 @@ func TestDeployCreatesThenReuses(t *testing.T) {
 
 func TestDeployStartsAPausedService(t *testing.T) {
 	leakcheck.Check(t)
-	srv := startFake(t, fakeapi.Options{Step: 2 * time.Millisecond})
+	srv := startFake(t, ticking)
 	if code, _, errOut := deploy(t, srv, "-name", "orders"); code != 0 {
 		t.Fatal(errOut)
 	}
@@ -69,7 +73,7 @@ func TestDeployStartsAPausedService(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, _, errOut := deploy(t, srv, "-name", "orders")
-	if code != 0 || !strings.Contains(errOut, "starting orders") || !strings.Contains(errOut, "orders is READY") {
+	if code != 0 || !strings.Contains(errOut, "starting orders") || !strings.Contains(errOut, "orders is RESUMING") || !strings.Contains(errOut, "orders is READY") {
 		t.Errorf("exit %d, stderr:\n%s", code, errOut)
 	}
 }

@@ -22,29 +22,33 @@ func TestQuickstartOnEmbeddedFake(t *testing.T) {
 	if code := run(t.Context(), fast, noEnv, &out, &errOut); code != 0 {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out.String(), errOut.String())
 	}
-	text := out.String()
-	steps := []string{
+	assertInOrder(t, out.String(),
 		"No DBCLOUD_API_KEY set: using an in-process fake API at http://127.0.0.1:",
 		"1. Create", "service: READY", "ready at ", "2. Resize", "resources: 1000 millicores, 4 GB",
 		"3. Add a high-availability replica", "HA replicas: 1", "4. Enable the connection pooler", ":6432",
 		"5. Add a read replica set", "replica set: active", "6. Fork", "fork: READY", "forked from",
-		"7. The service's newest log lines", "8. Stop and start", "service: PAUSED", "service: RESUMING",
-		"9. Delete everything created", "replica set rs-", "deleted", "Done: every step worked",
-	}
-	rest := text
-	for _, s := range steps {
-		i := strings.Index(rest, s)
-		if i < 0 {
-			t.Fatalf("output lacks %q after the previous steps:\n%s", s, text)
-		}
-		rest = rest[i+len(s):]
-	}
+		"7. The service's newest log lines", "8. Stop and start", "service: PAUSED", "service: READY",
+		"9. Delete everything created", "replica set rs-", "deleted", "Done: every step worked")
 	if errOut.Len() != 0 {
 		t.Errorf("stderr: %s", errOut.String())
 	}
 }
 
-// With DBCLOUD_* set it uses that API, and leaves nothing behind there.
+// assertInOrder checks that text holds each of parts, in order.
+func assertInOrder(t *testing.T, text string, parts ...string) {
+	t.Helper()
+	rest := text
+	for _, s := range parts {
+		i := strings.Index(rest, s)
+		if i < 0 {
+			t.Fatalf("output lacks %q after the previous parts:\n%s", s, text)
+		}
+		rest = rest[i+len(s):]
+	}
+}
+
+// With DBCLOUD_* set it uses that API, prints every status it goes through,
+// and leaves nothing behind there.
 func TestQuickstartOnConfiguredAPI(t *testing.T) {
 	leakcheck.Check(t)
 	srv := startFake(t)
@@ -55,6 +59,14 @@ func TestQuickstartOnConfiguredAPI(t *testing.T) {
 	if strings.Contains(out.String(), "in-process fake") {
 		t.Error("used the embedded fake although DBCLOUD_* were set")
 	}
+	assertInOrder(t, out.String(),
+		"service: QUEUED", "service: CONFIGURING", "service: READY", // create
+		"service: CONFIGURING", "service: READY", // resize
+		"service: CONFIGURING", "service: READY", // HA
+		"replica set: creating", "replica set: active",
+		"fork: QUEUED", "fork: CONFIGURING", "fork: READY",
+		"service: PAUSING", "service: PAUSED", "service: RESUMING", "service: READY",
+		": DELETING", "deleted")
 	assertNothingLeft(t, srv)
 }
 
@@ -89,9 +101,12 @@ func TestQuickstartMissingVariables(t *testing.T) {
 	}
 }
 
+// startFake serves a fake whose clock moves half a step per request, so every
+// poll sees the next status whatever the machine's speed.
 func startFake(t *testing.T) *fakeapi.Server {
 	t.Helper()
-	srv, err := fakeapi.Start("", fakeapi.Options{Step: 2 * time.Millisecond})
+	clock := fakeapi.NewTickingClock(time.Now(), 30*time.Second)
+	srv, err := fakeapi.Start("", fakeapi.Options{Clock: clock, Step: time.Minute})
 	if err != nil {
 		t.Fatal(err)
 	}

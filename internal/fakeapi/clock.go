@@ -36,3 +36,29 @@ func (c *ManualClock) Advance(d time.Duration) {
 	defer c.mu.Unlock()
 	c.t = c.t.Add(d)
 }
+
+// TickingClock is a Clock that moves forward by a fixed tick each time it is
+// read. The fake reads its clock once per request, so with a tick of half a
+// Step every poll of a program under test sees the next status, whatever the
+// machine's speed: tests of whole programs (the examples) see each status
+// without sleeping and without racing real time. It is safe for concurrent
+// use.
+type TickingClock struct {
+	mu   sync.Mutex
+	t    time.Time
+	tick time.Duration
+}
+
+// NewTickingClock returns a TickingClock that reads start first.
+func NewTickingClock(start time.Time, tick time.Duration) *TickingClock {
+	return &TickingClock{t: start, tick: tick}
+}
+
+// Now returns the clock's time and moves it one tick forward.
+func (c *TickingClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	now := c.t
+	c.t = c.t.Add(c.tick)
+	return now
+}

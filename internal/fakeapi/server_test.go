@@ -130,3 +130,16 @@ func TestDialable(t *testing.T) {
 		}
 	}
 }
+
+func TestTickingClockMovesEachRequestOneTick(t *testing.T) {
+	f := newFake(t, Options{Clock: NewTickingClock(epoch, 30*time.Second), Step: time.Minute})
+	id := f.create(nil) // read at epoch: QUEUED until +1m, CONFIGURING until +2m
+	var seen []string
+	for range 5 {
+		seen = append(seen, f.get(id)["status"].(string))
+	}
+	want := []string{"QUEUED", "CONFIGURING", "CONFIGURING", "READY", "READY"}
+	if strings.Join(seen, " ") != strings.Join(want, " ") {
+		t.Errorf("statuses = %v, want %v", seen, want)
+	}
+}
