@@ -37,6 +37,10 @@ type exchange struct {
 	attempts int
 	start    time.Time // of the current attempt, for logs
 	lastErr  *APIError // from the last non-2xx response
+	// body and bodyErr are the last 2xx response's body, read in checkRetry
+	// so that a body cut off mid-way can be retried like any network error.
+	body    []byte
+	bodyErr error
 }
 
 type exchangeKey struct{}
@@ -61,7 +65,16 @@ func (t *transport) checkRetry(ctx context.Context, resp *http.Response, err err
 	switch {
 	case err != nil:
 		retry = retryableError(x.kind, err)
-	case resp.StatusCode < 200 || resp.StatusCode > 299:
+	case resp.StatusCode >= 200 && resp.StatusCode <= 299:
+		x.body, x.bodyErr = readBody(resp.Body, resp.ContentLength, maxSuccessBody)
+		_ = resp.Body.Close()
+		resp.Body = http.NoBody
+		// A create whose answer was cut off did happen: it is not repeated.
+		retry = x.bodyErr != nil && x.kind == repeatable && !errors.Is(x.bodyErr, ErrResponseTooLarge)
+		if retry {
+			err = x.bodyErr // for the log record
+		}
+	default:
 		apiErr := t.newAPIError(resp, x)
 		x.lastErr = apiErr
 		retry = retryableStatus(x.kind, resp.StatusCode) && !tooLongToWait(apiErr, t.waitMax)

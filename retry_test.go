@@ -10,6 +10,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"testing/iotest"
 	"time"
 
 	"github.com/dbcloud/dbcloud-go"
@@ -310,5 +311,33 @@ func TestRetriedRequestResendsWholeBody(t *testing.T) {
 	want := `{"cpu_millis":"2000","memory_gbs":"8"}`
 	if diff := cmp.Diff([]string{want, want, want}, bodies); diff != "" {
 		t.Errorf("bodies (-want +got):\n%s", diff)
+	}
+}
+
+// cutOff answers a 2xx whose body breaks off half way, as a dropped
+// connection does.
+func cutOff(status int, body string) httpmock.Responder {
+	return func(*http.Request) (*http.Response, error) {
+		half := io.MultiReader(strings.NewReader(body[:len(body)/2]), iotest.ErrReader(io.ErrUnexpectedEOF))
+		return &http.Response{StatusCode: status, ContentLength: int64(len(body)), Header: http.Header{}, Body: io.NopCloser(half)}, nil
+	}
+}
+
+func TestBodyCutOffIsRetriedUnlessCreating(t *testing.T) {
+	c, mt := mockClient(t)
+	mt.RegisterResponder("GET", serviceURL, cutOff(200, serviceJSON).Then(httpmock.NewStringResponder(200, serviceJSON)))
+	mt.RegisterResponder("POST", servicesURL, cutOff(202, serviceJSON).Then(httpmock.NewStringResponder(202, serviceJSON)))
+
+	if _, err := c.Services.Get(t.Context(), "p1", "s1"); err != nil {
+		t.Errorf("get: %v, want the cut-off body retried", err)
+	}
+	_, err := c.Services.Create(t.Context(), "p1", &dbcloud.CreateServiceRequest{Name: "db"})
+	var respErr *dbcloud.ResponseError
+	if !errors.As(err, &respErr) || !errors.Is(err, io.ErrUnexpectedEOF) || !strings.Contains(err.Error(), "may exist") {
+		t.Errorf("create: err = %v, want a *ResponseError that says the service may exist", err)
+	}
+	info := mt.GetCallCountInfo()
+	if info["GET "+serviceURL] != 2 || info["POST "+servicesURL] != 1 {
+		t.Errorf("attempts = %v, want 2 GETs and 1 create", info)
 	}
 }

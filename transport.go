@@ -122,12 +122,12 @@ func (t *transport) do(ctx context.Context, r request, out any) error {
 	if err != nil {
 		return t.transportError(x, err)
 	}
-	defer closeBody(resp.Body)
+	// checkRetry has read and closed the body, into x.lastErr or x.body.
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return x.lastErr // built by checkRetry while the body was readable
+		return x.lastErr
 	}
 	if out == nil {
-		return nil
+		return nil // the status is the answer; a body, whole or not, adds nothing
 	}
 	return decodeResponse(resp, x, out)
 }
@@ -165,7 +165,7 @@ func (t *transport) scrubError(err error) error {
 type finisher interface{ finish() error }
 
 func decodeResponse(resp *http.Response, x *exchange, out any) error {
-	data, err := readBody(resp.Body, resp.ContentLength, maxSuccessBody)
+	data, err := x.body, x.bodyErr
 	if err == nil && len(bytes.TrimSpace(data)) == 0 {
 		err = errors.New("empty body")
 	}
@@ -176,6 +176,9 @@ func decodeResponse(resp *http.Response, x *exchange, out any) error {
 		err = f.finish()
 	}
 	if err != nil {
+		if x.kind == creating {
+			err = fmt.Errorf("%w (the request was accepted: the resource may exist, list before creating again)", err)
+		}
 		return &ResponseError{
 			StatusCode: resp.StatusCode,
 			RequestID:  resp.Header.Get("X-Request-Id"),
