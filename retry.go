@@ -43,6 +43,14 @@ type exchange struct {
 	bodyErr error
 }
 
+// keepBody reads a 2xx response's body into x and leaves the response with
+// an empty one.
+func (x *exchange) keepBody(resp *http.Response) {
+	x.body, x.bodyErr = readBody(resp.Body, resp.ContentLength, maxSuccessBody)
+	_ = resp.Body.Close()
+	resp.Body = http.NoBody
+}
+
 type exchangeKey struct{}
 
 func exchangeFrom(ctx context.Context) *exchange {
@@ -66,9 +74,7 @@ func (t *transport) checkRetry(ctx context.Context, resp *http.Response, err err
 	case err != nil:
 		retry = retryableError(x.kind, err)
 	case resp.StatusCode >= 200 && resp.StatusCode <= 299:
-		x.body, x.bodyErr = readBody(resp.Body, resp.ContentLength, maxSuccessBody)
-		_ = resp.Body.Close()
-		resp.Body = http.NoBody
+		x.keepBody(resp)
 		// A create whose answer was cut off did happen: it is not repeated.
 		retry = x.bodyErr != nil && x.kind == repeatable && !errors.Is(x.bodyErr, ErrResponseTooLarge)
 		if retry {
