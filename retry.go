@@ -38,7 +38,8 @@ type exchange struct {
 	start    time.Time // of the current attempt, for logs
 	lastErr  *APIError // from the last non-2xx response
 	// body and bodyErr are the last 2xx response's body, read in checkRetry
-	// so that a body cut off mid-way can be retried like any network error.
+	// so that a GET whose body is cut off mid-way is retried like any
+	// network error.
 	body    []byte
 	bodyErr error
 }
@@ -75,8 +76,9 @@ func (t *transport) checkRetry(ctx context.Context, resp *http.Response, err err
 		retry = retryableError(x.kind, err)
 	case resp.StatusCode >= 200 && resp.StatusCode <= 299:
 		x.keepBody(resp)
-		// A create whose answer was cut off did happen: it is not repeated.
-		retry = x.bodyErr != nil && x.kind == repeatable && !errors.Is(x.bodyErr, ErrResponseTooLarge)
+		// Only a read is repeated for a lost body: a 2xx to anything else
+		// proves it took effect, and repeating it would only conflict.
+		retry = x.bodyErr != nil && x.method == http.MethodGet && !errors.Is(x.bodyErr, ErrResponseTooLarge)
 		if retry {
 			err = x.bodyErr // for the log record
 		}

@@ -323,21 +323,27 @@ func cutOff(status int, body string) httpmock.Responder {
 	}
 }
 
-func TestBodyCutOffIsRetriedUnlessCreating(t *testing.T) {
+// A GET whose body is cut off is read again; a POST's 2xx proves it took
+// effect, so it is not repeated and its error says so.
+func TestBodyCutOffIsRetriedOnlyForReads(t *testing.T) {
 	c, mt := mockClient(t)
 	mt.RegisterResponder("GET", serviceURL, cutOff(200, serviceJSON).Then(httpmock.NewStringResponder(200, serviceJSON)))
 	mt.RegisterResponder("POST", servicesURL, cutOff(202, serviceJSON).Then(httpmock.NewStringResponder(202, serviceJSON)))
+	mt.RegisterResponder("POST", startURL, cutOff(202, serviceJSON).Then(httpmock.NewStringResponder(202, serviceJSON)))
 
 	if _, err := c.Services.Get(t.Context(), "p1", "s1"); err != nil {
 		t.Errorf("get: %v, want the cut-off body retried", err)
 	}
-	_, err := c.Services.Create(t.Context(), "p1", &dbcloud.CreateServiceRequest{Name: "db"})
-	var respErr *dbcloud.ResponseError
-	if !errors.As(err, &respErr) || !errors.Is(err, io.ErrUnexpectedEOF) || !strings.Contains(err.Error(), "may exist") {
-		t.Errorf("create: err = %v, want a *ResponseError that says the service may exist", err)
+	_, createErr := c.Services.Create(t.Context(), "p1", &dbcloud.CreateServiceRequest{Name: "db"})
+	_, startErr := c.Services.Start(t.Context(), "p1", "s1")
+	for name, err := range map[string]error{"create": createErr, "start": startErr} {
+		var respErr *dbcloud.ResponseError
+		if !errors.As(err, &respErr) || !errors.Is(err, io.ErrUnexpectedEOF) || !strings.Contains(err.Error(), "took effect") {
+			t.Errorf("%s: err = %v, want a *ResponseError that says it took effect", name, err)
+		}
 	}
 	info := mt.GetCallCountInfo()
-	if info["GET "+serviceURL] != 2 || info["POST "+servicesURL] != 1 {
-		t.Errorf("attempts = %v, want 2 GETs and 1 create", info)
+	if info["GET "+serviceURL] != 2 || info["POST "+servicesURL] != 1 || info["POST "+startURL] != 1 {
+		t.Errorf("attempts = %v, want 2 GETs, 1 create and 1 start", info)
 	}
 }

@@ -176,8 +176,8 @@ func decodeResponse(resp *http.Response, x *exchange, out any) error {
 		err = f.finish()
 	}
 	if err != nil {
-		if x.kind == creating {
-			err = fmt.Errorf("%w (the request was accepted: the resource may exist, list before creating again)", err)
+		if x.method != http.MethodGet && x.bodyErr != nil {
+			err = fmt.Errorf("%w (the API accepted the request: it took effect, only its answer was lost)", err)
 		}
 		return &ResponseError{
 			StatusCode: resp.StatusCode,
