@@ -1,0 +1,156 @@
+package dbcloud_test
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/dbcloud/dbcloud-go"
+	"github.com/dbcloud/dbcloud-go/internal/fakeapi"
+	"github.com/dbcloud/dbcloud-go/internal/leakcheck"
+)
+
+// workload runs every operation once, with log reads and waits, as one
+// goroutine of a fleet controller would. Any error fails it.
+func workload(ctx context.Context, c *dbcloud.Client, p string, w int) error {
+	s, rs := c.Services, c.ReplicaSets
+	wait := []dbcloud.WaitOption{fastPolls, dbcloud.WithWaitTimeout(time.Minute)}
+	step := func(what string, err error) error {
+		if err != nil {
+			return fmt.Errorf("worker %d: %s: %w", w, what, err)
+		}
+		return nil
+	}
+	svc, err := s.Create(ctx, p, &dbcloud.CreateServiceRequest{Name: fmt.Sprintf("worker-%d", w), Addons: []dbcloud.Addon{dbcloud.AddonAI}})
+	if err != nil {
+		return step("create", err)
+	}
+	id := svc.ServiceID
+	ready := func(what, id string) error {
+		_, err := s.WaitForReady(ctx, p, id, wait...)
+		return step(what, err)
+	}
+	steps := []func() error{
+		func() error { return ready("wait created", id) },
+		func() error { _, err := s.Get(ctx, p, id); return step("get", err) },
+		func() error { _, err := s.List(ctx, p); return step("list", err) },
+		func() error {
+			_, err := s.Resize(ctx, p, id, &dbcloud.ResizeRequest{CPUMillis: 1000, MemoryGBs: 4})
+			return step("resize", err)
+		},
+		func() error { return ready("wait resized", id) },
+		func() error { _, err := s.SetHA(ctx, p, id, &dbcloud.SetHARequest{ReplicaCount: new(1)}); return step("set HA", err) },
+		func() error { return ready("wait HA", id) },
+		func() error { return step("enable pooler", s.EnablePooler(ctx, p, id)) },
+		func() error { return step("disable pooler", s.DisablePooler(ctx, p, id)) },
+		func() error { return step("set environment", s.SetEnvironment(ctx, p, id, dbcloud.EnvironmentProd)) },
+		func() error { return step("attach VPC", s.AttachToVPC(ctx, p, id, fmt.Sprint(1000+w))) },
+		func() error { return step("detach VPC", s.DetachFromVPC(ctx, p, id, fmt.Sprint(1000+w))) },
+		func() error { return step("update password", s.UpdatePassword(ctx, p, id, fmt.Sprintf("pw-%d-secret", w))) },
+		func() error {
+			n := 0
+			for _, err := range s.AllLogs(ctx, p, id, &dbcloud.LogOptions{Severities: []string{"LOG"}}) {
+				if err != nil {
+					return step("all logs", err)
+				}
+				n++
+			}
+			if n == 0 {
+				return step("all logs", fmt.Errorf("no entries"))
+			}
+			return nil
+		},
+		func() error { _, err := s.ListLogs(ctx, p, id, nil); return step("list logs", err) },
+		func() error {
+			set, err := rs.Create(ctx, p, id, &dbcloud.CreateReplicaSetRequest{Name: "reads", Nodes: 2, CPUMillis: 500, MemoryGBs: 2})
+			if err != nil {
+				return step("create replica set", err)
+			}
+			for _, f := range []func() error{
+				func() error { _, err := rs.WaitForActive(ctx, p, id, set.ID, wait...); return err },
+				func() error { return rs.Resize(ctx, p, id, set.ID, &dbcloud.ResizeRequest{CPUMillis: 1000, MemoryGBs: 4}) },
+				func() error { _, err := rs.WaitForActive(ctx, p, id, set.ID, wait...); return err },
+				func() error { return rs.EnablePooler(ctx, p, id, set.ID) },
+				func() error { return rs.DisablePooler(ctx, p, id, set.ID) },
+				func() error { return rs.SetEnvironment(ctx, p, id, set.ID, dbcloud.EnvironmentProd) },
+				func() error { _, err := rs.List(ctx, p, id); return err },
+				func() error { return rs.Delete(ctx, p, id, set.ID) },
+				func() error { return rs.WaitForDeleted(ctx, p, id, set.ID, wait...) },
+			} {
+				if err := f(); err != nil {
+					return step("replica set "+set.ID, err)
+				}
+			}
+			return nil
+		},
+		func() error {
+			fork, err := s.Fork(ctx, p, id, &dbcloud.ForkServiceRequest{Strategy: dbcloud.ForkLastSnapshot})
+			if err == nil {
+				err = ready("wait fork", fork.ServiceID)
+			}
+			if err == nil {
+				err = s.Delete(ctx, p, fork.ServiceID)
+			}
+			if err == nil {
+				err = s.WaitForDeleted(ctx, p, fork.ServiceID, wait...)
+			}
+			return step("fork", err)
+		},
+		func() error { _, err := s.Stop(ctx, p, id); return step("stop", err) },
+		func() error {
+			_, err := s.WaitForStatus(ctx, p, id, dbcloud.StatusPaused, wait...)
+			return step("wait stopped", err)
+		},
+		func() error { _, err := s.Start(ctx, p, id); return step("start", err) },
+		func() error { return ready("wait started", id) },
+		func() error { return step("delete", s.Delete(ctx, p, id)) },
+		func() error { return step("wait deleted", s.WaitForDeleted(ctx, p, id, wait...)) },
+	}
+	for _, f := range steps {
+		if err := f(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// One client shared by 64 goroutines doing every operation: no race (the
+// suite runs under -race), no error, no goroutine left, and keep-alive
+// connections reused.
+func TestConcurrentClient(t *testing.T) {
+	leakcheck.Check(t)
+	const workers = 64
+	srv, err := fakeapi.Start("", fakeapi.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	c, err := dbcloud.NewClient(srv.APIKey, dbcloud.WithBaseURL(srv.URL))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.CloseIdleConnections()
+
+	errs := make(chan error, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() { errs <- workload(t.Context(), c, srv.ProjectID, w) })
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Error(err)
+		}
+	}
+	requests, conns := srv.API.Count("", ""), srv.NewConnections()
+	t.Logf("%d requests over %d connections", requests, conns)
+	if requests < workers*30 {
+		t.Errorf("only %d requests: the workload did not run", requests)
+	}
+	if conns > workers*2 {
+		t.Errorf("%d connections for %d requests: keep-alive connections are not reused", conns, requests)
+	}
+}
