@@ -208,17 +208,25 @@ func readBody(r io.Reader, length, limit int64) ([]byte, error) {
 }
 
 // readAtMost reads r to its end, failing past limit bytes. It doubles its
-// buffer up to limit+1, so a runaway body costs under twice the bound in
-// allocations; io.ReadAll grows large slices by a quarter, which would cost
-// about five times.
+// buffer up to limit and then probes one byte, so a runaway body costs about
+// twice the bound in allocations; io.ReadAll grows large slices by a
+// quarter, which would cost about five times.
 func readAtMost(r io.Reader, limit int64) ([]byte, error) {
-	buf := make([]byte, 0, min(4096, limit+1))
+	buf := make([]byte, 0, min(4096, limit))
 	for {
-		if int64(len(buf)) > limit {
-			return buf[:limit], fmt.Errorf("%w: over %d bytes", ErrResponseTooLarge, limit)
-		}
 		if len(buf) == cap(buf) {
-			grown := make([]byte, len(buf), min(2*int64(cap(buf)), limit+1))
+			if int64(len(buf)) >= limit {
+				var probe [1]byte
+				switch _, err := io.ReadFull(r, probe[:]); err {
+				case io.EOF:
+					return buf, nil
+				case nil:
+					return buf, fmt.Errorf("%w: over %d bytes", ErrResponseTooLarge, limit)
+				default:
+					return buf, err
+				}
+			}
+			grown := make([]byte, len(buf), min(2*int64(cap(buf)), limit))
 			copy(grown, buf)
 			buf = grown
 		}
