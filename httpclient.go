@@ -40,12 +40,16 @@ func newHTTPClient(user *http.Client) *http.Client {
 // pooled connections of all of them because of one failure.
 type keepPool struct{ rt http.RoundTripper }
 
+// RoundTrip sends r through the wrapped transport.
 func (p keepPool) RoundTrip(r *http.Request) (*http.Response, error) { return p.rt.RoundTrip(r) }
 
 // redirectError is a redirect the SDK refused. It is never retried.
 type redirectError struct{ err error }
 
+// Error says the redirect was refused, and why.
 func (e *redirectError) Error() string { return "redirect refused: " + e.err.Error() }
+
+// Unwrap returns the reason, possibly the caller's CheckRedirect error.
 func (e *redirectError) Unwrap() error { return e.err }
 
 func refuse(format string, args ...any) error {
