@@ -41,14 +41,19 @@ func workload(ctx context.Context, c *dbcloud.Client, p string, w int) error {
 			return step("resize", err)
 		},
 		func() error { return ready("wait resized", id) },
-		func() error { _, err := s.SetHA(ctx, p, id, &dbcloud.SetHARequest{ReplicaCount: new(1)}); return step("set HA", err) },
+		func() error {
+			_, err := s.SetHA(ctx, p, id, &dbcloud.SetHARequest{ReplicaCount: new(1)})
+			return step("set HA", err)
+		},
 		func() error { return ready("wait HA", id) },
 		func() error { return step("enable pooler", s.EnablePooler(ctx, p, id)) },
 		func() error { return step("disable pooler", s.DisablePooler(ctx, p, id)) },
 		func() error { return step("set environment", s.SetEnvironment(ctx, p, id, dbcloud.EnvironmentProd)) },
 		func() error { return step("attach VPC", s.AttachToVPC(ctx, p, id, fmt.Sprint(1000+w))) },
 		func() error { return step("detach VPC", s.DetachFromVPC(ctx, p, id, fmt.Sprint(1000+w))) },
-		func() error { return step("update password", s.UpdatePassword(ctx, p, id, fmt.Sprintf("pw-%d-secret", w))) },
+		func() error {
+			return step("update password", s.UpdatePassword(ctx, p, id, fmt.Sprintf("pw-%d-secret", w)))
+		},
 		func() error {
 			n := 0
 			for _, err := range s.AllLogs(ctx, p, id, &dbcloud.LogOptions{Severities: []string{"LOG"}}) {
@@ -70,7 +75,9 @@ func workload(ctx context.Context, c *dbcloud.Client, p string, w int) error {
 			}
 			for _, f := range []func() error{
 				func() error { _, err := rs.WaitForActive(ctx, p, id, set.ID, wait...); return err },
-				func() error { return rs.Resize(ctx, p, id, set.ID, &dbcloud.ResizeRequest{CPUMillis: 1000, MemoryGBs: 4}) },
+				func() error {
+					return rs.Resize(ctx, p, id, set.ID, &dbcloud.ResizeRequest{CPUMillis: 1000, MemoryGBs: 4})
+				},
 				func() error { _, err := rs.WaitForActive(ctx, p, id, set.ID, wait...); return err },
 				func() error { return rs.EnablePooler(ctx, p, id, set.ID) },
 				func() error { return rs.DisablePooler(ctx, p, id, set.ID) },
