@@ -167,7 +167,7 @@ func (w *logsJSON) finish() error {
 		return nil
 	}
 	var msgs []string
-	if err := json.Unmarshal(w.Logs, &msgs); err != nil {
+	if err := json.Unmarshal(w.Logs, &msgs); err != nil || len(msgs) == 0 {
 		return err
 	}
 	w.Entries = make([]LogEntry, len(msgs))

@@ -11,11 +11,15 @@ func (r *ReplicaSetsClient) List(ctx context.Context, projectID, serviceID strin
 	if err != nil {
 		return nil, err
 	}
-	var sets []ReadReplicaSet
+	var sets replicaSetListJSON
 	if err := r.t.do(ctx, request{method: http.MethodGet, path: path}, &sets); err != nil {
 		return nil, err
 	}
-	return sets, nil
+	out := make([]ReadReplicaSet, len(sets))
+	for i := range sets {
+		out[i] = ReadReplicaSet(sets[i])
+	}
+	return out, nil
 }
 
 // Create starts creating a read replica set on a READY service and returns
@@ -31,11 +35,11 @@ func (r *ReplicaSetsClient) Create(ctx context.Context, projectID, serviceID str
 	if err != nil {
 		return nil, err
 	}
-	var set ReadReplicaSet
+	var set replicaSetJSON
 	if err := r.t.do(ctx, request{kind: creating, method: http.MethodPost, path: path, body: body}, &set); err != nil {
 		return nil, err
 	}
-	return &set, nil
+	return (*ReadReplicaSet)(&set), nil
 }
 
 // Delete starts deleting a read replica set; use WaitForDeleted to block

@@ -28,6 +28,9 @@ const (
 	maxDrain = 64 << 10
 	// errorMessageRunes is how much of a non-JSON error body becomes Message.
 	errorMessageRunes = 200
+	// maxFieldRunes bounds each text field of an *APIError, so that a server
+	// cannot make an error line a megabyte long.
+	maxFieldRunes = 1000
 )
 
 // Header values shared by every request. net/http only reads them.
@@ -129,7 +132,7 @@ func (t *transport) do(ctx context.Context, r request, out any) error {
 	if out == nil {
 		return nil // the status is the answer; a body, whole or not, adds nothing
 	}
-	return decodeResponse(resp, x, out)
+	return t.decodeResponse(resp, x, out)
 }
 
 // transportError wraps a failure that left no response to report: a network
@@ -164,9 +167,9 @@ func (t *transport) scrubError(err error) error {
 // falling back to a deprecated field.
 type finisher interface{ finish() error }
 
-func decodeResponse(resp *http.Response, x *exchange, out any) error {
+func (t *transport) decodeResponse(resp *http.Response, x *exchange, out any) error {
 	data, err := x.body, x.bodyErr
-	if err == nil && len(bytes.TrimSpace(data)) == 0 {
+	if trimmed := bytes.TrimSpace(data); err == nil && (len(trimmed) == 0 || string(trimmed) == "null") {
 		err = errors.New("empty body")
 	}
 	if err == nil {
@@ -181,7 +184,7 @@ func decodeResponse(resp *http.Response, x *exchange, out any) error {
 		}
 		return &ResponseError{
 			StatusCode: resp.StatusCode,
-			RequestID:  resp.Header.Get("X-Request-Id"),
+			RequestID:  t.scrub(resp.Header.Get("X-Request-Id"), x),
 			Method:     x.method,
 			Path:       x.path,
 			Err:        err,
@@ -257,7 +260,7 @@ func (t *transport) newAPIError(resp *http.Response, x *exchange) *APIError {
 
 	e := &APIError{
 		StatusCode: resp.StatusCode,
-		RequestID:  resp.Header.Get("X-Request-Id"),
+		RequestID:  t.scrub(resp.Header.Get("X-Request-Id"), x),
 		Method:     x.method,
 		Path:       x.path,
 	}
@@ -272,18 +275,36 @@ func (t *transport) newAPIError(resp *http.Response, x *exchange) *APIError {
 	err := json.Unmarshal(data, &body)
 	var typeErr *json.UnmarshalTypeError
 	if (err == nil || errors.As(err, &typeErr)) && body.Code+body.Message+body.Details != "" {
-		e.Code, e.Message, e.Details = body.Code, body.Message, body.Details
+		e.Code = clip(t.scrub(body.Code, x), maxFieldRunes)
+		e.Message = clip(t.scrub(body.Message, x), maxFieldRunes)
+		e.Details = clip(t.scrub(body.Details, x), maxFieldRunes)
 	} else {
-		e.Message = textStart(data)
-	}
-	for _, s := range []string{t.key.value(), x.scrub} {
-		if s != "" {
-			e.Code = strings.ReplaceAll(e.Code, s, redacted)
-			e.Message = strings.ReplaceAll(e.Message, s, redacted)
-			e.Details = strings.ReplaceAll(e.Details, s, redacted)
-		}
+		// Scrubbed before it is cut: a key across the cut would leave a prefix.
+		e.Message = textStart([]byte(t.scrub(string(data), x)))
 	}
 	return e
+}
+
+// scrub replaces the API key and the call's own secret, wherever a server
+// echoed them (a message, a header), with "[redacted]".
+func (t *transport) scrub(s string, x *exchange) string {
+	for _, secret := range []string{t.key.value(), x.scrub} {
+		if secret != "" && strings.Contains(s, secret) {
+			s = strings.ReplaceAll(s, secret, redacted)
+		}
+	}
+	return s
+}
+
+// clip cuts s after n runes.
+func clip(s string, n int) string {
+	for i := range s {
+		if n == 0 {
+			return s[:i] + "…"
+		}
+		n--
+	}
+	return s
 }
 
 // textStart returns the first runes of a non-JSON body (an HTML page from a
@@ -299,6 +320,9 @@ func textStart(data []byte) string {
 			continue
 		}
 		if space {
+			if n+2 > errorMessageRunes {
+				break // no room for the space and a rune after it
+			}
 			b.WriteByte(' ')
 			n++
 			space = false
@@ -342,7 +366,7 @@ func (t *transport) logAttempt(ctx context.Context, x *exchange, resp *http.Resp
 	if resp != nil {
 		attrs = append(attrs, slog.Int("status", resp.StatusCode))
 		if id := resp.Header.Get("X-Request-Id"); id != "" {
-			attrs = append(attrs, slog.String("request_id", id))
+			attrs = append(attrs, slog.String("request_id", t.scrub(id, x)))
 		}
 	}
 	if err != nil {
