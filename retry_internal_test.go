@@ -118,3 +118,23 @@ func TestRetryablehttpLoggerIsOff(t *testing.T) {
 		}
 	}
 }
+
+// The wait schedule: each delay grows by a factor in [1.5, 2] from the
+// minimum, and reaches the maximum within ten polls here (1.5^9 > 30).
+func TestNextDelay(t *testing.T) {
+	const lo, hi = 10 * time.Millisecond, 300 * time.Millisecond
+	for range 200 {
+		d, schedule := lo, []time.Duration{lo}
+		for range 10 {
+			next := nextDelay(d, hi)
+			if next > hi || (next < hi && (next < d+d/2 || next > 2*d)) {
+				t.Fatalf("after %v came %v, want in [%v, %v] capped at %v (schedule %v)", d, next, d+d/2, 2*d, hi, schedule)
+			}
+			d = next
+			schedule = append(schedule, d)
+		}
+		if d != hi {
+			t.Fatalf("schedule %v never reached the max %v", schedule, hi)
+		}
+	}
+}

@@ -27,7 +27,7 @@ type waitConfig struct {
 }
 
 // WithPollInterval sets the delays between polls: the first is min, each
-// next one grows by a random factor between 1 and 2, up to max.
+// next one grows by a random factor between 1.5 and 2, up to max.
 func WithPollInterval(min, max time.Duration) WaitOption {
 	return func(c *waitConfig) { c.min, c.max = min, max }
 }
@@ -269,10 +269,12 @@ func poll(ctx context.Context, w *WaitError, opts []WaitOption, check func(conte
 	}
 }
 
-// nextDelay grows a delay by a random factor in [1, 2), capped at max: the
-// polls of many waiting scripts spread out instead of arriving together.
+// nextDelay grows a delay by a random factor in [1.5, 2), capped at max: the
+// polls of many waiting scripts spread out instead of arriving together, and
+// the delay still reaches max in a bounded number of polls.
 func nextDelay(prev, max time.Duration) time.Duration {
-	return min(prev+rand.N(prev), max)
+	half := prev / 2
+	return min(prev+half+rand.N(half+1), max)
 }
 
 // ctxError is why a wait ended with its context, keeping the last poll's

@@ -1,0 +1,453 @@
+package dbcloud_test
+
+// Benchmarks of the SDK against raw net/http + encoding/json. Each SDK
+// benchmark has a baseline beside it doing the same work by hand against
+// the same in-process server, with the same transport settings, so that
+// benchstat can compare them as a ratio:
+//
+//	go test -run '^$' -bench . -benchmem -count 6 . | tee /tmp/bench.txt
+//	go run golang.org/x/perf/cmd/benchstat@latest -col '/impl@(baseline sdk)' /tmp/bench.txt
+//
+// The server runs in the same process: allocs/op, B/op and allocs/entry
+// include its share, which is the same for both sides. On a shared machine,
+// compare medians over several counts; sec/op is sensitive to other load.
+
+import (
+	"fmt"
+	"net/http"
+	"runtime"
+	"runtime/debug"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/dbcloud/dbcloud-go"
+)
+
+// Sinks keep the compiler from discarding results.
+var (
+	sinkService  *dbcloud.Service
+	sinkServices []dbcloud.Service
+	sinkPlain    *plainService
+	sinkPlains   []plainService
+	sinkInt      int
+)
+
+func BenchmarkGetService(b *testing.B) {
+	body := benchMarshal(b, benchFullService(0))
+	srv := benchServer(b, benchResponder(http.MethodGet,
+		"/v1/projects/"+benchProject+"/services/"+benchService, http.StatusOK, body))
+
+	b.Run("impl=sdk", func(b *testing.B) {
+		c := benchSDK(b, srv)
+		ctx := b.Context()
+		s, err := c.Services.Get(ctx, benchProject, benchService) // also opens the connection
+		if err != nil {
+			b.Fatal(err)
+		}
+		checkFullService(b, s)
+		b.ReportAllocs()
+		for b.Loop() {
+			if s, err = c.Services.Get(ctx, benchProject, benchService); err != nil {
+				b.Fatal(err)
+			}
+		}
+		sinkService = s
+	})
+	b.Run("impl=baseline", func(b *testing.B) {
+		c := newPlainClient(b, srv)
+		ctx := b.Context()
+		s, err := c.getService(ctx, benchProject, benchService)
+		if err != nil {
+			b.Fatal(err)
+		}
+		checkPlainService(b, s)
+		b.ReportAllocs()
+		for b.Loop() {
+			if s, err = c.getService(ctx, benchProject, benchService); err != nil {
+				b.Fatal(err)
+			}
+		}
+		sinkPlain = s
+	})
+}
+
+func BenchmarkListServices(b *testing.B) {
+	const n = 100
+	list := make([]plainService, n)
+	for i := range list {
+		list[i] = benchFullService(i)
+	}
+	body := benchMarshal(b, list)
+	srv := benchServer(b, benchResponder(http.MethodGet,
+		"/v1/projects/"+benchProject+"/services", http.StatusOK, body))
+
+	b.Run("impl=sdk", func(b *testing.B) {
+		c := benchSDK(b, srv)
+		ctx := b.Context()
+		ss, err := c.Services.List(ctx, benchProject)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(ss) != n {
+			b.Fatalf("got %d services, want %d", len(ss), n)
+		}
+		for i := range ss {
+			checkFullService(b, &ss[i])
+		}
+		b.ReportAllocs()
+		for b.Loop() {
+			if ss, err = c.Services.List(ctx, benchProject); err != nil {
+				b.Fatal(err)
+			}
+		}
+		sinkServices = ss
+	})
+	b.Run("impl=baseline", func(b *testing.B) {
+		c := newPlainClient(b, srv)
+		ctx := b.Context()
+		ss, err := c.listServices(ctx, benchProject)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(ss) != n {
+			b.Fatalf("got %d services, want %d", len(ss), n)
+		}
+		for i := range ss {
+			checkPlainService(b, &ss[i])
+		}
+		b.ReportAllocs()
+		for b.Loop() {
+			if ss, err = c.listServices(ctx, benchProject); err != nil {
+				b.Fatal(err)
+			}
+		}
+		sinkPlains = ss
+	})
+}
+
+func BenchmarkCreateService(b *testing.B) {
+	created := benchFullService(0)
+	created.Status = "QUEUED"
+	body := benchMarshal(b, created)
+	srv := benchServer(b, benchResponder(http.MethodPost,
+		"/v1/projects/"+benchProject+"/services", http.StatusAccepted, body))
+	req := benchCreateRequest()
+
+	b.Run("impl=sdk", func(b *testing.B) {
+		c := benchSDK(b, srv)
+		ctx := b.Context()
+		s, err := c.Services.Create(ctx, benchProject, req)
+		if err != nil {
+			b.Fatal(err)
+		}
+		checkFullService(b, s)
+		b.ReportAllocs()
+		for b.Loop() {
+			if s, err = c.Services.Create(ctx, benchProject, req); err != nil {
+				b.Fatal(err)
+			}
+		}
+		sinkService = s
+	})
+	b.Run("impl=baseline", func(b *testing.B) {
+		c := newPlainClient(b, srv)
+		ctx := b.Context()
+		s, err := c.createService(ctx, benchProject, req)
+		if err != nil {
+			b.Fatal(err)
+		}
+		checkPlainService(b, s)
+		b.ReportAllocs()
+		for b.Loop() {
+			if s, err = c.createService(ctx, benchProject, req); err != nil {
+				b.Fatal(err)
+			}
+		}
+		sinkPlain = s
+	})
+}
+
+// BenchmarkAllLogs reads 100,000 entries, 200 pages of 500, per op.
+func BenchmarkAllLogs(b *testing.B) {
+	const pages = 200
+	const perOp = pages * benchLogPageSize
+	srv := benchServer(b, newPreEncodedLogServer(pages))
+
+	// measure runs readAll in the benchmark loop and reports entries/s and
+	// allocs/entry besides the usual metrics.
+	measure := func(b *testing.B, readAll func() int) {
+		readAll() // opens the connection and warms up
+		b.ReportAllocs()
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		entries := 0
+		for b.Loop() {
+			if n := readAll(); n != perOp {
+				b.Fatalf("read %d entries, want %d", n, perOp)
+			}
+			entries += perOp
+		}
+		runtime.ReadMemStats(&after)
+		b.ReportMetric(float64(entries)/b.Elapsed().Seconds(), "entries/s")
+		b.ReportMetric(float64(after.Mallocs-before.Mallocs)/float64(entries), "allocs/entry")
+	}
+
+	b.Run("impl=sdk", func(b *testing.B) {
+		c := benchSDK(b, srv)
+		ctx := b.Context()
+		measure(b, func() int {
+			n := 0
+			for e, err := range c.Services.AllLogs(ctx, benchProject, benchService, nil) {
+				if err != nil {
+					b.Fatal(err)
+				}
+				n++
+				sinkInt += len(e.Message)
+			}
+			return n
+		})
+	})
+	b.Run("impl=baseline", func(b *testing.B) {
+		c := newPlainClient(b, srv)
+		ctx := b.Context()
+		measure(b, func() int {
+			n := 0
+			err := c.allLogs(ctx, benchProject, benchService, func(e *plainLogEntry) {
+				n++
+				sinkInt += len(e.Message)
+			})
+			if err != nil {
+				b.Fatal(err)
+			}
+			return n
+		})
+	})
+}
+
+// heapPeak is the heap seen while AllLogs reads a history.
+type heapPeak struct {
+	entries int
+	// base and baseInuse are HeapAlloc and HeapInuse after a full GC,
+	// before the read.
+	base, baseInuse uint64
+	// peakAlloc and peakInuse are the highest HeapAlloc and HeapInuse
+	// sampled every heapSampleEvery entries, the GC left to its pacing (at
+	// measureGCPercent): they include the garbage of the pages read.
+	peakAlloc, peakInuse uint64
+	// peakLive is the highest HeapAlloc right after a forced GC, every
+	// liveSampleEvery entries: what the read retains.
+	peakLive uint64
+	elapsed  time.Duration
+}
+
+const (
+	heapSampleEvery = 250
+	liveSampleEvery = 10_000
+	// Samples are taken mid-page, while AllLogs holds a page.
+	sampleOffset = benchLogPageSize / 2
+	mib          = 1 << 20
+	// measureGCPercent is the GOGC of the heap measurement.
+	measureGCPercent = 10
+)
+
+func (p heapPeak) String() string {
+	over := func(v, base uint64) string { return formatMiB(int64(v) - int64(base)) }
+	return fmt.Sprintf("%d entries in %v: base HeapAlloc %s, HeapInuse %s; "+
+		"peak HeapAlloc +%s, peak HeapInuse +%s (GOGC=%d, sampled every %d entries); "+
+		"peak live +%s (after a forced GC every %d entries)",
+		p.entries, p.elapsed.Round(time.Millisecond), formatMiB(int64(p.base)), formatMiB(int64(p.baseInuse)),
+		over(p.peakAlloc, p.base), over(p.peakInuse, p.baseInuse), measureGCPercent, heapSampleEvery,
+		over(p.peakLive, p.base), liveSampleEvery)
+}
+
+func formatMiB(n int64) string { return fmt.Sprintf("%.2f MiB", float64(n)/mib) }
+
+// measureAllLogsHeap reads entries log entries through AllLogs from a
+// server that generates each page from its cursor, and samples the heap.
+func measureAllLogsHeap(t *testing.T, entries int) heapPeak {
+	t.Helper()
+	pages := entries / benchLogPageSize
+	srv := benchServer(t, &logServer{pages: pages})
+	c := benchSDK(t, srv)
+	ctx := t.Context()
+
+	// With the default GOGC the runtime lets garbage grow to a 4 MB heap
+	// before collecting, whatever AllLogs holds: the sampled peak would
+	// measure the pacer. A low GOGC makes it measure the read's working set.
+	defer debug.SetGCPercent(debug.SetGCPercent(measureGCPercent))
+
+	p := heapPeak{entries: entries}
+	var ms runtime.MemStats
+	runtime.GC()
+	runtime.GC()
+	runtime.ReadMemStats(&ms)
+	p.base, p.baseInuse = ms.HeapAlloc, ms.HeapInuse
+	p.peakAlloc, p.peakInuse, p.peakLive = ms.HeapAlloc, ms.HeapInuse, ms.HeapAlloc
+
+	start := time.Now()
+	n := 0
+	var prev time.Time
+	for e, err := range c.Services.AllLogs(ctx, benchProject, benchService, nil) {
+		if err != nil {
+			t.Fatalf("after %d entries: %v", n, err)
+		}
+		if n > 0 && !e.Timestamp.Before(prev) {
+			t.Fatalf("entry %d at %v, not older than the one before (%v)", n, e.Timestamp, prev)
+		}
+		prev = e.Timestamp
+		n++
+		if n%heapSampleEvery == sampleOffset%heapSampleEvery {
+			runtime.ReadMemStats(&ms)
+			p.peakAlloc = max(p.peakAlloc, ms.HeapAlloc)
+			p.peakInuse = max(p.peakInuse, ms.HeapInuse)
+		}
+		if n%liveSampleEvery == sampleOffset {
+			runtime.GC()
+			runtime.ReadMemStats(&ms)
+			p.peakLive = max(p.peakLive, ms.HeapAlloc)
+		}
+	}
+	p.elapsed = time.Since(start)
+	if n != entries {
+		t.Fatalf("read %d entries, want %d", n, entries)
+	}
+	if !prev.Equal(benchLogTime(entries - 1)) {
+		t.Fatalf("oldest entry at %v, want %v", prev, benchLogTime(entries-1))
+	}
+	return p
+}
+
+// TestAllLogsPeakHeapIsBounded checks that AllLogs holds one page, not the
+// history: the heap it retains stays under 4 MiB above where it started,
+// and is the same for 100,000 and 1,000,000 entries.
+func TestAllLogsPeakHeapIsBounded(t *testing.T) {
+	if raceEnabled || testing.Short() {
+		t.Skip("reads 1.1M entries, about 4 s: skipped under -race and -short")
+	}
+	var small, large heapPeak
+	// Subtests, so that each read's server and connections are gone before
+	// the next starts.
+	t.Run("entries=100000", func(t *testing.T) { small = measureAllLogsHeap(t, 100_000) })
+	t.Run("entries=1000000", func(t *testing.T) { large = measureAllLogsHeap(t, 1_000_000) })
+	if t.Failed() {
+		return
+	}
+	t.Logf("%v", small)
+	t.Logf("%v", large)
+
+	// Both the working set (sampled, garbage included) and what the read
+	// retains (after a forced GC) stay under 4 MiB above the baseline.
+	const bound = 4 * mib
+	over := func(v, base uint64) int64 { return max(int64(v)-int64(base), 0) }
+	for _, p := range []heapPeak{small, large} {
+		for _, m := range []struct {
+			what string
+			d    int64
+		}{
+			{"peak HeapInuse", over(p.peakInuse, p.baseInuse)},
+			{"peak HeapAlloc", over(p.peakAlloc, p.base)},
+			{"retained heap", over(p.peakLive, p.base)},
+		} {
+			if m.d >= bound {
+				t.Errorf("%d entries: %s is %s over the baseline, want < 4 MiB", p.entries, m.what, formatMiB(m.d))
+			}
+		}
+	}
+	// Nor do they grow with the history: ten times the entries, about the
+	// same heap. The slack covers the cursor hashes AllLogs keeps (a few
+	// bytes a page) and noise.
+	const slack = mib / 2
+	if l, s := over(large.peakLive, large.base), over(small.peakLive, small.base); l > 2*s+slack {
+		t.Errorf("retained heap grows with history: +%s for 1M entries, +%s for 100k", formatMiB(l), formatMiB(s))
+	}
+	if l, s := over(large.peakInuse, large.baseInuse), over(small.peakInuse, small.baseInuse); l > 2*s+slack {
+		t.Errorf("peak heap in use grows with history: +%s for 1M entries, +%s for 100k", formatMiB(l), formatMiB(s))
+	}
+}
+
+// TestWaitPollSchedule checks the schedule of a wait: one GET per poll and
+// none more, the first at once, then gaps between the min and max interval.
+func TestWaitPollSchedule(t *testing.T) {
+	const (
+		configuring = 8
+		minGap      = time.Millisecond
+		maxGap      = 8 * time.Millisecond
+		// margin is how late a timer may fire and a request arrive on a
+		// loaded machine under -race (seen: 180 ms with fuzzers running).
+		// It only catches gross errors, such as the 1 s default interval;
+		// TestNextDelay checks the schedule exactly.
+		margin = time.Second
+	)
+	body := func(status string) []byte {
+		s := benchFullService(0)
+		s.Status = status
+		return benchMarshal(t, s)
+	}
+	configuringBody, readyBody := body("CONFIGURING"), body("READY")
+	var (
+		mu    sync.Mutex
+		times []time.Time
+	)
+	path := "/v1/projects/" + benchProject + "/services/" + benchService
+	srv := benchServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		now := time.Now()
+		if r.Method != http.MethodGet || r.URL.Path != path {
+			t.Errorf("unexpected %s %s", r.Method, r.URL.Path)
+			http.Error(w, "unexpected", http.StatusTeapot)
+			return
+		}
+		mu.Lock()
+		times = append(times, now)
+		n := len(times)
+		mu.Unlock()
+		b := readyBody
+		if n <= configuring {
+			b = configuringBody
+		}
+		benchWrite(w, http.StatusOK, b, []string{strconv.Itoa(len(b))})
+	}))
+	c := benchSDK(t, srv)
+
+	var polls []string
+	start := time.Now()
+	s, err := c.Services.WaitForReady(t.Context(), benchProject, benchService,
+		dbcloud.WithPollInterval(minGap, maxGap),
+		dbcloud.WithProgress(func(status string) { polls = append(polls, status) }))
+	elapsed := time.Since(start)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Status != dbcloud.StatusReady {
+		t.Fatalf("status %s, want READY", s.Status)
+	}
+	c.CloseIdleConnections()
+	srv.Close() // no request can arrive after this
+
+	mu.Lock()
+	defer mu.Unlock()
+	if len(times) != configuring+1 || len(polls) != configuring+1 {
+		t.Fatalf("%d GETs for %d polls, want %d of each", len(times), len(polls), configuring+1)
+	}
+	for i, st := range polls {
+		if want := map[bool]string{true: "CONFIGURING", false: "READY"}[i < configuring]; st != want {
+			t.Errorf("poll %d saw %s, want %s", i, st, want)
+		}
+	}
+	if d := times[0].Sub(start); d > margin {
+		t.Errorf("first GET %v after the call, want at once", d)
+	}
+	gaps := make([]time.Duration, 0, configuring)
+	for i := 1; i < len(times); i++ {
+		gap := times[i].Sub(times[i-1])
+		gaps = append(gaps, gap)
+		if gap < minGap {
+			t.Errorf("gap %d is %v, shorter than the min interval %v", i, gap, minGap)
+		}
+		if gap > maxGap+margin {
+			t.Errorf("gap %d is %v, longer than the max interval %v by more than %v", i, gap, maxGap, margin)
+		}
+	}
+	t.Logf("%d polls in %v, gaps %v", len(times), elapsed.Round(time.Microsecond), gaps)
+}
