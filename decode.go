@@ -29,8 +29,10 @@ var numericKeys = map[string]bool{
 // keeps the public types plain structs with no custom decoding of their own.
 func decodeJSON(data []byte, out any) error {
 	err := json.Unmarshal(data, out)
-	var typeErr *json.UnmarshalTypeError
-	if err == nil || !errors.As(err, &typeErr) {
+	if err == nil {
+		return nil // before errors.As, whose target escapes: no allocation on success
+	}
+	if _, ok := errors.AsType[*json.UnmarshalTypeError](err); !ok {
 		return err
 	}
 	fixed, changed := rewriteNumbers(data)

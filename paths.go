@@ -32,16 +32,15 @@ func servicesPath(projectID string) (string, error) {
 }
 
 // servicePath is "/projects/{project_id}/services/{service_id}" followed by
-// tail ("" or "/action").
+// tail ("" or "/action"), built in one concatenation.
 func servicePath(projectID, serviceID, tail string) (string, error) {
-	base, err := servicesPath(projectID)
-	if err != nil {
+	if err := checkID("projectID", projectID); err != nil {
 		return "", err
 	}
 	if err := checkID("serviceID", serviceID); err != nil {
 		return "", err
 	}
-	return base + "/" + segment(serviceID) + tail, nil
+	return "/projects/" + segment(projectID) + "/services/" + segment(serviceID) + tail, nil
 }
 
 // minReplicaSetIDLen is the API's shortest replica set id.

@@ -26,10 +26,12 @@ const (
 	creating
 )
 
-// exchange is the state of one SDK call across its attempts. It travels in
-// the request context because retryablehttp's CheckRetry sees only the
-// context, not the request.
+// exchange is the state of one SDK call across its attempts. It is the
+// request's context, wrapping the caller's, because retryablehttp's
+// CheckRetry sees only the context, not the request; being the context
+// itself saves the allocation of a context.WithValue per call.
 type exchange struct {
+	context.Context
 	kind     requestKind
 	method   string
 	path     string
@@ -53,6 +55,14 @@ func (x *exchange) keepBody(resp *http.Response) {
 }
 
 type exchangeKey struct{}
+
+// Value makes the exchange findable by exchangeFrom.
+func (x *exchange) Value(key any) any {
+	if key == (exchangeKey{}) {
+		return x
+	}
+	return x.Context.Value(key)
+}
 
 func exchangeFrom(ctx context.Context) *exchange {
 	x, _ := ctx.Value(exchangeKey{}).(*exchange)

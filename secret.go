@@ -1,9 +1,11 @@
 package dbcloud
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"unicode/utf8"
 )
 
 const redacted = "[redacted]"
@@ -39,5 +41,11 @@ func (s Secret) MarshalJSON() ([]byte, error) { return []byte(`"` + redacted + `
 // UnmarshalJSON keeps the real value, so the password the API sends once can
 // be read with string(s).
 func (s *Secret) UnmarshalJSON(b []byte) error {
+	// A plain quoted string, the usual case, needs no second decoder.
+	if n := len(b); n >= 2 && b[0] == '"' && b[n-1] == '"' && utf8.Valid(b) &&
+		!bytes.ContainsFunc(b[1:n-1], func(r rune) bool { return r == '\\' || r == '"' || r < ' ' }) {
+		*s = Secret(b[1 : n-1])
+		return nil
+	}
 	return json.Unmarshal(b, (*string)(s))
 }

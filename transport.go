@@ -92,8 +92,8 @@ func (t *transport) do(ctx context.Context, r request, out any) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("dbcloud: %s %s: %w", r.method, r.path, err)
 	}
-	x := &exchange{kind: r.kind, method: r.method, path: r.path, scrub: r.scrub}
-	ctx = context.WithValue(ctx, exchangeKey{}, x)
+	x := &exchange{Context: ctx, kind: r.kind, method: r.method, path: r.path, scrub: r.scrub}
+	ctx = x
 
 	u := t.base + r.path
 	if len(r.query) > 0 {
