@@ -33,10 +33,8 @@ const (
 	maxFieldRunes = 1000
 )
 
-// Header values shared by every request. net/http only reads them.
-var (
-	headerJSON = []string{"application/json"}
-)
+// headerJSON is shared by every request: net/http only reads header values.
+var headerJSON = []string{"application/json"}
 
 // transport sends every request of a Client: it adds the headers, runs the
 // retry policy through retryablehttp and turns responses into values or
@@ -146,21 +144,23 @@ func (t *transport) transportError(x *exchange, err error) error {
 	if x.attempts > 1 {
 		attempts = fmt.Sprintf(" (after %d attempts)", x.attempts)
 	}
+	err = t.scrubError(err, x)
 	if x.lastErr != nil {
-		// Cancelled during a backoff: keep the response that caused the retry.
+		// An earlier attempt got a response (a 503, say) before this network
+		// error or the context's end, during the backoff: keep it.
 		return fmt.Errorf("dbcloud: %s %s%s: %w; last response: %w", x.method, x.path, attempts, err, x.lastErr)
 	}
-	return fmt.Errorf("dbcloud: %s %s%s: %w", x.method, x.path, attempts, t.scrubError(err))
+	return fmt.Errorf("dbcloud: %s %s%s: %w", x.method, x.path, attempts, err)
 }
 
-// scrubError makes sure the API key never reaches an error text, even if a
-// lower layer (a proxy error, a custom transport) echoed it.
-func (t *transport) scrubError(err error) error {
-	key := t.key.value()
-	if !strings.Contains(err.Error(), key) {
-		return err
+// scrubError keeps the secrets out of an error's text even if a lower layer
+// (a proxy's error, a custom transport) echoed one. It keeps the error, and
+// what it wraps, when there is nothing to scrub.
+func (t *transport) scrubError(err error, x *exchange) error {
+	if msg := err.Error(); t.scrub(msg, x) != msg {
+		return errors.New(t.scrub(msg, x))
 	}
-	return errors.New(strings.ReplaceAll(err.Error(), key, redacted))
+	return err
 }
 
 // finisher is a wire type that completes itself once decoded, typically by
@@ -370,7 +370,7 @@ func (t *transport) logAttempt(ctx context.Context, x *exchange, resp *http.Resp
 		}
 	}
 	if err != nil {
-		attrs = append(attrs, slog.String("error", t.scrubError(err).Error()))
+		attrs = append(attrs, slog.String("error", t.scrubError(err, x).Error()))
 	}
 	attrs = append(attrs, slog.Bool("retry", retry))
 	t.logger.LogAttrs(ctx, level, "dbcloud: http attempt", attrs...)
