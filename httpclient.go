@@ -21,8 +21,9 @@ func newHTTPClient(user *http.Client) *http.Client {
 	if user == nil {
 		tr := http.DefaultTransport.(*http.Transport).Clone()
 		// net/http keeps 2 idle connections per host; a Client shared by many
-		// goroutines would otherwise dial anew for most requests.
-		tr.MaxIdleConnsPerHost = 32
+		// goroutines would otherwise dial anew for most requests. All of
+		// MaxIdleConns (100) may go to the API's one host.
+		tr.MaxIdleConnsPerHost = tr.MaxIdleConns
 		user = &http.Client{Transport: tr, Timeout: defaultAttemptTimeout}
 	}
 	hc := *user
