@@ -237,6 +237,9 @@ func poll(ctx context.Context, w *WaitError, opts []WaitOption, check func(conte
 			timer.Stop()
 		}
 	}()
+	// lastFailure is the newest poll failure of its own (not the context
+	// ending), so that a wait cut short while polls fail says what failed.
+	var lastFailure error
 	for delay := cfg.min; ; delay = nextDelay(delay, cfg.max) {
 		status, done, err := check(ctx)
 		if status != "" {
@@ -249,12 +252,13 @@ func poll(ctx context.Context, w *WaitError, opts []WaitOption, check func(conte
 		case done:
 			return nil
 		case ctx.Err() != nil:
-			w.Err = ctxError(ctx, err)
+			w.Err = ctxError(ctx, lastFailure)
 			return w
 		case err != nil && isTerminal(err):
 			w.Err = err
 			return w
 		}
+		lastFailure = err
 		if timer == nil {
 			timer = time.NewTimer(delay)
 		} else {
@@ -262,7 +266,7 @@ func poll(ctx context.Context, w *WaitError, opts []WaitOption, check func(conte
 		}
 		select {
 		case <-ctx.Done():
-			w.Err = ctxError(ctx, err)
+			w.Err = ctxError(ctx, lastFailure)
 			return w
 		case <-timer.C:
 		}
@@ -277,11 +281,11 @@ func nextDelay(prev, max time.Duration) time.Duration {
 	return min(prev+half+rand.N(half+1), max)
 }
 
-// ctxError is why a wait ended with its context, keeping the last poll's
-// error so a timeout spent on failing polls says what failed.
-func ctxError(ctx context.Context, last error) error {
-	if last == nil || errors.Is(last, ctx.Err()) {
+// ctxError is why a wait ended with its context, with the last poll
+// failure, if the newest polls failed.
+func ctxError(ctx context.Context, lastFailure error) error {
+	if lastFailure == nil {
 		return ctx.Err()
 	}
-	return fmt.Errorf("%w (last poll: %w)", ctx.Err(), last)
+	return fmt.Errorf("%w (last poll: %w)", ctx.Err(), lastFailure)
 }
