@@ -186,7 +186,7 @@ func TestRetryAfterSecondsHonoured(t *testing.T) {
 	}{
 		{"0", 10 * time.Second, 0, 2 * time.Second, 429, 1},
 		{"0", 10 * time.Second, 0, 2 * time.Second, 503, 1},
-		{"1", time.Millisecond, time.Second, 3 * time.Second, 429, 1},
+		{"1", time.Millisecond, time.Second, 5 * time.Second, 429, 1},
 	} {
 		t.Run(tt.header+"/"+http.StatusText(tt.retryStatus), func(t *testing.T) {
 			t.Parallel()

@@ -89,19 +89,25 @@ func TestWaitTimeout(t *testing.T) {
 			t.Errorf("Error() = %q, want the id and last status", err)
 		}
 	}
+	t.Cleanup(func() { // after the parallel subtests
+		if n := api.Count("GET", servicePattern); n < 4 {
+			t.Errorf("GETs = %d: the waits did not poll", n)
+		}
+	})
+	// 250 ms: long enough for a first poll on a loaded machine, which
+	// LastStatus needs.
 	t.Run("WithWaitTimeout", func(t *testing.T) {
-		_, err := c.Services.WaitForReady(t.Context(), api.ProjectID(), svc.ServiceID, fastPolls, dbcloud.WithWaitTimeout(20*time.Millisecond))
+		t.Parallel()
+		_, err := c.Services.WaitForReady(t.Context(), api.ProjectID(), svc.ServiceID, fastPolls, dbcloud.WithWaitTimeout(250*time.Millisecond))
 		check(t, err)
 	})
 	t.Run("context deadline", func(t *testing.T) {
-		ctx, cancel := context.WithTimeout(t.Context(), 20*time.Millisecond)
+		t.Parallel()
+		ctx, cancel := context.WithTimeout(t.Context(), 250*time.Millisecond)
 		defer cancel()
 		_, err := c.Services.WaitForReady(ctx, api.ProjectID(), svc.ServiceID, fastPolls)
 		check(t, err)
 	})
-	if n := api.Count("GET", servicePattern); n < 4 {
-		t.Errorf("GETs = %d: the waits did not poll", n)
-	}
 }
 
 func TestWaitEndsAtOnceWhenItCannotSucceed(t *testing.T) {

@@ -81,7 +81,7 @@ func TestDeployStartsAPausedService(t *testing.T) {
 func TestDeployExitCodes(t *testing.T) {
 	leakcheck.Check(t)
 	frozen := startFake(t, fakeapi.Options{Clock: fakeapi.NewManualClock(time.Now()), Step: time.Minute}) // stays QUEUED
-	code, out, errOut := deploy(t, frozen, "-name", "orders", "-timeout", "30ms")
+	code, out, errOut := deploy(t, frozen, "-name", "orders", "-timeout", "300ms")
 	if code != 2 || out != "" || !strings.Contains(errOut, "timed out") || !strings.Contains(errOut, "QUEUED") {
 		t.Errorf("timeout: exit %d, stdout %q, stderr %q; want 2 with the last status", code, out, errOut)
 	}
