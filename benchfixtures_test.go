@@ -14,7 +14,6 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"reflect"
-	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -22,6 +21,7 @@ import (
 	"time"
 
 	"github.com/dbcloud/dbcloud-go"
+	"github.com/dbcloud/dbcloud-go/internal/leakcheck"
 )
 
 const (
@@ -273,28 +273,10 @@ func benchResponder(method, path string, status int, body []byte) http.Handler {
 // checks, last, that no goroutine outlives the benchmark or test.
 func benchServer(tb testing.TB, h http.Handler) *httptest.Server {
 	tb.Helper()
-	checkNoGoroutineLeak(tb)
+	leakcheck.Check(tb)
 	srv := httptest.NewServer(h)
 	tb.Cleanup(srv.Close)
 	return srv
-}
-
-// checkNoGoroutineLeak fails tb when, once its cleanups have run, more
-// goroutines run than when it was called. Call it before registering the
-// cleanups it checks (they run in reverse order).
-func checkNoGoroutineLeak(tb testing.TB) {
-	before := runtime.NumGoroutine()
-	tb.Cleanup(func() {
-		deadline := time.Now().Add(5 * time.Second)
-		for runtime.NumGoroutine() > before {
-			if time.Now().After(deadline) {
-				buf := make([]byte, 1<<16)
-				tb.Errorf("goroutine leak: %d before, %d after:\n%s", before, runtime.NumGoroutine(), buf[:runtime.Stack(buf, true)])
-				return
-			}
-			time.Sleep(2 * time.Millisecond)
-		}
-	})
 }
 
 // benchTransport is the transport both sides use: the default settings

@@ -5,14 +5,15 @@ import (
 	"context"
 	"io"
 	"net/http"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/dbcloud/dbcloud-go/internal/leakcheck"
 )
 
 func TestRun(t *testing.T) {
-	before := runtime.NumGoroutine()
+	leakcheck.Check(t)
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 	out, outW := io.Pipe()
@@ -66,14 +67,6 @@ func TestRun(t *testing.T) {
 		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("run did not return after cancel")
-	}
-	deadline := time.Now().Add(3 * time.Second)
-	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-	}
-	if n := runtime.NumGoroutine(); n > before {
-		buf := make([]byte, 1<<16)
-		t.Errorf("%d goroutines left, %d before:\n%s", n, before, buf[:runtime.Stack(buf, true)])
 	}
 }
 
