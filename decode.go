@@ -217,14 +217,7 @@ func (w *serviceJSON) service() *Service { return (*Service)(&w.serviceFields) }
 // serviceListJSON is a list of services as it arrives on the wire.
 type serviceListJSON []serviceJSON
 
-func (l serviceListJSON) finish() error {
-	for i := range l {
-		if err := l[i].finish(); err != nil {
-			return fmt.Errorf("element %d: %w", i, err)
-		}
-	}
-	return nil
-}
+func (l serviceListJSON) finish() error { return finishAll(l) }
 
 // replicaSetJSON is a ReadReplicaSet as it arrives on the wire.
 type replicaSetJSON ReadReplicaSet
@@ -239,9 +232,16 @@ func (r *replicaSetJSON) finish() error {
 // replicaSetListJSON is a list of read replica sets as it arrives.
 type replicaSetListJSON []replicaSetJSON
 
-func (l replicaSetListJSON) finish() error {
-	for i := range l {
-		if err := l[i].finish(); err != nil {
+func (l replicaSetListJSON) finish() error { return finishAll(l) }
+
+// finishAll finishes every element of a decoded list, naming the first that
+// fails.
+func finishAll[T any, P interface {
+	*T
+	finisher
+}](items []T) error {
+	for i := range items {
+		if err := P(&items[i]).finish(); err != nil {
 			return fmt.Errorf("element %d: %w", i, err)
 		}
 	}

@@ -2,6 +2,7 @@ package dbcloud_test
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
@@ -155,6 +156,30 @@ func TestAnySuccessStatusWithoutBody(t *testing.T) {
 		mt.RegisterResponder("POST", serviceURL+"/updatePassword", httpmock.NewStringResponder(status, ""))
 		if err := c.Services.UpdatePassword(t.Context(), "p1", "s1", "n3w-pa55"); err != nil {
 			t.Errorf("status %d: %v", status, err)
+		}
+	}
+}
+
+// A response without its required id is unusable: the caller gets a
+// *ResponseError naming the element, not a value with an empty id.
+func TestMissingRequiredIDs(t *testing.T) {
+	c, mt := mockClient(t)
+	mt.RegisterResponder("GET", servicesURL, httpmock.NewStringResponder(200, "["+serviceJSON+`,{"name":"no id"}]`))
+	mt.RegisterResponder("GET", replicasURL, httpmock.NewStringResponder(200, `[{"id":"rs-1"},{"name":"no id"}]`))
+	mt.RegisterResponder("GET", serviceURL, httpmock.NewStringResponder(200, `{"name":"no id"}`))
+	_, listErr := c.Services.List(t.Context(), "p1")
+	_, setsErr := c.ReplicaSets.List(t.Context(), "p1", "s1")
+	_, getErr := c.Services.Get(t.Context(), "p1", "s1")
+	for name, tt := range map[string]struct {
+		err  error
+		says string
+	}{
+		"services": {listErr, "element 1: the service has no service_id"},
+		"sets":     {setsErr, "element 1: the replica set has no id"},
+		"get":      {getErr, "the service has no service_id"},
+	} {
+		if !errors.Is(tt.err, dbcloud.ErrInvalidResponse) || !strings.Contains(fmt.Sprint(tt.err), tt.says) {
+			t.Errorf("%s: err = %v, want a *ResponseError saying %q", name, tt.err, tt.says)
 		}
 	}
 }

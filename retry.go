@@ -89,8 +89,8 @@ func (t *transport) checkRetry(ctx context.Context, resp *http.Response, err err
 		// Only a read is repeated for a lost body: a 2xx to anything else
 		// proves it took effect, and repeating it would only conflict.
 		retry = x.bodyErr != nil && x.method == http.MethodGet && !errors.Is(x.bodyErr, ErrResponseTooLarge)
-		if retry {
-			err = x.bodyErr // for the log record
+		if x.bodyErr != nil {
+			err = x.bodyErr // for the log record, retried or not
 		}
 	default:
 		apiErr := t.newAPIError(resp, x)
