@@ -17,6 +17,8 @@ type clientConfig struct {
 	retryWaitMin time.Duration
 	retryWaitMax time.Duration
 	logger       *slog.Logger
+	recovery     bool
+	settle       time.Duration
 }
 
 // Defaults of the retry policy: up to 4 retries, waits from 500 ms to 30 s.
@@ -31,6 +33,7 @@ func defaultConfig() clientConfig {
 		retryMax:     DefaultRetryMax,
 		retryWaitMin: DefaultRetryWaitMin,
 		retryWaitMax: DefaultRetryWaitMax,
+		settle:       DefaultCreateSettle,
 	}
 }
 
@@ -74,4 +77,34 @@ func WithRetryWait(min, max time.Duration) Option {
 // A nil logger, like no option, means silence.
 func WithLogger(l *slog.Logger) Option {
 	return func(c *clientConfig) { c.logger = l }
+}
+
+// DefaultCreateSettle is how long, by default, create recovery lets an
+// ambiguous create's request land before it concludes that the request was
+// lost and sends it again.
+const DefaultCreateSettle = 5 * time.Second
+
+// WithCreateRecovery makes Services.Create, Services.Fork and
+// ReplicaSets.Create resolve a failure after which the resource may exist
+// (ErrMaybeCreated) instead of returning it. Before sending, the create lists
+// what exists (the project's services, or the service's replica sets).
+// After an ambiguous failure it lists again: exactly one new resource with
+// the requested name is the result; none, once the request has had the
+// settle period (WithCreateSettle) to land, means it never arrived, and it
+// is sent again; more than one is an error matching ErrMaybeCreated that
+// names them. A recovered service or fork lost its initial password with the
+// response: recovery sets a new one with UpdatePassword and returns it in
+// InitialPassword. Without this option nothing is listed and the error is
+// returned.
+func WithCreateRecovery() Option {
+	return func(c *clientConfig) { c.recovery = true }
+}
+
+// WithCreateSettle sets the settle period of WithCreateRecovery: how long
+// after an ambiguous create's request was sent it may still land on the
+// server (held by a proxy or a queue). Until then, a list without the new
+// resource proves nothing. The default is DefaultCreateSettle; the caller's
+// context bounds it in any case.
+func WithCreateSettle(d time.Duration) Option {
+	return func(c *clientConfig) { c.settle = d }
 }
