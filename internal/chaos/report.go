@@ -1,0 +1,128 @@
+package chaos
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Report is what a soak did and found.
+type Report struct {
+	Config  Config
+	Elapsed time.Duration
+
+	Run, Completed  int
+	Failures        []Failure // one per failed workflow: the call that failed and its error
+	CleanupFailures []Failure // cleanup calls that never succeeded
+
+	Proxy ProxyCounts
+	Calls map[string]map[string]int // operation -> outcome -> count
+	Late  []Call                    // calls that returned past their deadline
+	// Running are the calls still running at the hard bound.
+	Running []Call
+
+	Checks     []Check // the safety checks: each must count 0
+	Notes      []Check // counts worth knowing that fail nothing
+	LogRecords int     // records the client logged, all searched for secrets
+	Secrets    int     // secrets searched for: the API key and every password
+	// Stacks are every goroutine's stacks when some were left behind.
+	Stacks []byte
+}
+
+// Completion is the share of workflows run that completed.
+func (r *Report) Completion() float64 {
+	if r.Run == 0 {
+		return 0
+	}
+	return float64(r.Completed) / float64(r.Run)
+}
+
+// Broken returns the safety checks that found something.
+func (r *Report) Broken() []Check {
+	return slices.DeleteFunc(slices.Clone(r.Checks), func(c Check) bool { return c.Count == 0 })
+}
+
+// String renders the report as Markdown tables, ready to paste.
+func (r *Report) String() string {
+	var b strings.Builder
+	c := r.Config
+	fmt.Fprintf(&b, "chaos soak: seed %d, fault rate %g%%, %d workers, %s (ran %s); call deadline %s, "+
+		"retry waits %s to %s, Retry-After %s, spikes %s to %s, fake step %s\n\n",
+		c.Seed, 100*c.Rate, c.Workers, c.Duration, r.Elapsed.Round(100*time.Millisecond), c.CallTimeout,
+		c.RetryWaitMin, c.RetryWaitMax, c.RetryAfter, c.SpikeMin, c.SpikeMax, c.Step)
+
+	b.WriteString("| workflows run | completed | failed | completion |\n|---:|---:|---:|---:|\n")
+	fmt.Fprintf(&b, "| %d | %d | %d | %.1f%% |\n\n", r.Run, r.Completed, len(r.Failures), 100*r.Completion())
+
+	faulted := r.Proxy.Requests - r.Proxy.Faults[None]
+	fmt.Fprintf(&b, "| fault (%d requests, %d faulted) | count |\n|---|---:|\n", r.Proxy.Requests, faulted)
+	for k := Kind(0); k < numKinds; k++ {
+		fmt.Fprintf(&b, "| %s | %d |\n", k, r.Proxy.Faults[k])
+	}
+	fmt.Fprintf(&b, "| (inert: nothing to cut or replace) | %d |\n", r.Proxy.Inert)
+	fmt.Fprintf(&b, "| (forwards the client abandoned) | %d |\n\n", r.Proxy.UpstreamErrors)
+
+	b.WriteString("| call | calls | ok | errors |\n|---|---:|---:|---|\n")
+	for _, op := range r.ops() {
+		outcomes := r.Calls[op]
+		total := 0
+		var errs []string
+		for _, o := range slices.Sorted(maps.Keys(outcomes)) {
+			total += outcomes[o]
+			if o != outcomeOK {
+				errs = append(errs, fmt.Sprintf("%s ×%d", o, outcomes[o]))
+			}
+		}
+		fmt.Fprintf(&b, "| %s | %d | %d | %s |\n", op, total, outcomes[outcomeOK], strings.Join(errs, ", "))
+	}
+
+	b.WriteString("\n| check | found | |\n|---|---:|---|\n")
+	for _, ch := range r.Checks {
+		verdict := "ok"
+		if ch.Count != 0 {
+			verdict = "**FAILED** " + cell(ch.Detail)
+		}
+		fmt.Fprintf(&b, "| %s | %d | %s |\n", ch.Name, ch.Count, verdict)
+	}
+	for _, n := range r.Notes {
+		fmt.Fprintf(&b, "| %s | %d | note %s |\n", n.Name, n.Count, cell(n.Detail))
+	}
+	fmt.Fprintf(&b, "\n(%d secrets searched for in every error text and %d log records.)\n", r.Secrets, r.LogRecords)
+
+	failures(&b, "failed workflows", r.Failures)
+	failures(&b, "cleanup calls that never succeeded", r.CleanupFailures)
+	return b.String()
+}
+
+// ops lists the operations called, in workflow order, then any other.
+func (r *Report) ops() []string {
+	var out []string
+	for _, op := range opOrder {
+		if _, ok := r.Calls[op]; ok {
+			out = append(out, op)
+		}
+	}
+	for _, op := range slices.Sorted(maps.Keys(r.Calls)) {
+		if !slices.Contains(opOrder, op) {
+			out = append(out, op)
+		}
+	}
+	return out
+}
+
+func failures(b *strings.Builder, title string, fs []Failure) {
+	if len(fs) == 0 {
+		return
+	}
+	fmt.Fprintf(b, "\n| %s | call | error |\n|---:|---|---|\n", title)
+	for _, f := range fs {
+		fmt.Fprintf(b, "| %d | %s | %s |\n", f.Workflow, f.Op, cell(f.Err))
+	}
+}
+
+// cell keeps text inside one Markdown table cell.
+func cell(s string) string {
+	return strings.NewReplacer("|", `\|`, "\n", " ").Replace(s)
+}

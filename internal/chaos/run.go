@@ -1,0 +1,185 @@
+package chaos
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/dbcloud/dbcloud-go"
+	"github.com/dbcloud/dbcloud-go/internal/fakeapi"
+	"github.com/dbcloud/dbcloud-go/internal/leakcheck"
+)
+
+// Config sets a soak's size, its fault stream and the client's settings.
+type Config struct {
+	Seed      uint64        // seeds the fault stream and the fake's ids
+	Rate      float64       // share of requests faulted, 0 to 1
+	Workers   int           // workflows running at a time
+	Duration  time.Duration // no workflow starts after this much time
+	Workflows int           // no more workflows than this are started; 0 = no bound
+
+	CallTimeout time.Duration // every SDK call's own deadline
+	// Tolerance is how much later than its deadline a call may return
+	// before it counts as past its deadline: the time to notice the
+	// deadline and unwind, on a loaded machine.
+	Tolerance time.Duration
+	// Drain bounds how long, after Duration, running workflows (and their
+	// cleanups) may take to end. Past it the soak reports the calls still
+	// running, cancels them and ends.
+	Drain time.Duration
+
+	Step                       time.Duration // how long each status of the fake lasts (real clock)
+	SpikeMin, SpikeMax         time.Duration // how long a latency spike holds a request
+	RetryAfter                 time.Duration // the Retry-After of injected 429s
+	RetryWaitMin, RetryWaitMax time.Duration // the client's WithRetryWait
+	PollMin, PollMax           time.Duration // the waits' WithPollInterval
+}
+
+// DefaultConfig is the soak of the issue: a quarter of the requests faulted,
+// 8 workflows at a time for 60 s, 10 s per call, retry waits of 10 ms to
+// 1.5 s, spikes of 0.5 to 3 s, 429s asking for 1 s.
+func DefaultConfig() Config {
+	return Config{
+		Seed: 1, Rate: 0.25, Workers: 8, Duration: 60 * time.Second,
+		CallTimeout: 10 * time.Second, Tolerance: 250 * time.Millisecond, Drain: 60 * time.Second,
+		Step: 50 * time.Millisecond, SpikeMin: 500 * time.Millisecond, SpikeMax: 3 * time.Second,
+		RetryAfter: time.Second, RetryWaitMin: 10 * time.Millisecond, RetryWaitMax: 1500 * time.Millisecond,
+		PollMin: 25 * time.Millisecond, PollMax: 250 * time.Millisecond,
+	}
+}
+
+// Run runs a soak: the fake behind the recorder, the proxy in front of it,
+// cfg.Workers concurrent workflows through one client with create recovery,
+// until cfg.Duration or cfg.Workflows, then the end checks. An error means the soak
+// could not be set up; what the soak found is in the report.
+func Run(cfg Config) (*Report, error) {
+	goroutines := runtime.NumGoroutine()
+	start := time.Now()
+
+	backend, err := StartBackend(fakeapi.Options{Step: cfg.Step, Seed: cfg.Seed})
+	if err != nil {
+		return nil, err
+	}
+	defer backend.Close()
+	stream := NewStream(cfg.Seed, cfg.Rate, cfg.SpikeMin, cfg.SpikeMax)
+	proxy, err := StartProxy(backend.URL, stream.Next, cfg.RetryAfter)
+	if err != nil {
+		return nil, err
+	}
+	defer proxy.Close()
+	logs := &logStore{}
+	client, err := dbcloud.NewClient(backend.APIKey,
+		dbcloud.WithBaseURL(proxy.URL),
+		dbcloud.WithCreateRecovery(),
+		dbcloud.WithRetryWait(cfg.RetryWaitMin, cfg.RetryWaitMax),
+		dbcloud.WithLogger(slog.New(logs.handler())),
+	)
+	if err != nil {
+		return nil, err
+	}
+
+	root, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	s := &soak{
+		cfg: cfg, client: client, project: backend.ProjectID, root: root,
+		calls:  newCalls(cfg.CallTimeout, cfg.Tolerance),
+		ledger: &ledger{known: map[string]bool{}},
+		poll:   dbcloud.WithPollInterval(cfg.PollMin, cfg.PollMax),
+	}
+	running, ended := s.workers(start.Add(cfg.Duration), start.Add(cfg.Duration+cfg.Drain), cancel, proxy.Close)
+
+	rep := &Report{Config: cfg, Running: running, Proxy: proxy.Counts()}
+	client.CloseIdleConnections()
+	final, finalErr := listDirectly(backend, cfg.CallTimeout)
+	proxy.Close()
+	backend.Close()
+	rep.Elapsed = time.Since(start)
+
+	leaked := 0
+	if ended {
+		leaked, rep.Stacks = leakcheck.Left(goroutines)
+	}
+	s.fill(rep, backend, final, finalErr, logs.snapshot(), leaked, ended)
+	return rep, nil
+}
+
+// soak is the state the workflows share.
+type soak struct {
+	cfg     Config
+	client  *dbcloud.Client
+	project string
+	root    context.Context
+	calls   *calls
+	ledger  *ledger
+	poll    dbcloud.WaitOption
+}
+
+// workers runs workflows, cfg.Workers at a time, starting new ones until
+// stop (or the count bound), and waits for them until hard. Past hard it
+// takes note of the calls still running, cancels them (cancel, then
+// teardown, which closes every connection) and waits a little more. ended
+// reports whether every workflow ended.
+func (s *soak) workers(stop, hard time.Time, cancel, teardown func()) (running []Call, ended bool) {
+	var started atomic.Int64
+	next := func() (int, bool) {
+		if time.Now().After(stop) || s.root.Err() != nil {
+			return 0, false
+		}
+		n := started.Add(1)
+		return int(n), s.cfg.Workflows <= 0 || n <= int64(s.cfg.Workflows)
+	}
+	var wg sync.WaitGroup
+	for range s.cfg.Workers {
+		wg.Go(func() {
+			for n, ok := next(); ok; n, ok = next() {
+				w := &workflow{
+					n: n, name: fmt.Sprintf("soak-%d-%d", s.cfg.Seed, n),
+					client: s.client, project: s.project, root: s.root,
+					calls: s.calls, ledger: s.ledger, poll: s.poll,
+				}
+				w.run()
+			}
+		})
+	}
+	done := make(chan struct{})
+	go func() {
+		wg.Wait()
+		close(done)
+	}()
+	timer := time.NewTimer(time.Until(hard))
+	defer timer.Stop()
+	select {
+	case <-done:
+		return nil, true
+	case <-timer.C:
+	}
+	running = s.calls.stillRunning()
+	// A call that ignores its context outlives cancel; one blocked on the
+	// network ends when the teardown closes its connection.
+	for _, stop := range []func(){cancel, teardown} {
+		stop()
+		select {
+		case <-done:
+			return running, true
+		case <-time.After(5 * time.Second):
+		}
+	}
+	return running, false
+}
+
+// listDirectly lists the server's services, their sets included, bypassing
+// the proxy.
+func listDirectly(b *Backend, timeout time.Duration) ([]dbcloud.Service, error) {
+	c, err := dbcloud.NewClient(b.APIKey, dbcloud.WithBaseURL(b.URL))
+	if err != nil {
+		return nil, err
+	}
+	defer c.CloseIdleConnections()
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	return c.Services.List(ctx, b.ProjectID)
+}
