@@ -1,0 +1,142 @@
+package chaos
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/dbcloud/dbcloud-go"
+)
+
+func TestDuplicates(t *testing.T) {
+	got := duplicates([]Created{
+		{Kind: KindService, ID: "s1", Name: "a"},
+		{Kind: KindReplicaSet, ID: "r1", Name: "a", ServiceID: "s1"}, // another kind: not a duplicate
+		{Kind: KindService, ID: "s2", Name: "b"},
+		{Kind: KindService, ID: "s3", Name: "a"},
+	})
+	want := Check{Name: checkDuplicates, Count: 1, Detail: "service a: s1, s3"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+func TestLeftovers(t *testing.T) {
+	final := []dbcloud.Service{
+		{ServiceID: "s1", Name: "unknown", Status: dbcloud.StatusReady},
+		{ServiceID: "s2", Name: "known", Status: dbcloud.StatusReady},
+		{ServiceID: "s3", Name: "going", Status: dbcloud.StatusDeleting, ReadReplicaSets: []dbcloud.ReadReplicaSet{
+			{ID: "r1", Name: "known-set", Status: dbcloud.ReplicaSetDeleting},
+			{ID: "r2", Name: "unknown-set", Status: dbcloud.ReplicaSetDeleting},
+		}},
+	}
+	known := map[string]bool{"s2": true, "s3": true, "r1": true}
+	unknown, knownLive, deleting := leftovers(final, known)
+	want := []Check{
+		{Name: checkUnknown, Count: 2, Detail: `service s1 "unknown" (READY); replica set r2 "unknown-set" (deleting)`},
+		{Name: checkKnownLive, Count: 1, Detail: `service s2 "known" (READY)`},
+		{Name: noteDeleting, Count: 2},
+	}
+	if diff := cmp.Diff(want, []Check{unknown, knownLive, deleting}); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+func TestNeverLearned(t *testing.T) {
+	got := neverLearned([]Created{{Kind: KindService, ID: "s1", Name: "a"}, {Kind: KindReplicaSet, ID: "r1", Name: "b"}},
+		map[string]bool{"s1": true})
+	want := Check{Name: noteNeverLearned, Count: 1, Detail: `replica set r1 "b"`}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+func TestSecretsCheck(t *testing.T) {
+	secrets := []string{"", "key-0123456789", "pw-abcdefghij"} // an empty one matches nothing
+	errTexts := []string{"dbcloud: 500", "echoed key-0123456789 and pw-abcdefghij"}
+	records := []string{"DEBUG attempt", "DEBUG password=pw-abcdefghij", "DEBUG x"}
+	got := secretsCheck(secrets, errTexts, records)
+	want := Check{Name: checkSecrets, Count: 2, Detail: "1 error texts, 1 log records; first: echoed [SECRET] and [SECRET]"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	if got := secretsCheck(secrets, []string{"clean"}, []string{"clean"}); got.Count != 0 {
+		t.Errorf("clean texts: %+v", got)
+	}
+}
+
+// TestCaptureHandlerRendersEverything: a secret cannot hide from the check
+// in an attribute added by With, in a group or behind a LogValuer.
+func TestCaptureHandlerRendersEverything(t *testing.T) {
+	store := &logStore{}
+	log := slog.New(store.handler()).With("a", 1).WithGroup("g").With("b", "two")
+	log.Debug("msg", "c", lazy("three"), slog.Group("h", "d", 4), "secret", dbcloud.Secret("hidden"))
+	want := []string{"DEBUG msg a=1 g.b=two g.c=three g.h.d=4 g.secret=[redacted]"}
+	if diff := cmp.Diff(want, store.snapshot()); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+type lazy string
+
+func (l lazy) LogValue() slog.Value { return slog.StringValue(string(l)) }
+
+func TestClassify(t *testing.T) {
+	cases := []struct {
+		err  error
+		want string
+	}{
+		{nil, outcomeOK},
+		{fmt.Errorf("x: %w", dbcloud.ErrMaybeCreated), outcomeMaybeCreated},
+		{&dbcloud.WaitError{Err: fmt.Errorf("%w (last poll: %w)", context.DeadlineExceeded, &dbcloud.APIError{StatusCode: 503})}, outcomeDeadline},
+		{fmt.Errorf("x: %w", context.Canceled), outcomeCanceled},
+		{&dbcloud.WaitError{Err: &dbcloud.APIError{StatusCode: 409}}, "APIError 409"},
+		{&dbcloud.ResponseError{StatusCode: 202, Err: io.ErrUnexpectedEOF}, outcomeResponseError},
+		{&dbcloud.WaitError{Err: dbcloud.ErrUnexpectedStatus}, outcomeUnexpected},
+		{&dbcloud.WaitError{Err: fmt.Errorf("%w: gone", dbcloud.ErrNotFound)}, outcomeNotFound},
+		{fmt.Errorf("x: %w", &net.OpError{Op: "read", Err: errors.New("reset")}), outcomeNetwork},
+		{fmt.Errorf("x: %w", io.ErrUnexpectedEOF), outcomeNetwork},
+		{errNoLogs, "other (*errors.errorString)"},
+	}
+	for _, c := range cases {
+		if got := classify(c.err); got != c.want {
+			t.Errorf("classify(%v) = %q, want %q", c.err, got, c.want)
+		}
+	}
+}
+
+// TestCallsPastTheirDeadline: a call that returns well after its deadline
+// is caught; one that returns with its deadline is not.
+func TestCallsPastTheirDeadline(t *testing.T) {
+	c := newCalls(20*time.Millisecond, 150*time.Millisecond)
+	ignoresDeadline := func(context.Context) error {
+		<-time.After(400 * time.Millisecond) // a call that does not watch its context
+		return errors.New("late")
+	}
+	keepsDeadline := func(ctx context.Context) error {
+		<-ctx.Done()
+		return ctx.Err()
+	}
+	_ = c.do(t.Context(), 1, opResize, ignoresDeadline)
+	_ = c.do(t.Context(), 2, opResize, keepsDeadline)
+	if len(c.late) != 1 || c.late[0].Workflow != 1 || c.late[0].Err != "late" {
+		t.Errorf("late = %+v, want workflow 1 only", c.late)
+	}
+	if want := map[string]int{"other (*errors.errorString)": 1, outcomeDeadline: 1}; !cmp.Equal(want, c.outcomes[opResize]) {
+		t.Errorf("outcomes = %v, want %v", c.outcomes[opResize], want)
+	}
+	if len(c.stillRunning()) != 0 {
+		t.Errorf("running = %v after both returned", c.stillRunning())
+	}
+	if !strings.Contains(strings.Join(c.errTexts, "\n"), "late") {
+		t.Errorf("error texts %q miss the error", c.errTexts)
+	}
+}

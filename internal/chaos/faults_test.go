@@ -1,0 +1,77 @@
+package chaos_test
+
+import (
+	"math"
+	"testing"
+	"time"
+
+	"github.com/dbcloud/dbcloud-go/internal/chaos"
+)
+
+// TestStreamDrawsEvenly: at rate 1 every request is faulted, the seven
+// kinds come about equally often, a 5xx is before or after forwarding
+// about equally often, and statuses and delays stay in their ranges.
+func TestStreamDrawsEvenly(t *testing.T) {
+	const draws = 70000
+	s := chaos.NewStream(7, 1, 500*time.Millisecond, 3*time.Second)
+	counts := map[chaos.Kind]int{}
+	for range draws {
+		f := s.Next()
+		counts[f.Kind]++
+		switch f.Kind {
+		case chaos.Status5xxBefore, chaos.Status5xxAfter:
+			if f.Status < 500 || f.Status > 504 || f.Status == 501 {
+				t.Fatalf("5xx fault with status %d", f.Status)
+			}
+		case chaos.Spike:
+			if f.Delay < 500*time.Millisecond || f.Delay > 3*time.Second {
+				t.Fatalf("spike of %s", f.Delay)
+			}
+		}
+	}
+	near := func(got int, want float64) bool { return math.Abs(float64(got)-want) < 0.06*want }
+	for _, k := range []chaos.Kind{chaos.RateLimited, chaos.ResetBefore, chaos.ResetAfter, chaos.CutOff, chaos.Malformed, chaos.Spike} {
+		if !near(counts[k], draws/7) {
+			t.Errorf("%s: %d of %d, want about %d", k, counts[k], draws, draws/7)
+		}
+	}
+	if before, after := counts[chaos.Status5xxBefore], counts[chaos.Status5xxAfter]; !near(before, draws/14) || !near(after, draws/14) {
+		t.Errorf("5xx: %d before, %d after forwarding, want about %d each", before, after, draws/14)
+	}
+	if counts[chaos.None] != 0 {
+		t.Errorf("%d requests unfaulted at rate 1", counts[chaos.None])
+	}
+}
+
+func TestStreamRate(t *testing.T) {
+	const draws = 40000
+	s := chaos.NewStream(7, 0.25, time.Second, time.Second)
+	faulted := 0
+	for range draws {
+		if s.Next().Kind != chaos.None {
+			faulted++
+		}
+	}
+	if got := float64(faulted) / draws; math.Abs(got-0.25) > 0.01 {
+		t.Errorf("faulted %.3f of the requests, want 0.25", got)
+	}
+}
+
+// TestStreamSeed: a seed fixes the sequence of faults; another seed gives
+// another.
+func TestStreamSeed(t *testing.T) {
+	a := chaos.NewStream(3, 0.5, 0, time.Second)
+	b := chaos.NewStream(3, 0.5, 0, time.Second)
+	c := chaos.NewStream(4, 0.5, 0, time.Second)
+	differs := false
+	for i := range 1000 {
+		fa, fb, fc := a.Next(), b.Next(), c.Next()
+		if fa != fb {
+			t.Fatalf("draw %d: %+v and %+v from the same seed", i, fa, fb)
+		}
+		differs = differs || fa != fc
+	}
+	if !differs {
+		t.Error("seeds 3 and 4 gave the same 1000 faults")
+	}
+}

@@ -1,0 +1,234 @@
+package chaos_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/dbcloud/dbcloud-go/internal/chaos"
+	"github.com/dbcloud/dbcloud-go/internal/fakeapi"
+	"github.com/dbcloud/dbcloud-go/internal/leakcheck"
+)
+
+// exchange is what a plain HTTP client got through the proxy.
+type exchange struct {
+	status  int
+	header  http.Header
+	body    []byte
+	err     error // from the round trip
+	bodyErr error // from reading the body
+	took    time.Duration
+}
+
+func send(ctx context.Context, t *testing.T, method, url, key, body string) exchange {
+	t.Helper()
+	req, err := http.NewRequestWithContext(ctx, method, url, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+key)
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	// A fresh connection per request: net/http silently retries some
+	// requests that fail on a reused one.
+	hc := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}
+	start := time.Now()
+	resp, err := hc.Do(req)
+	x := exchange{err: err}
+	if err == nil {
+		x.status, x.header = resp.StatusCode, resp.Header
+		x.body, x.bodyErr = io.ReadAll(resp.Body)
+		resp.Body.Close()
+	}
+	x.took = time.Since(start)
+	return x
+}
+
+func createdNamed(b *chaos.Backend, name string) int {
+	n := 0
+	for _, c := range b.Created() {
+		if c.Name == name {
+			n++
+		}
+	}
+	return n
+}
+
+// TestProxyFaults sends a create through the proxy with each fault forced,
+// on real sockets, and checks what the client got and whether the server
+// acted.
+func TestProxyFaults(t *testing.T) {
+	leakcheck.Check(t)
+	backend, err := chaos.StartBackend(fakeapi.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer backend.Close()
+
+	cases := []struct {
+		fault      chaos.Fault
+		status     int   // 0: no response
+		err        error // of the round trip
+		bodyErr    error
+		validJSON  bool
+		acted      bool
+		retryAfter string
+		least      time.Duration
+	}{
+		{fault: chaos.Fault{Kind: chaos.None}, status: 202, validJSON: true, acted: true},
+		{fault: chaos.Fault{Kind: chaos.Status5xxBefore, Status: 502}, status: 502},
+		{fault: chaos.Fault{Kind: chaos.Status5xxAfter, Status: 504}, status: 504, acted: true},
+		{fault: chaos.Fault{Kind: chaos.RateLimited}, status: 429, validJSON: true, retryAfter: "1"},
+		{fault: chaos.Fault{Kind: chaos.ResetBefore}, err: syscall.ECONNRESET},
+		{fault: chaos.Fault{Kind: chaos.ResetAfter}, err: syscall.ECONNRESET, acted: true},
+		{fault: chaos.Fault{Kind: chaos.CutOff}, status: 202, bodyErr: io.ErrUnexpectedEOF, acted: true},
+		{fault: chaos.Fault{Kind: chaos.Malformed}, status: 202, acted: true},
+		{fault: chaos.Fault{Kind: chaos.Spike, Delay: 300 * time.Millisecond}, status: 202, validJSON: true, acted: true, least: 300 * time.Millisecond},
+	}
+	for _, c := range cases {
+		t.Run(c.fault.Kind.String(), func(t *testing.T) {
+			proxy, err := chaos.StartProxy(backend.URL, func() chaos.Fault { return c.fault }, time.Second)
+			if err != nil {
+				t.Fatal(err)
+			}
+			name := "proxy-" + strings.ReplaceAll(c.fault.Kind.String(), " ", "-")
+			x := send(t.Context(), t, "POST", proxy.URL+"/projects/"+backend.ProjectID+"/services", backend.APIKey, `{"name":"`+name+`"}`)
+			proxy.Close() // its handlers have ended: the server acted or never will
+
+			if x.status != c.status || !errors.Is(x.err, c.err) || !errors.Is(x.bodyErr, c.bodyErr) {
+				t.Errorf("got status %d, error %v, body error %v; want %d, %v, %v", x.status, x.err, x.bodyErr, c.status, c.err, c.bodyErr)
+			}
+			if c.err == nil && c.bodyErr == nil && json.Valid(x.body) != c.validJSON {
+				t.Errorf("body %q: valid JSON = %t, want %t", x.body, !c.validJSON, c.validJSON)
+			}
+			if got := x.header.Get("Retry-After"); got != c.retryAfter {
+				t.Errorf("Retry-After = %q, want %q", got, c.retryAfter)
+			}
+			if x.took < c.least {
+				t.Errorf("took %s, want at least %s", x.took, c.least)
+			}
+			want := 0
+			if c.acted {
+				want = 1
+			}
+			if got := createdNamed(backend, name); got != want {
+				t.Errorf("the server created %d services, want %d", got, want)
+			}
+			counts := proxy.Counts()
+			if counts.Requests != 1 || counts.Faults[c.fault.Kind] != 1 || counts.Inert != 0 {
+				t.Errorf("counts = %+v, want 1 request of kind %s, none inert", counts, c.fault.Kind)
+			}
+		})
+	}
+}
+
+// TestProxyDoesNotForwardWhatTheClientAbandoned: a client that gives up
+// while its request is held by a spike leaves the server untouched, as with
+// a real proxy.
+func TestProxyDoesNotForwardWhatTheClientAbandoned(t *testing.T) {
+	leakcheck.Check(t)
+	backend, err := chaos.StartBackend(fakeapi.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer backend.Close()
+	proxy, err := chaos.StartProxy(backend.URL, func() chaos.Fault {
+		return chaos.Fault{Kind: chaos.Spike, Delay: time.Minute}
+	}, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 100*time.Millisecond)
+	defer cancel()
+	x := send(ctx, t, "POST", proxy.URL+"/projects/"+backend.ProjectID+"/services", backend.APIKey, `{"name":"abandoned"}`)
+	proxy.Close()
+	if !errors.Is(x.err, context.DeadlineExceeded) {
+		t.Errorf("error = %v, want the deadline", x.err)
+	}
+	if got := createdNamed(backend, "abandoned"); got != 0 {
+		t.Errorf("the server created %d services, want 0", got)
+	}
+}
+
+// TestProxyInertFaults: a cut-off of an empty body cannot act; the answer
+// arrives whole and the proxy counts the fault as inert.
+func TestProxyInertFaults(t *testing.T) {
+	leakcheck.Check(t)
+	backend, err := chaos.StartBackend(fakeapi.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer backend.Close()
+	services := backend.URL + "/projects/" + backend.ProjectID + "/services"
+	created := send(t.Context(), t, "POST", services, backend.APIKey, `{"name":"inert"}`)
+	var svc struct {
+		ID string `json:"service_id"`
+	}
+	if err := json.Unmarshal(created.body, &svc); err != nil || created.status != 202 {
+		t.Fatalf("create: %d %q %v", created.status, created.body, err)
+	}
+	proxy, err := chaos.StartProxy(backend.URL, func() chaos.Fault { return chaos.Fault{Kind: chaos.CutOff} }, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := send(t.Context(), t, "DELETE", proxy.URL+"/projects/"+backend.ProjectID+"/services/"+svc.ID, backend.APIKey, "")
+	proxy.Close()
+	if x.err != nil || x.bodyErr != nil || x.status != 202 {
+		t.Errorf("delete through a cut-off: %d %v %v, want a whole 202", x.status, x.err, x.bodyErr)
+	}
+	if got := proxy.Counts().Inert; got != 1 {
+		t.Errorf("inert = %d, want 1", got)
+	}
+}
+
+// TestBackendRecords: the recorder keeps what the server created and the
+// passwords it issued and was given.
+func TestBackendRecords(t *testing.T) {
+	leakcheck.Check(t)
+	backend, err := chaos.StartBackend(fakeapi.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer backend.Close()
+	services := backend.URL + "/projects/" + backend.ProjectID + "/services"
+	created := send(t.Context(), t, "POST", services, backend.APIKey, `{"name":"pw"}`)
+	var svc struct {
+		ID       string `json:"service_id"`
+		Password string `json:"initial_password"`
+	}
+	if err := json.Unmarshal(created.body, &svc); err != nil || svc.Password == "" {
+		t.Fatalf("create: %q %v", created.body, err)
+	}
+	given := send(t.Context(), t, "POST", services+"/"+svc.ID+"/updatePassword", backend.APIKey, `{"password":"given-password-1234"}`)
+	if given.status != 204 {
+		t.Fatalf("updatePassword: %d %q", given.status, given.body)
+	}
+	got := backend.Passwords()
+	if len(got) != 2 || got[0] != svc.Password || got[1] != "given-password-1234" {
+		t.Errorf("recorded %d passwords, want the issued one and the given one", len(got))
+	}
+	rs := send(t.Context(), t, "POST", services+"/"+svc.ID+"/replicaSets", backend.APIKey,
+		`{"name":"pw-rs","nodes":1,"cpu_millis":500,"memory_gbs":2}`)
+	var set struct {
+		ID string `json:"id"`
+	}
+	if err := json.Unmarshal(rs.body, &set); err != nil || rs.status != 202 {
+		t.Fatalf("create replica set: %d %q %v", rs.status, rs.body, err)
+	}
+	want := []chaos.Created{
+		{Kind: chaos.KindService, ID: svc.ID, Name: "pw"},
+		{Kind: chaos.KindReplicaSet, ID: set.ID, Name: "pw-rs", ServiceID: svc.ID},
+	}
+	if diff := cmp.Diff(want, backend.Created()); diff != "" {
+		t.Errorf("created (-want +got):\n%s", diff)
+	}
+}
