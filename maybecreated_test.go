@@ -19,7 +19,7 @@ import (
 // createOp is one of the three requests that create something.
 type createOp struct {
 	name, url, ok, resource string
-	call                     func(context.Context, *dbcloud.Client) error
+	call                    func(context.Context, *dbcloud.Client) error
 }
 
 var replicaSetJSON = `{"id":"rs-1","name":"r","status":"creating","nodes":1,"cpu_millis":1,"memory_gbs":1}`
