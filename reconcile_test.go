@@ -54,13 +54,21 @@ func reconcileCases() []reconcileCase {
 			409, serviceURL, svcAs("DELETING", ""), svcAs("READY", "")},
 		{"delete 409 DELETED", "DELETE", serviceURL, func(ctx context.Context, c *dbcloud.Client) error { return c.Services.Delete(ctx, "p1", "s1") },
 			409, serviceURL, svcAs("DELETED", ""), svcAs("UPGRADING", "")},
-		{"start 409 RESUMING", "POST", startURL, svcCall(func(ctx context.Context, c *dbcloud.Client) (*dbcloud.Service, error) { return c.Services.Start(ctx, "p1", "s1") }),
+		{"start 409 RESUMING", "POST", startURL, svcCall(func(ctx context.Context, c *dbcloud.Client) (*dbcloud.Service, error) {
+			return c.Services.Start(ctx, "p1", "s1")
+		}),
 			409, serviceURL, svcAs("RESUMING", ""), svcAs("PAUSED", "")},
-		{"start 409 READY", "POST", startURL, svcCall(func(ctx context.Context, c *dbcloud.Client) (*dbcloud.Service, error) { return c.Services.Start(ctx, "p1", "s1") }),
+		{"start 409 READY", "POST", startURL, svcCall(func(ctx context.Context, c *dbcloud.Client) (*dbcloud.Service, error) {
+			return c.Services.Start(ctx, "p1", "s1")
+		}),
 			409, serviceURL, svcAs("READY", ""), svcAs("PAUSING", "")},
-		{"stop 409 PAUSING", "POST", serviceURL + "/stop", svcCall(func(ctx context.Context, c *dbcloud.Client) (*dbcloud.Service, error) { return c.Services.Stop(ctx, "p1", "s1") }),
+		{"stop 409 PAUSING", "POST", serviceURL + "/stop", svcCall(func(ctx context.Context, c *dbcloud.Client) (*dbcloud.Service, error) {
+			return c.Services.Stop(ctx, "p1", "s1")
+		}),
 			409, serviceURL, svcAs("PAUSING", ""), svcAs("READY", "")},
-		{"stop 409 PAUSED", "POST", serviceURL + "/stop", svcCall(func(ctx context.Context, c *dbcloud.Client) (*dbcloud.Service, error) { return c.Services.Stop(ctx, "p1", "s1") }),
+		{"stop 409 PAUSED", "POST", serviceURL + "/stop", svcCall(func(ctx context.Context, c *dbcloud.Client) (*dbcloud.Service, error) {
+			return c.Services.Stop(ctx, "p1", "s1")
+		}),
 			409, serviceURL, svcAs("PAUSED", ""), svcAs("RESUMING", "")},
 		{"resize 409 CONFIGURING", "POST", serviceURL + "/resize", svcCall(func(ctx context.Context, c *dbcloud.Client) (*dbcloud.Service, error) {
 			return c.Services.Resize(ctx, "p1", "s1", resize)
@@ -80,19 +88,33 @@ func reconcileCases() []reconcileCase {
 			409, serviceURL, svcAs("READY", `,"connection_pooler":{"endpoint":{"host":"h","port":6432}}`), svcAs("READY", "")},
 		{"disablePooler 409", "POST", serviceURL + "/disablePooler", func(ctx context.Context, c *dbcloud.Client) error { return c.Services.DisablePooler(ctx, "p1", "s1") },
 			409, serviceURL, svcAs("READY", ""), svcAs("READY", `,"connection_pooler":{"endpoint":{"host":"h","port":6432}}`)},
-		{"attachToVPC 409", "POST", serviceURL + "/attachToVPC", func(ctx context.Context, c *dbcloud.Client) error { return c.Services.AttachToVPC(ctx, "p1", "s1", "123") },
+		{"attachToVPC 409", "POST", serviceURL + "/attachToVPC", func(ctx context.Context, c *dbcloud.Client) error {
+			return c.Services.AttachToVPC(ctx, "p1", "s1", "123")
+		},
 			409, serviceURL, svcAs("READY", `,"vpc_endpoint":{"host":"h","port":5432,"vpc_id":"123"}`), svcAs("READY", `,"vpc_endpoint":{"host":"h","port":5432,"vpc_id":"456"}`)},
-		{"detachFromVPC 409", "POST", serviceURL + "/detachFromVPC", func(ctx context.Context, c *dbcloud.Client) error { return c.Services.DetachFromVPC(ctx, "p1", "s1", "123") },
+		{"detachFromVPC 409", "POST", serviceURL + "/detachFromVPC", func(ctx context.Context, c *dbcloud.Client) error {
+			return c.Services.DetachFromVPC(ctx, "p1", "s1", "123")
+		},
 			409, serviceURL, svcAs("READY", ""), svcAs("READY", `,"vpc_endpoint":{"host":"h","port":5432,"vpc_id":"123"}`)},
-		{"replica set delete 404", "DELETE", setURL, func(ctx context.Context, c *dbcloud.Client) error { return c.ReplicaSets.Delete(ctx, "p1", "s1", "rs-1") },
+		{"replica set delete 404", "DELETE", setURL, func(ctx context.Context, c *dbcloud.Client) error {
+			return c.ReplicaSets.Delete(ctx, "p1", "s1", "rs-1")
+		},
 			404, "", "", ""},
-		{"replica set delete 409 deleting", "DELETE", setURL, func(ctx context.Context, c *dbcloud.Client) error { return c.ReplicaSets.Delete(ctx, "p1", "s1", "rs-1") },
+		{"replica set delete 409 deleting", "DELETE", setURL, func(ctx context.Context, c *dbcloud.Client) error {
+			return c.ReplicaSets.Delete(ctx, "p1", "s1", "rs-1")
+		},
 			409, replicasURL, setsAs("deleting", ""), setsAs("error", "")},
-		{"replica set delete 409 gone", "DELETE", setURL, func(ctx context.Context, c *dbcloud.Client) error { return c.ReplicaSets.Delete(ctx, "p1", "s1", "rs-1") },
+		{"replica set delete 409 gone", "DELETE", setURL, func(ctx context.Context, c *dbcloud.Client) error {
+			return c.ReplicaSets.Delete(ctx, "p1", "s1", "rs-1")
+		},
 			409, replicasURL, "[]", setsAs("active", "")},
-		{"replica set enablePooler 409", "POST", setURL + "/enablePooler", func(ctx context.Context, c *dbcloud.Client) error { return c.ReplicaSets.EnablePooler(ctx, "p1", "s1", "rs-1") },
+		{"replica set enablePooler 409", "POST", setURL + "/enablePooler", func(ctx context.Context, c *dbcloud.Client) error {
+			return c.ReplicaSets.EnablePooler(ctx, "p1", "s1", "rs-1")
+		},
 			409, replicasURL, setsAs("active", `,"connection_pooler":{"endpoint":{"host":"h","port":6432}}`), setsAs("active", "")},
-		{"replica set disablePooler 409", "POST", setURL + "/disablePooler", func(ctx context.Context, c *dbcloud.Client) error { return c.ReplicaSets.DisablePooler(ctx, "p1", "s1", "rs-1") },
+		{"replica set disablePooler 409", "POST", setURL + "/disablePooler", func(ctx context.Context, c *dbcloud.Client) error {
+			return c.ReplicaSets.DisablePooler(ctx, "p1", "s1", "rs-1")
+		},
 			409, replicasURL, setsAs("active", ""), setsAs("active", `,"connection_pooler":{"endpoint":{"host":"h","port":6432}}`)},
 		{"replica set resize 409", "POST", setURL + "/resize", func(ctx context.Context, c *dbcloud.Client) error {
 			return c.ReplicaSets.Resize(ctx, "p1", "s1", "rs-1", resize)
