@@ -57,6 +57,9 @@ func NewClient(apiKey string, opts ...Option) (*Client, error) {
 	if cfg.retryMax < 0 {
 		return nil, invalid("retryMax", "must be 0 or more")
 	}
+	if cfg.settle < 0 {
+		return nil, invalid("createSettle", "must not be negative")
+	}
 	if cfg.retryWaitMin < 0 || cfg.retryWaitMax < cfg.retryWaitMin {
 		return nil, invalid("retryWait", "want 0 <= min <= max")
 	}
@@ -76,6 +79,8 @@ func NewClient(apiKey string, opts ...Option) (*Client, error) {
 		roundTripper: hc.Transport.(keepPool).rt,
 		retryMax:     cfg.retryMax,
 		waitMax:      cfg.retryWaitMax,
+		recovery:     cfg.recovery,
+		settle:       cfg.settle,
 		logger:       cfg.logger,
 		now:          time.Now,
 	}

@@ -234,6 +234,25 @@ type replicaSetListJSON []replicaSetJSON
 
 func (l replicaSetListJSON) finish() error { return finishAll(l) }
 
+// finisher is a wire type that completes itself once decoded, typically by
+// falling back to a deprecated field.
+type finisher interface{ finish() error }
+
+// decodeAnswer decodes a 2xx body into out and completes it. An empty or
+// null body where a value is expected is an error like a malformed one.
+func decodeAnswer(data []byte, out any) error {
+	if trimmed := bytes.TrimSpace(data); len(trimmed) == 0 || string(trimmed) == "null" {
+		return errors.New("empty body")
+	}
+	if err := decodeJSON(data, out); err != nil {
+		return err
+	}
+	if f, ok := out.(finisher); ok {
+		return f.finish()
+	}
+	return nil
+}
+
 // finishAll finishes every element of a decoded list, naming the first that
 // fails.
 func finishAll[T any, P interface {

@@ -149,3 +149,34 @@ func (e *ValidationError) Error() string {
 func invalid(field, reason string) error {
 	return &ValidationError{Field: field, Reason: reason}
 }
+
+// MaybeCreatedError is a create (Services.Create, Services.Fork,
+// ReplicaSets.Create) that failed after its request may have reached the
+// server, so the resource may exist. errors.Is(err, ErrMaybeCreated) matches
+// it; errors.As reaches its cause, such as the 503 *APIError. Do not send the
+// create again before finding out: list the project's services (or the
+// service's replica sets), or let WithCreateRecovery do it.
+type MaybeCreatedError struct {
+	Resource string // "service" or "replica set"
+	// IDs are the resources that create recovery found with the requested
+	// name, when it found more than one and cannot tell which is this
+	// create's; nil otherwise.
+	IDs []string
+	Err error // why the create is ambiguous: the answer or network error it got
+}
+
+// Error says the resource may exist, names any candidates, and gives the
+// cause.
+func (e *MaybeCreatedError) Error() string {
+	if len(e.IDs) > 0 {
+		return fmt.Sprintf("dbcloud: the %s may have been created more than once: %d have the requested name (%s): %v",
+			e.Resource, len(e.IDs), strings.Join(e.IDs, ", "), e.Err)
+	}
+	return fmt.Sprintf("dbcloud: the %s may have been created: %v", e.Resource, e.Err)
+}
+
+// Unwrap returns the cause.
+func (e *MaybeCreatedError) Unwrap() error { return e.Err }
+
+// Is makes errors.Is(err, ErrMaybeCreated) true.
+func (e *MaybeCreatedError) Is(target error) bool { return target == ErrMaybeCreated }

@@ -63,7 +63,7 @@ func fuzzTransport() *transport {
 }
 
 // fuzzAttempt hands resp to checkRetry as retryablehttp does after an
-// attempt: it reads the body, into x.body for a 2xx and into x.lastErr for
+// attempt: it reads the body, into x.out for a 2xx and into x.lastErr for
 // the rest. With no retry allowed it must neither retry nor fail, and it must
 // leave the response with an empty body.
 func fuzzAttempt(t *testing.T, resp *http.Response, x *exchange) {
@@ -79,15 +79,19 @@ func fuzzAttempt(t *testing.T, resp *http.Response, x *exchange) {
 }
 
 // fuzzDecode decodes data into out as the SDK decodes a 200 response to
-// GET /p (checkRetry reads the body, decodeResponse decodes it), and checks
+// GET /p (checkRetry reads and decodes the body, responseError reports what
+// failed), and checks
 // the error contract: nil, or a *ResponseError that matches
 // ErrInvalidResponse and describes the exchange.
 func fuzzDecode(t *testing.T, data []byte, announced bool, out any) error {
 	t.Helper()
 	resp := fuzzResponse(http.StatusOK, data, announced, http.Header{"X-Request-Id": {fuzzRequestID}})
-	x := &exchange{method: fuzzMethod, path: fuzzPath}
+	x := &exchange{method: fuzzMethod, path: fuzzPath, out: out}
 	fuzzAttempt(t, resp, x)
-	err := fuzzTransport().decodeResponse(resp, x, out)
+	var err error
+	if x.answerErr != nil {
+		err = fuzzTransport().responseError(resp, x)
+	}
 	if len(bytes.TrimSpace(data)) == 0 && err == nil {
 		t.Fatalf("an empty body %q decoded into %T without error", data, out)
 	}

@@ -24,8 +24,9 @@ func (r *ReplicaSetsClient) List(ctx context.Context, projectID, serviceID strin
 
 // Create starts creating a read replica set on a READY service and returns
 // it, usually "creating"; use WaitForActive to block until it serves. Like
-// every create, it is never retried once the request may have reached the
-// server.
+// every create, it is never retried once the request may have acted, its
+// ambiguous failures match ErrMaybeCreated, and WithCreateRecovery resolves
+// them by listing the service's sets for the requested name.
 func (r *ReplicaSetsClient) Create(ctx context.Context, projectID, serviceID string, req *CreateReplicaSetRequest) (*ReadReplicaSet, error) {
 	path, err := servicePath(projectID, serviceID, "/replicaSets")
 	if err != nil {
@@ -35,17 +36,40 @@ func (r *ReplicaSetsClient) Create(ctx context.Context, projectID, serviceID str
 	if err != nil {
 		return nil, err
 	}
-	var set replicaSetJSON
-	if err := r.t.do(ctx, request{kind: creating, method: http.MethodPost, path: path, body: body}, &set); err != nil {
-		return nil, err
+	send := func(ctx context.Context) (*ReadReplicaSet, error) {
+		var set replicaSetJSON
+		err := r.t.do(ctx, request{kind: creating, creates: "replica set", method: http.MethodPost, path: path, body: body}, &set)
+		if err != nil {
+			return nil, err
+		}
+		return (*ReadReplicaSet)(&set), nil
 	}
-	return (*ReadReplicaSet)(&set), nil
+	if !r.t.recovery {
+		return send(ctx)
+	}
+	set, _, err := recoverCreate(ctx, r.t, creation[ReadReplicaSet]{
+		noun: "replica set",
+		list: func(ctx context.Context) ([]ReadReplicaSet, error) { return r.List(ctx, projectID, serviceID) },
+		id:   func(set *ReadReplicaSet) string { return set.ID },
+		ours: func([]ReadReplicaSet) func(*ReadReplicaSet) bool {
+			return func(set *ReadReplicaSet) bool { return set.Name == req.Name }
+		},
+		send: send,
+	})
+	return set, err
 }
 
 // Delete starts deleting a read replica set; use WaitForDeleted to block
-// until it is gone.
+// until it is gone. A retry answered 404, or 409 while the set is deleting
+// or already gone, after an earlier attempt may have acted, is a success.
 func (r *ReplicaSetsClient) Delete(ctx context.Context, projectID, serviceID, replicaSetID string) error {
-	return r.command(ctx, http.MethodDelete, projectID, serviceID, replicaSetID, "", nil)
+	return r.command(ctx, http.MethodDelete, projectID, serviceID, replicaSetID, "", nil, func(ctx context.Context, answer *APIError) bool {
+		if answer.StatusCode == http.StatusNotFound {
+			return true
+		}
+		set, err := r.find(ctx, projectID, serviceID, replicaSetID)
+		return isNotFound(err) || (err == nil && set.Status == ReplicaSetDeleting)
+	})
 }
 
 // Resize changes the CPU and memory of each node of a read replica set.
@@ -54,17 +78,20 @@ func (r *ReplicaSetsClient) Resize(ctx context.Context, projectID, serviceID, re
 	if err != nil {
 		return err
 	}
-	return r.command(ctx, http.MethodPost, projectID, serviceID, replicaSetID, "/resize", body)
+	return r.command(ctx, http.MethodPost, projectID, serviceID, replicaSetID, "/resize", body,
+		r.confirmByRead(projectID, serviceID, replicaSetID, setResizedTo(req)))
 }
 
 // EnablePooler switches a read replica set's connection pooler on.
 func (r *ReplicaSetsClient) EnablePooler(ctx context.Context, projectID, serviceID, replicaSetID string) error {
-	return r.command(ctx, http.MethodPost, projectID, serviceID, replicaSetID, "/enablePooler", nil)
+	return r.command(ctx, http.MethodPost, projectID, serviceID, replicaSetID, "/enablePooler", nil,
+		r.confirmByRead(projectID, serviceID, replicaSetID, setPoolerOn))
 }
 
 // DisablePooler switches a read replica set's connection pooler off.
 func (r *ReplicaSetsClient) DisablePooler(ctx context.Context, projectID, serviceID, replicaSetID string) error {
-	return r.command(ctx, http.MethodPost, projectID, serviceID, replicaSetID, "/disablePooler", nil)
+	return r.command(ctx, http.MethodPost, projectID, serviceID, replicaSetID, "/disablePooler", nil,
+		r.confirmByRead(projectID, serviceID, replicaSetID, not(setPoolerOn)))
 }
 
 // SetEnvironment sets a read replica set's environment tag.
@@ -72,14 +99,28 @@ func (r *ReplicaSetsClient) SetEnvironment(ctx context.Context, projectID, servi
 	if err := checkEnvironment("env", env, false); err != nil {
 		return err
 	}
-	return r.command(ctx, http.MethodPost, projectID, serviceID, replicaSetID, "/setEnvironment", environmentBody{env})
+	return r.command(ctx, http.MethodPost, projectID, serviceID, replicaSetID, "/setEnvironment", environmentBody{env}, nil)
 }
 
-// command sends a repeatable request on one replica set.
-func (r *ReplicaSetsClient) command(ctx context.Context, method, projectID, serviceID, replicaSetID, tail string, body any) error {
+// command sends a repeatable request on one replica set. confirm, if not
+// nil, reconciles a retry's 404 or 409 (see request.confirm).
+func (r *ReplicaSetsClient) command(ctx context.Context, method, projectID, serviceID, replicaSetID, tail string, body any, confirm func(context.Context, *APIError) bool) error {
 	path, err := replicaSetPath(projectID, serviceID, replicaSetID, tail)
 	if err != nil {
 		return err
 	}
-	return r.t.do(ctx, request{method: method, path: path, body: body}, nil)
+	return r.t.do(ctx, request{method: method, path: path, body: body, confirm: confirm}, nil)
+}
+
+// confirmByRead returns a confirm for a retry's 409: the set is looked up in
+// its service's list, and the answer proves an earlier attempt worked when
+// done holds for it.
+func (r *ReplicaSetsClient) confirmByRead(projectID, serviceID, replicaSetID string, done func(*ReadReplicaSet) bool) func(context.Context, *APIError) bool {
+	return func(ctx context.Context, answer *APIError) bool {
+		if answer.StatusCode != http.StatusConflict {
+			return false
+		}
+		set, err := r.find(ctx, projectID, serviceID, replicaSetID)
+		return err == nil && done(set)
+	}
 }

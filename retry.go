@@ -7,13 +7,14 @@ import (
 	"math/rand/v2"
 	"net"
 	"net/http"
+	"reflect"
 	"strconv"
 	"strings"
 	"time"
 )
 
 // requestKind decides what may be retried. A request that creates something
-// is not retried once it may have reached the server: a repeated create can
+// is not retried once it may have acted on the server: a repeated create can
 // make a second, billed service.
 type requestKind uint8
 
@@ -36,22 +37,35 @@ type exchange struct {
 	method   string
 	path     string
 	scrub    string // a caller's secret (UpdatePassword) to keep out of errors
+	out      any    // where a 2xx body is decoded; nil: the status is the answer
 	attempts int
 	start    time.Time // of the current attempt, for logs
 	lastErr  *APIError // from the last non-2xx response
-	// body and bodyErr are the last 2xx response's body, read in checkRetry
-	// so that a GET whose body is cut off mid-way is retried like any
-	// network error.
-	body    []byte
-	bodyErr error
+	// answerErr is why the last 2xx could not be used: its body was cut
+	// off, malformed or empty. It is found in checkRetry, so that a GET
+	// whose answer was lost is read again like after any network error.
+	answerErr error
+	// acted: some attempt may have acted on the server (mayHaveActed);
+	// earlierActed: one before the latest attempt may have.
+	acted, earlierActed bool
 }
 
-// keepBody reads a 2xx response's body into x and leaves the response with
-// an empty one.
-func (x *exchange) keepBody(resp *http.Response) {
-	x.body, x.bodyErr = readBody(resp.Body, resp.ContentLength, maxSuccessBody)
+// receive reads a 2xx response's body, leaving the response with an empty
+// one, and decodes it into x.out. It reports a body that cannot be used.
+func (x *exchange) receive(resp *http.Response) error {
+	data, err := readBody(resp.Body, resp.ContentLength, maxSuccessBody)
 	_ = resp.Body.Close()
 	resp.Body = http.NoBody
+	if x.out == nil {
+		return nil // the status is the answer; a body, whole or not, adds nothing
+	}
+	if x.attempts > 1 {
+		reflect.ValueOf(x.out).Elem().SetZero() // what an earlier attempt half-filled
+	}
+	if err != nil {
+		return err
+	}
+	return decodeAnswer(data, x.out)
 }
 
 type exchangeKey struct{}
@@ -69,13 +83,17 @@ func exchangeFrom(ctx context.Context) *exchange {
 	return x
 }
 
-// checkRetry is the retryablehttp.CheckRetry of every client. It turns each
-// non-2xx response into an *APIError while the body is still readable, so
+// checkRetry is the retryablehttp.CheckRetry of every client. It reads each
+// response while its body is still readable: a non-2xx into an *APIError, so
 // the error reaches the caller intact whether the request is retried, given
-// up on, or cancelled during the backoff that follows.
+// up on, or cancelled during the backoff that follows; a 2xx into the call's
+// result, so a read whose answer was lost is read again.
 func (t *transport) checkRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
 	x := exchangeFrom(ctx)
 	x.attempts++
+	x.earlierActed = x.acted
+	acted := mayHaveActed(resp, err)
+	x.acted = x.acted || acted
 	if ctxErr := ctx.Err(); ctxErr != nil {
 		t.logAttempt(ctx, x, resp, err, false)
 		return false, ctxErr
@@ -83,19 +101,22 @@ func (t *transport) checkRetry(ctx context.Context, resp *http.Response, err err
 	retry := false
 	switch {
 	case err != nil:
-		retry = retryableError(x.kind, err)
+		retry = retryableError(err)
 	case resp.StatusCode >= 200 && resp.StatusCode <= 299:
-		x.keepBody(resp)
-		// Only a read is repeated for a lost body: a 2xx to anything else
-		// proves it took effect, and repeating it would only conflict.
-		retry = x.bodyErr != nil && x.method == http.MethodGet && !errors.Is(x.bodyErr, ErrResponseTooLarge)
-		if x.bodyErr != nil {
-			err = x.bodyErr // for the log record, retried or not
-		}
+		x.answerErr = x.receive(resp)
+		// Reading again is harmless; any other request's 2xx proves it took
+		// effect, and repeating it would only conflict.
+		retry = x.answerErr != nil && x.method == http.MethodGet && !errors.Is(x.answerErr, ErrResponseTooLarge)
+		err = x.answerErr // for the log record, retried or not
 	default:
 		apiErr := t.newAPIError(resp, x)
 		x.lastErr = apiErr
-		retry = retryableStatus(x.kind, resp.StatusCode) && !tooLongToWait(apiErr, t.waitMax)
+		retry = retryableStatus(resp.StatusCode) && !tooLongToWait(apiErr, t.waitMax)
+	}
+	// A create is never repeated once it may have acted: a second one could
+	// make a second, billed resource.
+	if x.kind == creating && acted {
+		retry = false
 	}
 	// Deciding here, not in retryablehttp, that retries ran out makes it
 	// return the last response rather than a generic "giving up" error.
@@ -104,13 +125,32 @@ func (t *transport) checkRetry(ctx context.Context, resp *http.Response, err err
 	return retry, nil
 }
 
-func retryableStatus(kind requestKind, status int) bool {
+// mayHaveActed reports whether an attempt may have changed something on the
+// server. It is the one place that sorts a failure into "may have happened"
+// and "did not happen", for the retry rule, for ErrMaybeCreated and for
+// reconciling a retry's answer:
+//   - an answer of 2xx (it happened) or 5xx (the server or a proxy failed
+//     somewhere, maybe after acting) may have acted;
+//   - any other answer (a 4xx such as 409 or 429, a redirect) did not: the
+//     API refuses before it changes anything;
+//   - a connection error may have acted unless the request was never sent:
+//     it failed while dialling or resolving the host, on a certificate, or
+//     on a redirect the SDK refused (the first hop answered, so it did not
+//     act). A reset or a timeout after sending may have acted.
+func mayHaveActed(resp *http.Response, err error) bool {
+	if err != nil {
+		var redirect *redirectError
+		return !notSent(err) && !isCertError(err) && !errors.As(err, &redirect)
+	}
+	return resp.StatusCode >= 500 || (resp.StatusCode >= 200 && resp.StatusCode <= 299)
+}
+
+// retryableStatus reports an answer that a later attempt may get past.
+func retryableStatus(status int) bool {
 	switch status {
-	case http.StatusTooManyRequests:
-		return true
-	case http.StatusInternalServerError, http.StatusBadGateway,
+	case http.StatusTooManyRequests, http.StatusInternalServerError, http.StatusBadGateway,
 		http.StatusServiceUnavailable, http.StatusGatewayTimeout:
-		return kind == repeatable
+		return true
 	}
 	return false
 }
@@ -124,20 +164,15 @@ func honoursRetryAfter(status int) bool {
 	return status == http.StatusTooManyRequests || status == http.StatusServiceUnavailable
 }
 
-func retryableError(kind requestKind, err error) bool {
+// retryableError reports a connection error that a later attempt may get
+// past: not a refused redirect or a bad certificate, which would repeat.
+func retryableError(err error) bool {
 	var redirect *redirectError
-	if errors.As(err, &redirect) || isCertError(err) {
-		return false
-	}
-	if kind == creating {
-		return notSent(err)
-	}
-	return true
+	return !errors.As(err, &redirect) && !isCertError(err)
 }
 
 // notSent reports a connection error that happened before any byte of the
-// request was written (dial, DNS, proxy connect): the only transport error
-// after which a create may be repeated.
+// request was written (dial, DNS, proxy connect).
 func notSent(err error) bool {
 	var dnsErr *net.DNSError
 	if errors.As(err, &dnsErr) {

@@ -2,6 +2,8 @@ package dbcloud
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"net/http"
 )
 
@@ -26,9 +28,13 @@ func (s *ServicesClient) List(ctx context.Context, projectID string) ([]Service,
 // WaitForReady to block until it can be used. The response is the only one
 // that carries InitialPassword.
 //
-// Create is never retried after the request may have reached the server (a
-// 5xx, a timeout, a connection reset): a repeat could create a second, billed
-// service. On such an error, List the project before trying again.
+// Create is never retried after the request may have acted on the server (a
+// 5xx, a timeout, a connection reset after sending, a lost answer): a repeat
+// could create a second, billed service. Such a failure matches
+// ErrMaybeCreated: list the project before creating again, or use
+// WithCreateRecovery, which does it for you. A service that recovery found
+// comes back with a new InitialPassword; if setting it failed, Create
+// returns the service together with the error, so its id is not lost.
 func (s *ServicesClient) Create(ctx context.Context, projectID string, req *CreateServiceRequest) (*Service, error) {
 	path, err := servicesPath(projectID)
 	if err != nil {
@@ -38,28 +44,48 @@ func (s *ServicesClient) Create(ctx context.Context, projectID string, req *Crea
 	if err != nil {
 		return nil, err
 	}
-	return s.service(ctx, request{kind: creating, method: http.MethodPost, path: path, body: body})
+	send := func(ctx context.Context) (*Service, error) {
+		return s.service(ctx, request{kind: creating, creates: "service", method: http.MethodPost, path: path, body: body})
+	}
+	if !s.t.recovery {
+		return send(ctx)
+	}
+	return s.createRecovering(ctx, projectID, send, func([]Service) func(*Service) bool {
+		return func(svc *Service) bool { return svc.Name == req.Name }
+	})
 }
 
 // Get returns one service.
 func (s *ServicesClient) Get(ctx context.Context, projectID, serviceID string) (*Service, error) {
-	return s.action(ctx, http.MethodGet, projectID, serviceID, "", nil)
+	path, err := servicePath(projectID, serviceID, "")
+	if err != nil {
+		return nil, err
+	}
+	return s.service(ctx, request{method: http.MethodGet, path: path})
 }
 
 // Delete starts deleting a service; use WaitForDeleted to block until it is
-// gone.
+// gone. A retry answered 404, or 409 while the service is DELETING or
+// DELETED, after an earlier attempt may have acted, is a success: that
+// attempt did the work.
 func (s *ServicesClient) Delete(ctx context.Context, projectID, serviceID string) error {
-	return s.command(ctx, http.MethodDelete, projectID, serviceID, "", nil)
+	return s.command(ctx, http.MethodDelete, projectID, serviceID, "", nil, func(ctx context.Context, answer *APIError) bool {
+		if answer.StatusCode == http.StatusNotFound {
+			return true
+		}
+		svc, err := s.Get(ctx, projectID, serviceID)
+		return isNotFound(err) || (err == nil && (svc.Status == StatusDeleting || svc.Status == StatusDeleted))
+	})
 }
 
 // Start starts a stopped (PAUSED) service and returns it, usually RESUMING.
 func (s *ServicesClient) Start(ctx context.Context, projectID, serviceID string) (*Service, error) {
-	return s.action(ctx, http.MethodPost, projectID, serviceID, "/start", nil)
+	return s.action(ctx, projectID, serviceID, "/start", nil, statusIn(StatusResuming, StatusReady))
 }
 
 // Stop stops a running service and returns it, usually PAUSING.
 func (s *ServicesClient) Stop(ctx context.Context, projectID, serviceID string) (*Service, error) {
-	return s.action(ctx, http.MethodPost, projectID, serviceID, "/stop", nil)
+	return s.action(ctx, projectID, serviceID, "/stop", nil, statusIn(StatusPausing, StatusPaused))
 }
 
 // AttachToVPC attaches a service to a VPC, given by its numeric id.
@@ -67,7 +93,8 @@ func (s *ServicesClient) AttachToVPC(ctx context.Context, projectID, serviceID, 
 	if err := checkVPCID(vpcID); err != nil {
 		return err
 	}
-	return s.command(ctx, http.MethodPost, projectID, serviceID, "/attachToVPC", vpcBody{VPCID: vpcID})
+	return s.command(ctx, http.MethodPost, projectID, serviceID, "/attachToVPC", vpcBody{VPCID: vpcID},
+		s.confirmByRead(projectID, serviceID, attachedTo(vpcID), nil))
 }
 
 // DetachFromVPC detaches a service from a VPC, given by its numeric id.
@@ -75,7 +102,8 @@ func (s *ServicesClient) DetachFromVPC(ctx context.Context, projectID, serviceID
 	if err := checkVPCID(vpcID); err != nil {
 		return err
 	}
-	return s.command(ctx, http.MethodPost, projectID, serviceID, "/detachFromVPC", vpcBody{VPCID: vpcID})
+	return s.command(ctx, http.MethodPost, projectID, serviceID, "/detachFromVPC", vpcBody{VPCID: vpcID},
+		s.confirmByRead(projectID, serviceID, not(attachedTo(vpcID)), nil))
 }
 
 // Resize changes a service's CPU and memory and returns it, usually
@@ -85,22 +113,26 @@ func (s *ServicesClient) Resize(ctx context.Context, projectID, serviceID string
 	if err != nil {
 		return nil, err
 	}
-	return s.action(ctx, http.MethodPost, projectID, serviceID, "/resize", body)
+	return s.action(ctx, projectID, serviceID, "/resize", body, resizedTo(req))
 }
 
 // EnablePooler switches a service's connection pooler on.
 func (s *ServicesClient) EnablePooler(ctx context.Context, projectID, serviceID string) error {
-	return s.command(ctx, http.MethodPost, projectID, serviceID, "/enablePooler", nil)
+	return s.command(ctx, http.MethodPost, projectID, serviceID, "/enablePooler", nil,
+		s.confirmByRead(projectID, serviceID, poolerOn, nil))
 }
 
 // DisablePooler switches a service's connection pooler off.
 func (s *ServicesClient) DisablePooler(ctx context.Context, projectID, serviceID string) error {
-	return s.command(ctx, http.MethodPost, projectID, serviceID, "/disablePooler", nil)
+	return s.command(ctx, http.MethodPost, projectID, serviceID, "/disablePooler", nil,
+		s.confirmByRead(projectID, serviceID, not(poolerOn), nil))
 }
 
 // Fork creates a new, independent service from a service's data and returns
 // it, usually QUEUED, with its InitialPassword. Like Create, it is never
-// retried once the request may have reached the server.
+// retried once the request may have acted, its ambiguous failures match
+// ErrMaybeCreated, and WithCreateRecovery resolves them (matching the fork
+// by its name, by default the parent's name with "-fork", and its parent).
 func (s *ServicesClient) Fork(ctx context.Context, projectID, serviceID string, req *ForkServiceRequest) (*Service, error) {
 	path, err := servicePath(projectID, serviceID, "/forkService")
 	if err != nil {
@@ -110,7 +142,15 @@ func (s *ServicesClient) Fork(ctx context.Context, projectID, serviceID string, 
 	if err != nil {
 		return nil, err
 	}
-	return s.service(ctx, request{kind: creating, method: http.MethodPost, path: path, body: body})
+	send := func(ctx context.Context) (*Service, error) {
+		return s.service(ctx, request{kind: creating, creates: "service", method: http.MethodPost, path: path, body: body})
+	}
+	if !s.t.recovery {
+		return send(ctx)
+	}
+	return s.createRecovering(ctx, projectID, send, func(before []Service) func(*Service) bool {
+		return forkOf(serviceID, req.Name, before)
+	})
 }
 
 // UpdatePassword sets a service's master password. The password is sent only
@@ -131,7 +171,7 @@ func (s *ServicesClient) SetEnvironment(ctx context.Context, projectID, serviceI
 	if err := checkEnvironment("env", env, false); err != nil {
 		return err
 	}
-	return s.command(ctx, http.MethodPost, projectID, serviceID, "/setEnvironment", environmentBody{env})
+	return s.command(ctx, http.MethodPost, projectID, serviceID, "/setEnvironment", environmentBody{env}, nil)
 }
 
 // SetHA sets a service's number of high-availability replicas and returns
@@ -141,32 +181,74 @@ func (s *ServicesClient) SetHA(ctx context.Context, projectID, serviceID string,
 	if err != nil {
 		return nil, err
 	}
-	return s.action(ctx, http.MethodPost, projectID, serviceID, "/setHA", body)
+	return s.action(ctx, projectID, serviceID, "/setHA", body, haSetTo(req))
 }
 
-// action sends a repeatable request on one service that answers with it.
-func (s *ServicesClient) action(ctx context.Context, method, projectID, serviceID, tail string, body any) (*Service, error) {
+// action sends a repeatable POST on one service that answers with it. done
+// tells, from a read of the service, whether the action has taken effect: a
+// retry answered 409 after an earlier attempt may have acted returns the
+// service read then, when done holds. A 2xx whose body was lost proved the
+// action took effect: the service is read and returned.
+func (s *ServicesClient) action(ctx context.Context, projectID, serviceID, tail string, body any, done func(*Service) bool) (*Service, error) {
 	path, err := servicePath(projectID, serviceID, tail)
 	if err != nil {
 		return nil, err
 	}
-	return s.service(ctx, request{method: method, path: path, body: body})
+	var read *Service
+	svc, err := s.service(ctx, request{method: http.MethodPost, path: path, body: body,
+		confirm: s.confirmByRead(projectID, serviceID, done, &read)})
+	switch {
+	case err == nil && svc == nil:
+		return read, nil // reconciled
+	case errors.Is(err, ErrInvalidResponse):
+		got, getErr := s.Get(ctx, projectID, serviceID)
+		if getErr != nil {
+			return nil, fmt.Errorf("%w; reading the service instead failed: %w", err, getErr)
+		}
+		return got, nil
+	}
+	return svc, err
 }
 
 // command sends a repeatable request on one service whose answer, if any,
-// carries nothing to return.
-func (s *ServicesClient) command(ctx context.Context, method, projectID, serviceID, tail string, body any) error {
+// carries nothing to return. confirm, if not nil, reconciles a retry's 404
+// or 409 (see request.confirm).
+func (s *ServicesClient) command(ctx context.Context, method, projectID, serviceID, tail string, body any, confirm func(context.Context, *APIError) bool) error {
 	path, err := servicePath(projectID, serviceID, tail)
 	if err != nil {
 		return err
 	}
-	return s.t.do(ctx, request{method: method, path: path, body: body}, nil)
+	return s.t.do(ctx, request{method: method, path: path, body: body, confirm: confirm}, nil)
 }
 
+// confirmByRead returns a confirm for a retry's 409: the service is read, and
+// the answer proves an earlier attempt worked when done holds for it. The
+// service read is kept in *read, if read is not nil.
+func (s *ServicesClient) confirmByRead(projectID, serviceID string, done func(*Service) bool, read **Service) func(context.Context, *APIError) bool {
+	return func(ctx context.Context, answer *APIError) bool {
+		if answer.StatusCode != http.StatusConflict {
+			return false
+		}
+		svc, err := s.Get(ctx, projectID, serviceID)
+		if err != nil || !done(svc) {
+			return false
+		}
+		if read != nil {
+			*read = svc
+		}
+		return true
+	}
+}
+
+// service sends r and returns the Service it answers with; nil with a nil
+// error when a retry's answer was reconciled and there is no body to decode.
 func (s *ServicesClient) service(ctx context.Context, r request) (*Service, error) {
 	var w serviceJSON
 	if err := s.t.do(ctx, r, &w); err != nil {
 		return nil, err
+	}
+	if w.ServiceID == "" {
+		return nil, nil
 	}
 	return w.service(), nil
 }

@@ -1,7 +1,6 @@
 package dbcloud
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -50,6 +49,8 @@ type transport struct {
 	roundTripper http.RoundTripper
 	retryMax     int
 	waitMax      time.Duration
+	recovery     bool          // WithCreateRecovery
+	settle       time.Duration // WithCreateSettle
 	logger       *slog.Logger
 	now          func() time.Time
 }
@@ -83,16 +84,45 @@ type request struct {
 	query  url.Values
 	body   any    // encoded as JSON; nil means no body
 	scrub  string // a secret of this call to keep out of errors
+	// creates names what a creating request makes ("service", "replica
+	// set"), for its ErrMaybeCreated error.
+	creates string
+	// confirm, for a repeatable request, is asked about a retry's 404 or 409
+	// when an earlier attempt may have acted: it reports whether that answer
+	// (and what it reads to check it) proves the earlier attempt took
+	// effect, in which case the call succeeds.
+	confirm func(ctx context.Context, answer *APIError) bool
 }
 
 // do sends r and decodes a 2xx body into out (nil: the body is discarded).
+// It is where a failure's meaning is settled: a create that may have acted
+// becomes a *MaybeCreatedError, and a retry's 404 or 409 that proves an
+// earlier attempt worked becomes a success.
 func (t *transport) do(ctx context.Context, r request, out any) error {
-	if err := ctx.Err(); err != nil {
+	x := &exchange{Context: ctx, kind: r.kind, method: r.method, path: r.path, scrub: r.scrub, out: out}
+	err := t.send(x, r)
+	switch {
+	case err == nil:
+		return nil
+	case r.kind == creating && x.acted:
+		return &MaybeCreatedError{Resource: r.creates, Err: err}
+	case r.confirm != nil && x.earlierActed && err == error(x.lastErr) &&
+		(x.lastErr.StatusCode == http.StatusNotFound || x.lastErr.StatusCode == http.StatusConflict):
+		// Only a retry's answer is reconciled: a first attempt's 404 or
+		// 409 is the truth about the request.
+		if r.confirm(ctx, x.lastErr) {
+			t.logReconciled(ctx, x)
+			return nil
+		}
+	}
+	return err
+}
+
+// send runs the attempts of one call through retryablehttp.
+func (t *transport) send(x *exchange, r request) error {
+	if err := x.Err(); err != nil {
 		return fmt.Errorf("dbcloud: %s %s: %w", r.method, r.path, err)
 	}
-	x := &exchange{Context: ctx, kind: r.kind, method: r.method, path: r.path, scrub: r.scrub}
-	ctx = x
-
 	u := t.base + r.path
 	if len(r.query) > 0 {
 		u += "?" + r.query.Encode()
@@ -107,7 +137,7 @@ func (t *transport) do(ctx context.Context, r request, out any) error {
 		}
 		body = b // []byte: retryablehttp resends it whole on every attempt
 	}
-	req, err := retryablehttp.NewRequestWithContext(ctx, r.method, u, body)
+	req, err := retryablehttp.NewRequestWithContext(x, r.method, u, body)
 	if err != nil {
 		return fmt.Errorf("dbcloud: %s %s: %w", r.method, r.path, err)
 	}
@@ -123,14 +153,14 @@ func (t *transport) do(ctx context.Context, r request, out any) error {
 	if err != nil {
 		return t.transportError(x, err)
 	}
-	// checkRetry has read and closed the body, into x.lastErr or x.body.
+	// checkRetry has read and closed the body, into x.lastErr or x.out.
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		return x.lastErr
 	}
-	if out == nil {
-		return nil // the status is the answer; a body, whole or not, adds nothing
+	if x.answerErr != nil {
+		return t.responseError(resp, x)
 	}
-	return t.decodeResponse(resp, x, out)
+	return nil
 }
 
 // transportError wraps a failure that left no response to report: a network
@@ -145,12 +175,17 @@ func (t *transport) transportError(x *exchange, err error) error {
 		attempts = fmt.Sprintf(" (after %d attempts)", x.attempts)
 	}
 	err = t.scrubError(err, x)
-	if x.lastErr != nil {
-		// An earlier attempt got a response (a 503, say) before this network
-		// error or the context's end, during the backoff: keep it.
-		return fmt.Errorf("dbcloud: %s %s%s: %w; last response: %w", x.method, x.path, attempts, err, x.lastErr)
+	switch {
+	case x.lastErr == nil:
+		return fmt.Errorf("dbcloud: %s %s%s: %w", x.method, x.path, attempts, err)
+	case x.kind == creating && x.acted:
+		// An earlier 429 said nothing was created, but a later attempt may
+		// have created it: its sentinel must not match.
+		return fmt.Errorf("dbcloud: %s %s%s: %w; an earlier response: %v", x.method, x.path, attempts, err, x.lastErr)
 	}
-	return fmt.Errorf("dbcloud: %s %s%s: %w", x.method, x.path, attempts, err)
+	// An earlier attempt got a response (a 503, say) before this network
+	// error or the context's end, during the backoff: keep it.
+	return fmt.Errorf("dbcloud: %s %s%s: %w; last response: %w", x.method, x.path, attempts, err, x.lastErr)
 }
 
 // scrubError keeps the secrets out of an error's text even if a lower layer
@@ -163,34 +198,19 @@ func (t *transport) scrubError(err error, x *exchange) error {
 	return err
 }
 
-// finisher is a wire type that completes itself once decoded, typically by
-// falling back to a deprecated field.
-type finisher interface{ finish() error }
-
-func (t *transport) decodeResponse(resp *http.Response, x *exchange, out any) error {
-	data, err := x.body, x.bodyErr
-	if trimmed := bytes.TrimSpace(data); err == nil && (len(trimmed) == 0 || string(trimmed) == "null") {
-		err = errors.New("empty body")
+// responseError reports a 2xx whose body could not be used.
+func (t *transport) responseError(resp *http.Response, x *exchange) error {
+	err := x.answerErr
+	if x.method != http.MethodGet {
+		err = fmt.Errorf("%w (the API accepted the request: it took effect, only its answer was lost)", err)
 	}
-	if err == nil {
-		err = decodeJSON(data, out)
+	return &ResponseError{
+		StatusCode: resp.StatusCode,
+		RequestID:  t.scrub(resp.Header.Get("X-Request-Id"), x),
+		Method:     x.method,
+		Path:       x.path,
+		Err:        err,
 	}
-	if f, ok := out.(finisher); ok && err == nil {
-		err = f.finish()
-	}
-	if err != nil {
-		if x.method != http.MethodGet && x.bodyErr != nil {
-			err = fmt.Errorf("%w (the API accepted the request: it took effect, only its answer was lost)", err)
-		}
-		return &ResponseError{
-			StatusCode: resp.StatusCode,
-			RequestID:  t.scrub(resp.Header.Get("X-Request-Id"), x),
-			Method:     x.method,
-			Path:       x.path,
-			Err:        err,
-		}
-	}
-	return nil
 }
 
 // readBody reads a body of at most limit bytes, in one allocation when the
@@ -374,4 +394,19 @@ func (t *transport) logAttempt(ctx context.Context, x *exchange, resp *http.Resp
 	}
 	attrs = append(attrs, slog.Bool("retry", retry))
 	t.logger.LogAttrs(ctx, level, "dbcloud: http attempt", attrs...)
+}
+
+// logReconciled records, at info level, a call whose retry was answered 404
+// or 409 because an earlier attempt had already done the work: an operator
+// reading the log sees why the call succeeded after an error answer.
+func (t *transport) logReconciled(ctx context.Context, x *exchange) {
+	if t.logger == nil || !t.logger.Enabled(ctx, slog.LevelInfo) {
+		return
+	}
+	t.logger.LogAttrs(ctx, slog.LevelInfo, "dbcloud: an earlier attempt took effect",
+		slog.String("method", x.method),
+		slog.String("path", x.path),
+		slog.Int("attempts", x.attempts),
+		slog.Int("status", x.lastErr.StatusCode),
+	)
 }

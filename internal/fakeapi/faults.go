@@ -35,8 +35,9 @@ type Fault struct {
 	Body string
 	// Drop reads the request, then closes the connection without a response.
 	Drop bool
-	// AfterHandling, with Drop, has the request handled for real first, so its
-	// state change happens: a connection reset after the server acted.
+	// AfterHandling, with Drop or Status, has the request handled for real
+	// first, so its state change happens: a connection reset, or a proxy's
+	// error answer (a 504, a corrupted 200), after the server acted.
 	AfterHandling bool
 	// Truncate sends the response's headers, with the full Content-Length,
 	// and only the first half of its body, then closes the connection.
@@ -139,6 +140,9 @@ func (a *API) serveFault(w http.ResponseWriter, r *http.Request, id string, f *F
 	}
 	var e encoded
 	if f.Status != 0 {
+		if f.AfterHandling {
+			a.handle(r, id)
+		}
 		e = canned(f, id)
 	} else {
 		e = a.handle(r, id)

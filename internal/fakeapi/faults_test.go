@@ -134,6 +134,27 @@ func TestFaultDrop(t *testing.T) {
 	}
 }
 
+// A status with AfterHandling answers as a proxy that failed after the
+// server acted: the change is made, the caller gets the canned answer.
+func TestFaultStatusAfterHandling(t *testing.T) {
+	f := newFake(t, Options{})
+	list := "/projects/" + f.proj + "/services"
+	f.api.InjectFault(Fault{Method: "POST", Path: "/projects/*/services", Status: 504, Body: "gateway timeout", AfterHandling: true})
+	resp, err := f.rawDo(t.Context(), "POST", list, `{"name": "made"}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 504 || string(body) != "gateway timeout" {
+		t.Errorf("answer %d %q, want the canned 504", resp.StatusCode, body)
+	}
+	l := f.send("GET", list, nil).must(t, 200).list(t)
+	if len(l) != 1 || l[0].(map[string]any)["name"] != "made" {
+		t.Errorf("services %v, want the one created behind the 504", l)
+	}
+}
+
 func TestFaultTruncate(t *testing.T) {
 	f := newFake(t, Options{})
 	f.create(nil)

@@ -1,0 +1,204 @@
+package dbcloud
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+)
+
+// Create recovery (WithCreateRecovery) resolves a create that failed after
+// it may have acted. The API has no idempotency key, so the only evidence is
+// what exists: a list taken before the create is sent, compared with lists
+// taken after it failed.
+//
+// A list that does not show the resource proves nothing while the request
+// may still be on its way (held by a proxy or a queue): recovery keeps
+// listing until the settle period has passed since the failure, and only a
+// list sent after that counts as "it never arrived". A request that lands
+// later than that is the one case the API leaves undecidable: the create is
+// then sent again and two resources can result.
+
+// creation is what recovery needs to know of one create call.
+type creation[T any] struct {
+	noun string // "service" or "replica set"
+	list func(context.Context) ([]T, error)
+	id   func(*T) string
+	// ours returns, given what existed before the create was sent, the test
+	// that tells this create's resource from others.
+	ours func(before []T) func(*T) bool
+	send func(context.Context) (*T, error)
+}
+
+// Polling of the list while a create settles: the first delay is an eighth
+// of the settle period (several looks within it, so a landed resource is
+// found early), doubling up to maxSettlePoll.
+const maxSettlePoll = time.Second
+
+// recoverCreate sends a create and resolves its ambiguous failures. It
+// reports whether the resource was found by listing (its answer was lost).
+func recoverCreate[T any](ctx context.Context, t *transport, c creation[T]) (*T, bool, error) {
+	before, err := c.list(ctx)
+	if err != nil {
+		return nil, false, fmt.Errorf("dbcloud: listing before the %s create, which was not sent: %w", c.noun, err)
+	}
+	known := make(map[string]bool, len(before))
+	for i := range before {
+		known[c.id(&before[i])] = true
+	}
+	ours := c.ours(before)
+	for sends := 1; ; sends++ {
+		got, err := c.send(ctx)
+		var maybe *MaybeCreatedError
+		if !errors.As(err, &maybe) {
+			return got, false, err
+		}
+		found, listErr := awaitCreated(ctx, t, c, known, ours, time.Now())
+		switch {
+		case listErr != nil:
+			maybe.Err = fmt.Errorf("%w; recovery could not tell: %w", maybe.Err, listErr)
+			return nil, false, maybe
+		case len(found) == 1:
+			t.logRecovery(ctx, "dbcloud: create recovered: the resource exists", c.noun, sends, slog.String("id", c.id(found[0])))
+			return found[0], true, nil
+		case len(found) > 1:
+			for _, f := range found {
+				maybe.IDs = append(maybe.IDs, c.id(f))
+			}
+			return nil, false, maybe
+		}
+		// Nothing landed within the settle period: the create did not
+		// happen, and sending it again is safe.
+		if sends > t.retryMax {
+			return nil, false, fmt.Errorf("dbcloud: the %s was not created (nothing appeared within %v after the failure): %w", c.noun, t.settle, maybe.Err)
+		}
+		t.logRecovery(ctx, "dbcloud: create recovery: the resource was not created; sending again", c.noun, sends)
+	}
+}
+
+// awaitCreated lists until resources that are ours and not known appear, and
+// returns them; or returns none once a list sent after the settle period
+// (counted from failedAt) does not show any. It stops with an error when the
+// context ends, or when lists keep failing past the settle period.
+func awaitCreated[T any](ctx context.Context, t *transport, c creation[T], known map[string]bool, ours func(*T) bool, failedAt time.Time) ([]*T, error) {
+	deadline := failedAt.Add(t.settle)
+	delay := max(t.settle/8, time.Millisecond)
+	failures := 0
+	for {
+		listedAt := time.Now()
+		items, err := c.list(ctx)
+		if err == nil {
+			failures = 0
+			var found []*T
+			for i := range items {
+				if !known[c.id(&items[i])] && ours(&items[i]) {
+					found = append(found, &items[i])
+				}
+			}
+			if len(found) > 0 || !listedAt.Before(deadline) {
+				return found, nil
+			}
+		} else if failures++; ctx.Err() != nil || (failures > t.retryMax && !listedAt.Before(deadline)) {
+			return nil, err // each list was already retried: more would not help
+		}
+		wait := delay
+		if err == nil {
+			wait = min(wait, time.Until(deadline))
+		}
+		if err := sleep(ctx, wait); err != nil {
+			return nil, err
+		}
+		delay = min(2*delay, maxSettlePoll)
+	}
+}
+
+// sleep waits for d, or returns the context's error when it ends first.
+func sleep(ctx context.Context, d time.Duration) error {
+	timer := time.NewTimer(max(d, 0))
+	defer timer.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-timer.C:
+		return nil
+	}
+}
+
+// createRecovering runs a service create or fork through recovery. A service
+// found by listing lost its initial password with the answer: a new one is
+// set and returned in InitialPassword, so the caller's path is the same as
+// for a plain success.
+func (s *ServicesClient) createRecovering(ctx context.Context, projectID string, send func(context.Context) (*Service, error), ours func([]Service) func(*Service) bool) (*Service, error) {
+	svc, recovered, err := recoverCreate(ctx, s.t, creation[Service]{
+		noun: "service",
+		list: func(ctx context.Context) ([]Service, error) { return s.List(ctx, projectID) },
+		id:   func(svc *Service) string { return svc.ServiceID },
+		ours: ours,
+		send: send,
+	})
+	if !recovered {
+		return svc, err
+	}
+	password, err := newPassword()
+	if err == nil {
+		err = s.UpdatePassword(ctx, projectID, svc.ServiceID, password)
+	}
+	if err != nil {
+		return svc, fmt.Errorf("dbcloud: service %s was created (found after its answer was lost), but setting a new password failed: %w", svc.ServiceID, err)
+	}
+	svc.InitialPassword = Secret(password)
+	return svc, nil
+}
+
+// forkOf tests for the fork of parentID named name, or, when name is "",
+// named as the API names forks: the parent's name with "-fork". A service
+// that says which parent it has must name this one.
+func forkOf(parentID, name string, before []Service) func(*Service) bool {
+	if name == "" {
+		for _, svc := range before {
+			if svc.ServiceID == parentID {
+				name = svc.Name + "-fork"
+			}
+		}
+	}
+	return func(svc *Service) bool {
+		if svc.ForkedFrom != nil {
+			return svc.ForkedFrom.ServiceID == parentID && (name == "" || svc.Name == name)
+		}
+		return name != "" && svc.Name == name
+	}
+}
+
+// recoveredPasswordLen is the length of a password set by recovery: 32
+// characters of 62 possible, about 190 bits.
+const recoveredPasswordLen = 32
+
+const passwordAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+
+// newPassword draws a password from crypto/rand, without modulo bias: bytes
+// of 248 and above (the largest multiple of 62 that fits) are drawn again.
+func newPassword() (string, error) {
+	out := make([]byte, 0, recoveredPasswordLen)
+	buf := make([]byte, recoveredPasswordLen)
+	for len(out) < recoveredPasswordLen {
+		if _, err := rand.Read(buf); err != nil {
+			return "", err
+		}
+		for _, b := range buf {
+			if b < 248 && len(out) < recoveredPasswordLen {
+				out = append(out, passwordAlphabet[int(b)%len(passwordAlphabet)])
+			}
+		}
+	}
+	return string(out), nil
+}
+
+// logRecovery records a step of create recovery at info level.
+func (t *transport) logRecovery(ctx context.Context, msg, noun string, sends int, attrs ...slog.Attr) {
+	if t.logger == nil || !t.logger.Enabled(ctx, slog.LevelInfo) {
+		return
+	}
+	t.logger.LogAttrs(ctx, slog.LevelInfo, msg, append([]slog.Attr{slog.String("resource", noun), slog.Int("sends", sends)}, attrs...)...)
+}

@@ -1,0 +1,335 @@
+package dbcloud_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/dbcloud/dbcloud-go"
+	"github.com/dbcloud/dbcloud-go/internal/fakeapi"
+	"github.com/dbcloud/dbcloud-go/internal/leakcheck"
+)
+
+const servicesPattern = "/projects/*/services"
+
+// recoveryClient serves a fake API (behind wrap, if not nil) on a loopback
+// socket and returns a client with create recovery and a short settle.
+func recoveryClient(t *testing.T, wrap func(*fakeapi.API) http.Handler, opts ...dbcloud.Option) (*dbcloud.Client, *fakeapi.API) {
+	t.Helper()
+	api := fakeapi.New(fakeapi.Options{})
+	var h http.Handler = api
+	if wrap != nil {
+		h = wrap(api)
+	}
+	srv := httptest.NewServer(h)
+	all := append([]dbcloud.Option{
+		dbcloud.WithBaseURL(srv.URL + "/v1"),
+		dbcloud.WithRetryWait(time.Millisecond, 2*time.Millisecond),
+		dbcloud.WithCreateRecovery(),
+		dbcloud.WithCreateSettle(20 * time.Millisecond),
+	}, opts...)
+	c, err := dbcloud.NewClient(api.APIKey(), all...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		c.CloseIdleConnections()
+		srv.CloseClientConnections()
+		srv.Close()
+	})
+	return c, api
+}
+
+// names lists the names of a project's services, straight from the fake.
+func names(t *testing.T, c *dbcloud.Client, project string) []string {
+	t.Helper()
+	list, err := c.Services.List(context.Background(), project)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, s := range list {
+		out = append(out, s.Name)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// Each kind of ambiguous failure of Services.Create ends, with recovery, in
+// exactly one service and a usable result: found when the server had acted,
+// sent again when it had not.
+func TestCreateRecoveryResolvesEachFault(t *testing.T) {
+	leakcheck.Check(t)
+	for _, tt := range []struct {
+		name      string
+		fault     fakeapi.Fault
+		recovered bool // found by listing, with a new password; else sent again
+	}{
+		{"reset after the server acted", fakeapi.Fault{Drop: true, AfterHandling: true}, true},
+		{"2xx body cut off", fakeapi.Fault{Truncate: true}, true},
+		{"malformed 2xx from a proxy (the server did not act)", fakeapi.Fault{Status: 202, Body: `{"service_id":`}, false},
+		{"reset before the server acted", fakeapi.Fault{Drop: true}, false},
+		{"503 from a proxy", fakeapi.Fault{Status: 503}, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			c, api := recoveryClient(t, nil)
+			project := api.ProjectID()
+			createReady(t, c, project, "other") // a service that is not this create's
+			api.ResetCounts()
+			f := tt.fault
+			f.Method, f.Path = "POST", servicesPattern
+			api.InjectFault(f)
+
+			svc, err := c.Services.Create(t.Context(), project, &dbcloud.CreateServiceRequest{Name: "orders"})
+			if err != nil {
+				t.Fatalf("Create: %v", err)
+			}
+			if svc.Name != "orders" || svc.ServiceID == "" {
+				t.Errorf("Create = %+v, want the service named orders", svc)
+			}
+			if got := len(string(svc.InitialPassword)); got == 0 {
+				t.Error("InitialPassword is empty: a recovered service must get a new one")
+			}
+			if got := names(t, c, project); !slices.Equal(got, []string{"orders", "other"}) {
+				t.Errorf("services = %v, want exactly one orders besides other", got)
+			}
+			sends, passwords := api.Count("POST", servicesPattern), api.Count("POST", servicesPattern+"/*/updatePassword")
+			if tt.recovered && (sends != 1 || passwords != 1 || len(svc.InitialPassword) != 32) {
+				t.Errorf("sends = %d, password updates = %d, password length %d; want 1, 1, 32", sends, passwords, len(svc.InitialPassword))
+			}
+			if !tt.recovered && (sends != 2 || passwords != 0) {
+				t.Errorf("sends = %d, password updates = %d; want 2 and 0", sends, passwords)
+			}
+		})
+	}
+}
+
+// Recovery finds a fork, named after its parent by default, among other
+// services (another fork of another parent with the same name included).
+func TestForkRecovery(t *testing.T) {
+	c, api := recoveryClient(t, nil)
+	project := api.ProjectID()
+	parent := createReady(t, c, project, "db")
+	twin := createReady(t, c, project, "twin")
+	if _, err := c.Services.Fork(t.Context(), project, twin.ServiceID, &dbcloud.ForkServiceRequest{Strategy: dbcloud.ForkNow, Name: "db-fork"}); err != nil {
+		t.Fatal(err)
+	}
+	api.InjectFault(fakeapi.Fault{Method: "POST", Path: servicesPattern + "/*/forkService", Drop: true, AfterHandling: true})
+	fork, err := c.Services.Fork(t.Context(), project, parent.ServiceID, &dbcloud.ForkServiceRequest{Strategy: dbcloud.ForkLastSnapshot})
+	if err != nil {
+		t.Fatalf("Fork: %v", err)
+	}
+	if fork.Name != "db-fork" || fork.ForkedFrom == nil || fork.ForkedFrom.ServiceID != parent.ServiceID || fork.InitialPassword == "" {
+		t.Errorf("Fork = %+v, want db's fork, with a new password", fork)
+	}
+	if got := names(t, c, project); !slices.Equal(got, []string{"db", "db-fork", "db-fork", "twin"}) {
+		t.Errorf("services = %v", got)
+	}
+}
+
+func TestReplicaSetCreateRecovery(t *testing.T) {
+	c, api := recoveryClient(t, nil)
+	project := api.ProjectID()
+	svc := createReady(t, c, project, "db")
+	req := &dbcloud.CreateReplicaSetRequest{Name: "reads", Nodes: 2, CPUMillis: 500, MemoryGBs: 2}
+	for _, f := range []fakeapi.Fault{{Drop: true, AfterHandling: true}, {Drop: true}} {
+		f.Method, f.Path = "POST", servicesPattern+"/*/replicaSets"
+		api.InjectFault(f)
+		set, err := c.ReplicaSets.Create(t.Context(), project, svc.ServiceID, req)
+		if err != nil || set.Name != "reads" {
+			t.Fatalf("Create = %+v, %v; want the set", set, err)
+		}
+		if err := c.ReplicaSets.Delete(t.Context(), project, svc.ServiceID, set.ID); err != nil {
+			t.Fatal(err)
+		}
+		if err := c.ReplicaSets.WaitForDeleted(t.Context(), project, svc.ServiceID, set.ID, fastPolls); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := api.Count("POST", servicesPattern+"/*/replicaSets"); got != 3 {
+		t.Errorf("creates sent = %d, want 3 (1, then 2 for the one that never arrived)", got)
+	}
+}
+
+// holdFirstCreate delays the first create on its way, as a proxy or a queue
+// can: it resets the client's connection at once and hands the request to the
+// API only after the API has answered `lists` more lists of services. The
+// order of events, not a timer, decides when it lands.
+func holdFirstCreate(lists int) func(*fakeapi.API) http.Handler {
+	return func(api *fakeapi.API) http.Handler {
+		var mu sync.Mutex
+		var held *http.Request
+		listed := -1 // lists answered since the create was held; -1: none held yet
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			mu.Lock()
+			if held == nil && listed < 0 && r.Method == "POST" {
+				body, _ := io.ReadAll(r.Body)
+				held = r.Clone(context.Background())
+				held.Body = io.NopCloser(bytes.NewReader(body))
+				listed = 0
+				mu.Unlock()
+				reset(w)
+				return
+			}
+			mu.Unlock()
+			api.ServeHTTP(w, r)
+			mu.Lock()
+			defer mu.Unlock()
+			if r.Method == "GET" && held != nil {
+				if listed++; listed == lists {
+					api.ServeHTTP(httptest.NewRecorder(), held)
+					held = nil
+				}
+			}
+		})
+	}
+}
+
+// reset closes the client's connection with a TCP reset.
+func reset(w http.ResponseWriter) {
+	conn, _, err := http.NewResponseController(w).Hijack()
+	if err != nil {
+		panic(err)
+	}
+	if tc, ok := conn.(*net.TCPConn); ok {
+		_ = tc.SetLinger(0)
+	}
+	_ = conn.Close()
+}
+
+// A create delayed on its way lands after recovery's first list. Within the
+// settle period recovery keeps looking and finds it: one service. With no
+// settle period it would conclude too early, send again and make two: the
+// case the API leaves undecidable when a request lands later than the settle
+// period.
+func TestCreateRecoveryWaitsForADelayedRequest(t *testing.T) {
+	for _, tt := range []struct {
+		settle time.Duration
+		want   []string
+	}{
+		{400 * time.Millisecond, []string{"orders"}},
+		{0, []string{"orders", "orders"}},
+	} {
+		c, api := recoveryClient(t, holdFirstCreate(2), dbcloud.WithCreateSettle(tt.settle))
+		svc, err := c.Services.Create(t.Context(), api.ProjectID(), &dbcloud.CreateServiceRequest{Name: "orders"})
+		if err != nil || svc.Name != "orders" {
+			t.Fatalf("settle %v: Create = %+v, %v", tt.settle, svc, err)
+		}
+		names(t, c, api.ProjectID()) // a request still held lands after this list
+		if got := names(t, c, api.ProjectID()); !slices.Equal(got, tt.want) {
+			t.Errorf("settle %v: services = %v, want %v", tt.settle, got, tt.want)
+		}
+	}
+}
+
+// Two new services with the requested name: recovery cannot tell which is
+// this create's, and says so with both ids.
+func TestCreateRecoveryFindsSeveral(t *testing.T) {
+	twice := func(api *fakeapi.API) http.Handler {
+		var mu sync.Mutex
+		done := false
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			mu.Lock()
+			first := r.Method == "POST" && !done
+			done = done || first
+			mu.Unlock()
+			if !first {
+				api.ServeHTTP(w, r)
+				return
+			}
+			body, _ := io.ReadAll(r.Body)
+			for range 2 {
+				again := r.Clone(context.Background())
+				again.Body = io.NopCloser(bytes.NewReader(body))
+				api.ServeHTTP(httptest.NewRecorder(), again)
+			}
+			reset(w)
+		})
+	}
+	c, api := recoveryClient(t, twice)
+	_, err := c.Services.Create(t.Context(), api.ProjectID(), &dbcloud.CreateServiceRequest{Name: "orders"})
+	var maybe *dbcloud.MaybeCreatedError
+	if !errors.As(err, &maybe) || !errors.Is(err, dbcloud.ErrMaybeCreated) || len(maybe.IDs) != 2 {
+		t.Fatalf("err = %v, want a *MaybeCreatedError naming two services", err)
+	}
+	list, _ := c.Services.List(t.Context(), api.ProjectID())
+	for _, s := range list {
+		if !slices.Contains(maybe.IDs, s.ServiceID) {
+			t.Errorf("service %s is not named in %v", s.ServiceID, maybe.IDs)
+		}
+	}
+}
+
+// Recovery is bounded by the context: a create that never arrives, with a
+// settle period longer than the caller's deadline, ends at the deadline and
+// is still ambiguous.
+func TestCreateRecoveryEndsWithTheContext(t *testing.T) {
+	c, api := recoveryClient(t, nil, dbcloud.WithCreateSettle(time.Hour))
+	api.InjectFault(fakeapi.Fault{Method: "POST", Path: servicesPattern, Drop: true})
+	ctx, cancel := context.WithTimeout(t.Context(), 100*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	_, err := c.Services.Create(ctx, api.ProjectID(), &dbcloud.CreateServiceRequest{Name: "orders"})
+	if !errors.Is(err, dbcloud.ErrMaybeCreated) || !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("err = %v, want ErrMaybeCreated and the deadline", err)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("took %v, want about the 100ms deadline", d)
+	}
+}
+
+// Sending again is bounded by WithRetryMax: a create that never arrives is
+// sent 1 + n times, and then reported as not created.
+func TestCreateRecoveryResendsAreBounded(t *testing.T) {
+	c, api := recoveryClient(t, nil, dbcloud.WithRetryMax(1))
+	api.InjectFault(fakeapi.Fault{Method: "POST", Path: servicesPattern, Drop: true, Times: 10})
+	_, err := c.Services.Create(t.Context(), api.ProjectID(), &dbcloud.CreateServiceRequest{Name: "orders"})
+	if err == nil || errors.Is(err, dbcloud.ErrMaybeCreated) {
+		t.Errorf("err = %v, want a failure that is known not to have created anything", err)
+	}
+	if got := api.Count("POST", servicesPattern); got != 2 {
+		t.Errorf("sends = %d, want 2", got)
+	}
+	if got := names(t, c, api.ProjectID()); len(got) != 0 {
+		t.Errorf("services = %v, want none", got)
+	}
+}
+
+// A failed list before sending means nothing was sent; without the option
+// nothing is listed at all.
+func TestCreateRecoveryListsOnlyWhenAsked(t *testing.T) {
+	c, api := recoveryClient(t, nil, dbcloud.WithRetryMax(1))
+	api.InjectFault(fakeapi.Fault{Method: "GET", Path: servicesPattern, Status: 500, Times: 2})
+	_, err := c.Services.Create(t.Context(), api.ProjectID(), &dbcloud.CreateServiceRequest{Name: "orders"})
+	if !errors.Is(err, dbcloud.ErrServer) || errors.Is(err, dbcloud.ErrMaybeCreated) || api.Count("POST", servicesPattern) != 0 {
+		t.Errorf("err = %v, creates sent %d; want the list's 500 and nothing sent", err, api.Count("POST", servicesPattern))
+	}
+
+	plain, api := fakeClient(t, fakeapi.Options{})
+	if _, err := plain.Services.Create(t.Context(), api.ProjectID(), &dbcloud.CreateServiceRequest{Name: "orders"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := api.Count("GET", ""); got != 0 {
+		t.Errorf("a create without recovery made %d GETs, want none", got)
+	}
+}
+
+// A recovered service whose new password cannot be set is returned with the
+// error, so its id is not lost.
+func TestCreateRecoveryPasswordFailureKeepsTheService(t *testing.T) {
+	c, api := recoveryClient(t, nil)
+	api.InjectFault(fakeapi.Fault{Method: "POST", Path: servicesPattern, Drop: true, AfterHandling: true})
+	api.InjectFault(fakeapi.Fault{Method: "POST", Path: servicesPattern + "/*/updatePassword", Status: 403, Body: `{"code":"FORBIDDEN"}`})
+	svc, err := c.Services.Create(t.Context(), api.ProjectID(), &dbcloud.CreateServiceRequest{Name: "orders"})
+	if svc == nil || svc.Name != "orders" || svc.InitialPassword != "" || !errors.Is(err, dbcloud.ErrForbidden) {
+		t.Errorf("Create = %+v, %v; want the service, no password, and the 403", svc, err)
+	}
+}
