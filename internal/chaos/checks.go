@@ -43,7 +43,7 @@ func (s *soak) fill(rep *Report, b *Backend, final []dbcloud.Service, finalErr e
 	rep.Failures = sortedFailures(led.failures)
 	rep.CleanupFailures = sortedFailures(led.cleanupFailures)
 	known := maps.Clone(led.known)
-	secrets := append([]string{b.APIKey}, led.passwords...)
+	secrets := secretSet([]string{b.APIKey}, led.passwords, b.Passwords())
 	led.mu.Unlock()
 	rep.Run = rep.Completed + len(rep.Failures)
 
@@ -68,7 +68,6 @@ func (s *soak) fill(rep *Report, b *Backend, final []dbcloud.Service, finalErr e
 	if !ended {
 		goroutines.Count, goroutines.Detail = 1, "workflows did not end after their calls were cancelled and the servers closed: not counted"
 	}
-	secrets = append(secrets, b.Passwords()...)
 	rep.Secrets = len(secrets)
 	rep.Checks = []Check{
 		listed,
@@ -190,10 +189,18 @@ func secretsCheck(secrets, errTexts, records []string) Check {
 	return ch
 }
 
+// secretSet merges lists of secrets, each once (a password the client got
+// was seen by the server too), without the empty string, which every text
+// contains.
+func secretSet(lists ...[]string) []string {
+	out := slices.Concat(lists...)
+	slices.Sort(out)
+	return slices.DeleteFunc(slices.Compact(out), func(s string) bool { return s == "" })
+}
+
 // findSecrets returns how many texts contain a secret, and the first of
 // them with every secret masked.
 func findSecrets(secrets, texts []string) (n int, first string) {
-	secrets = slices.DeleteFunc(slices.Clone(secrets), func(s string) bool { return s == "" })
 	for _, t := range texts {
 		if !slices.ContainsFunc(secrets, func(s string) bool { return strings.Contains(t, s) }) {
 			continue

@@ -60,7 +60,11 @@ func TestNeverLearned(t *testing.T) {
 }
 
 func TestSecretsCheck(t *testing.T) {
-	secrets := []string{"", "key-0123456789", "pw-abcdefghij"} // an empty one matches nothing
+	// An empty password (none returned) must not match every text.
+	secrets := secretSet([]string{"key-0123456789", ""}, []string{"pw-abcdefghij", "pw-abcdefghij"})
+	if len(secrets) != 2 {
+		t.Fatalf("secretSet = %d secrets, want 2", len(secrets))
+	}
 	errTexts := []string{"dbcloud: 500", "echoed key-0123456789 and pw-abcdefghij"}
 	records := []string{"DEBUG attempt", "DEBUG password=pw-abcdefghij", "DEBUG x"}
 	got := secretsCheck(secrets, errTexts, records)

@@ -37,6 +37,9 @@ type Config struct {
 	RetryAfter                 time.Duration // the Retry-After of injected 429s
 	RetryWaitMin, RetryWaitMax time.Duration // the client's WithRetryWait
 	PollMin, PollMax           time.Duration // the waits' WithPollInterval
+	// CreateSettle is the client's WithCreateSettle; 0 keeps the SDK's
+	// default.
+	CreateSettle time.Duration
 }
 
 // DefaultConfig is the soak of the issue: a quarter of the requests faulted,
@@ -72,12 +75,16 @@ func Run(cfg Config) (*Report, error) {
 	}
 	defer proxy.Close()
 	logs := &logStore{}
-	client, err := dbcloud.NewClient(backend.APIKey,
+	opts := []dbcloud.Option{
 		dbcloud.WithBaseURL(proxy.URL),
 		dbcloud.WithCreateRecovery(),
 		dbcloud.WithRetryWait(cfg.RetryWaitMin, cfg.RetryWaitMax),
 		dbcloud.WithLogger(slog.New(logs.handler())),
-	)
+	}
+	if cfg.CreateSettle > 0 {
+		opts = append(opts, dbcloud.WithCreateSettle(cfg.CreateSettle))
+	}
+	client, err := dbcloud.NewClient(backend.APIKey, opts...)
 	if err != nil {
 		return nil, err
 	}

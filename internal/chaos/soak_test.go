@@ -18,7 +18,8 @@ var (
 	soakWorkers    = flag.Int("chaos.workers", 16, "workflows running at a time")
 	soakDuration   = flag.Duration("chaos.duration", 12*time.Second, "no workflow starts after this")
 	soakWorkflows  = flag.Int("chaos.workflows", 0, "no more workflows than this; 0 = no bound")
-	soakCompletion = flag.Float64("chaos.min-completion", 0.8, "fail below this share of completed workflows")
+	soakCompletion = flag.Float64("chaos.min-completion", 0.85, "fail below this share of completed workflows")
+	soakSettle     = flag.Duration("chaos.settle", 0, "the client's WithCreateSettle; 0 = the SDK's default")
 )
 
 // TestChaosSoak runs deploy workflows through a fault-injecting proxy and
@@ -28,7 +29,7 @@ var (
 func TestChaosSoak(t *testing.T) {
 	cfg := chaos.DefaultConfig()
 	cfg.Seed, cfg.Rate, cfg.Workers = *soakSeed, *soakRate, *soakWorkers
-	cfg.Duration, cfg.Workflows = *soakDuration, *soakWorkflows
+	cfg.Duration, cfg.Workflows, cfg.CreateSettle = *soakDuration, *soakWorkflows, *soakSettle
 	rep, err := chaos.Run(cfg)
 	if err != nil {
 		t.Fatal(err)
