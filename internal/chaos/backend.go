@@ -41,8 +41,9 @@ type Backend struct {
 	APIKey    string
 	ProjectID string
 
-	srv    *http.Server
-	served chan struct{}
+	srv     *http.Server
+	served  chan struct{}
+	closing sync.Once
 
 	mu        sync.Mutex
 	created   []Created
@@ -90,14 +91,17 @@ func (b *Backend) Passwords() []string {
 	return append([]string(nil), b.passwords...)
 }
 
-// Close stops the server and returns once its handlers have ended.
+// Close stops the server and returns once its handlers have ended. It is
+// safe to call more than once.
 func (b *Backend) Close() {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if b.srv.Shutdown(ctx) != nil {
-		_ = b.srv.Close()
-	}
-	<-b.served
+	b.closing.Do(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if b.srv.Shutdown(ctx) != nil {
+			_ = b.srv.Close()
+		}
+		<-b.served
+	})
 }
 
 // route is what the recorder looks for in a request.

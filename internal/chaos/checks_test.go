@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/dbcloud/dbcloud-go"
+	"github.com/dbcloud/dbcloud-go/internal/leakcheck"
 )
 
 func TestDuplicates(t *testing.T) {
@@ -142,5 +143,49 @@ func TestCallsPastTheirDeadline(t *testing.T) {
 	}
 	if !strings.Contains(strings.Join(c.errTexts, "\n"), "late") {
 		t.Errorf("error texts %q miss the error", c.errTexts)
+	}
+}
+
+// TestWorkersHardBound: past the hard bound the soak names the calls still
+// running and stops them; a call that even the teardown cannot stop ends
+// the soak anyway, reported.
+func TestWorkersHardBound(t *testing.T) {
+	for _, stoppable := range []bool{true, false} {
+		t.Run(fmt.Sprintf("stoppable=%t", stoppable), func(t *testing.T) {
+			leakcheck.Check(t)
+			root, cancel := context.WithCancel(t.Context())
+			defer cancel()
+			s := &soak{cfg: Config{Workers: 2}, root: root, calls: newCalls(time.Hour, 0)}
+			release := make(chan struct{})
+			defer func() {
+				if !stoppable {
+					close(release)
+				}
+			}()
+			teardown := func() {
+				if stoppable {
+					close(release)
+				}
+			}
+			started := make(chan struct{}, 2)
+			run := func(n int) {
+				_ = s.calls.do(root, n, opResize, func(context.Context) error {
+					started <- struct{}{}
+					<-release // a call that ignores its context
+					return nil
+				})
+			}
+			now := time.Now()
+			running, ended := s.workers(run, now.Add(time.Hour), now.Add(500*time.Millisecond), 20*time.Millisecond, cancel, teardown)
+			if ended != stoppable {
+				t.Errorf("ended = %t, want %t", ended, stoppable)
+			}
+			if len(running) != 2 || running[0].Op != opResize {
+				t.Errorf("running = %+v, want the 2 calls", running)
+			}
+			if len(started) != 2 {
+				t.Errorf("%d workflows started, want one per worker", len(started))
+			}
+		})
 	}
 }

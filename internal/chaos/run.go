@@ -97,7 +97,7 @@ func Run(cfg Config) (*Report, error) {
 		ledger: &ledger{known: map[string]bool{}},
 		poll:   dbcloud.WithPollInterval(cfg.PollMin, cfg.PollMax),
 	}
-	running, ended := s.workers(start.Add(cfg.Duration), start.Add(cfg.Duration+cfg.Drain), cancel, proxy.Close)
+	running, ended := s.workers(s.workflow, start.Add(cfg.Duration), start.Add(cfg.Duration+cfg.Drain), grace, cancel, proxy.Close)
 
 	rep := &Report{Config: cfg, Running: running, Proxy: proxy.Counts()}
 	client.CloseIdleConnections()
@@ -125,12 +125,27 @@ type soak struct {
 	poll    dbcloud.WaitOption
 }
 
-// workers runs workflows, cfg.Workers at a time, starting new ones until
-// stop (or the count bound), and waits for them until hard. Past hard it
-// takes note of the calls still running, cancels them (cancel, then
-// teardown, which closes every connection) and waits a little more. ended
-// reports whether every workflow ended.
-func (s *soak) workers(stop, hard time.Time, cancel, teardown func()) (running []Call, ended bool) {
+// grace is how long the soak waits for its workflows after each step of
+// stopping them past the hard bound.
+const grace = 5 * time.Second
+
+// workflow runs workflow number n.
+func (s *soak) workflow(n int) {
+	w := &workflow{
+		n: n, name: fmt.Sprintf("soak-%d-%d", s.cfg.Seed, n),
+		client: s.client, project: s.project, root: s.root,
+		calls: s.calls, ledger: s.ledger, poll: s.poll,
+	}
+	w.run()
+}
+
+// workers calls run with workflow numbers, cfg.Workers at a time, starting
+// new ones until stop (or the count bound), and waits for them until hard.
+// Past hard it takes note of the calls still running, and stops them in two
+// steps (cancel, which ends their contexts, then teardown, which closes
+// every connection), waiting up to grace after each. ended reports whether
+// every run returned.
+func (s *soak) workers(run func(n int), stop, hard time.Time, grace time.Duration, cancel, teardown func()) (running []Call, ended bool) {
 	var started atomic.Int64
 	next := func() (int, bool) {
 		if time.Now().After(stop) || s.root.Err() != nil {
@@ -143,12 +158,7 @@ func (s *soak) workers(stop, hard time.Time, cancel, teardown func()) (running [
 	for range s.cfg.Workers {
 		wg.Go(func() {
 			for n, ok := next(); ok; n, ok = next() {
-				w := &workflow{
-					n: n, name: fmt.Sprintf("soak-%d-%d", s.cfg.Seed, n),
-					client: s.client, project: s.project, root: s.root,
-					calls: s.calls, ledger: s.ledger, poll: s.poll,
-				}
-				w.run()
+				run(n)
 			}
 		})
 	}
@@ -172,7 +182,7 @@ func (s *soak) workers(stop, hard time.Time, cancel, teardown func()) (running [
 		select {
 		case <-done:
 			return running, true
-		case <-time.After(5 * time.Second):
+		case <-time.After(grace):
 		}
 	}
 	return running, false
