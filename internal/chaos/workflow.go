@@ -111,14 +111,17 @@ func (w *workflow) steps() *Failure {
 
 func (w *workflow) createService(ctx context.Context) error {
 	svc, err := w.client.Services.Create(ctx, w.project, &dbcloud.CreateServiceRequest{Name: w.name})
+	// A service that recovery found but could not give a new password comes
+	// back together with the error, so that it is not lost.
+	if svc != nil {
+		w.serviceID = svc.ServiceID
+		w.ledger.learn(svc.ServiceID)
+		w.ledger.password(string(svc.InitialPassword))
+	}
 	if err != nil {
 		w.serviceMaybe = errors.Is(err, dbcloud.ErrMaybeCreated)
-		return err
 	}
-	w.serviceID = svc.ServiceID
-	w.ledger.learn(svc.ServiceID)
-	w.ledger.password(string(svc.InitialPassword))
-	return nil
+	return err
 }
 
 func (w *workflow) waitReady(ctx context.Context) error {
