@@ -52,7 +52,7 @@ type Proxy struct {
 	requests  atomic.Int64
 	faults    [numKinds]atomic.Int64
 	inert     atomic.Int64
-	upstreamE atomic.Int64
+	upstreamErrs atomic.Int64
 	ids       atomic.Int64
 }
 
@@ -111,7 +111,7 @@ func StartProxy(targetURL string, next func() Fault, retryAfter time.Duration) (
 
 // Counts returns what the proxy has seen so far.
 func (p *Proxy) Counts() ProxyCounts {
-	c := ProxyCounts{Requests: p.requests.Load(), Inert: p.inert.Load(), UpstreamErrors: p.upstreamE.Load()}
+	c := ProxyCounts{Requests: p.requests.Load(), Inert: p.inert.Load(), UpstreamErrors: p.upstreamErrs.Load()}
 	for k := range c.Faults {
 		c.Faults[k] = p.faults[k].Load()
 	}
@@ -176,7 +176,7 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 	ans, err := p.forward(r, body)
 	if err != nil {
-		p.upstreamE.Add(1)
+		p.upstreamErrs.Add(1)
 		panic(http.ErrAbortHandler) // no answer to give: drop the connection
 	}
 	switch f.Kind {

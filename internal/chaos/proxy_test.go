@@ -53,6 +53,32 @@ func send(ctx context.Context, t *testing.T, method, url, key, body string) exch
 	return x
 }
 
+// startBackend starts a fake behind the recorder, closed when the test ends.
+func startBackend(t *testing.T) *chaos.Backend {
+	t.Helper()
+	b, err := chaos.StartBackend(fakeapi.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(b.Close)
+	return b
+}
+
+// createService creates a service on b directly and returns its id and
+// initial password.
+func createService(t *testing.T, b *chaos.Backend, name string) (id, password string) {
+	t.Helper()
+	x := send(t.Context(), t, "POST", b.URL+"/projects/"+b.ProjectID+"/services", b.APIKey, `{"name":"`+name+`"}`)
+	var svc struct {
+		ID       string `json:"service_id"`
+		Password string `json:"initial_password"`
+	}
+	if err := json.Unmarshal(x.body, &svc); err != nil || x.status != 202 || svc.Password == "" {
+		t.Fatalf("create: %d %q %v", x.status, x.body, err)
+	}
+	return svc.ID, svc.Password
+}
+
 func createdNamed(b *chaos.Backend, name string) int {
 	n := 0
 	for _, c := range b.Created() {
@@ -68,11 +94,7 @@ func createdNamed(b *chaos.Backend, name string) int {
 // acted.
 func TestProxyFaults(t *testing.T) {
 	leakcheck.Check(t)
-	backend, err := chaos.StartBackend(fakeapi.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer backend.Close()
+	backend := startBackend(t)
 
 	cases := []struct {
 		fault      chaos.Fault
@@ -136,11 +158,7 @@ func TestProxyFaults(t *testing.T) {
 // a real proxy.
 func TestProxyDoesNotForwardWhatTheClientAbandoned(t *testing.T) {
 	leakcheck.Check(t)
-	backend, err := chaos.StartBackend(fakeapi.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer backend.Close()
+	backend := startBackend(t)
 	proxy, err := chaos.StartProxy(backend.URL, func() chaos.Fault {
 		return chaos.Fault{Kind: chaos.Spike, Delay: time.Minute}
 	}, time.Second)
@@ -163,24 +181,13 @@ func TestProxyDoesNotForwardWhatTheClientAbandoned(t *testing.T) {
 // arrives whole and the proxy counts the fault as inert.
 func TestProxyInertFaults(t *testing.T) {
 	leakcheck.Check(t)
-	backend, err := chaos.StartBackend(fakeapi.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer backend.Close()
-	services := backend.URL + "/projects/" + backend.ProjectID + "/services"
-	created := send(t.Context(), t, "POST", services, backend.APIKey, `{"name":"inert"}`)
-	var svc struct {
-		ID string `json:"service_id"`
-	}
-	if err := json.Unmarshal(created.body, &svc); err != nil || created.status != 202 {
-		t.Fatalf("create: %d %q %v", created.status, created.body, err)
-	}
+	backend := startBackend(t)
+	id, _ := createService(t, backend, "inert")
 	proxy, err := chaos.StartProxy(backend.URL, func() chaos.Fault { return chaos.Fault{Kind: chaos.CutOff} }, time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
-	x := send(t.Context(), t, "DELETE", proxy.URL+"/projects/"+backend.ProjectID+"/services/"+svc.ID, backend.APIKey, "")
+	x := send(t.Context(), t, "DELETE", proxy.URL+"/projects/"+backend.ProjectID+"/services/"+id, backend.APIKey, "")
 	proxy.Close()
 	if x.err != nil || x.bodyErr != nil || x.status != 202 {
 		t.Errorf("delete through a cut-off: %d %v %v, want a whole 202", x.status, x.err, x.bodyErr)
@@ -194,29 +201,18 @@ func TestProxyInertFaults(t *testing.T) {
 // passwords it issued and was given.
 func TestBackendRecords(t *testing.T) {
 	leakcheck.Check(t)
-	backend, err := chaos.StartBackend(fakeapi.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer backend.Close()
+	backend := startBackend(t)
+	id, password := createService(t, backend, "pw")
 	services := backend.URL + "/projects/" + backend.ProjectID + "/services"
-	created := send(t.Context(), t, "POST", services, backend.APIKey, `{"name":"pw"}`)
-	var svc struct {
-		ID       string `json:"service_id"`
-		Password string `json:"initial_password"`
-	}
-	if err := json.Unmarshal(created.body, &svc); err != nil || svc.Password == "" {
-		t.Fatalf("create: %q %v", created.body, err)
-	}
-	given := send(t.Context(), t, "POST", services+"/"+svc.ID+"/updatePassword", backend.APIKey, `{"password":"given-password-1234"}`)
+	given := send(t.Context(), t, "POST", services+"/"+id+"/updatePassword", backend.APIKey, `{"password":"given-password-1234"}`)
 	if given.status != 204 {
 		t.Fatalf("updatePassword: %d %q", given.status, given.body)
 	}
 	got := backend.Passwords()
-	if len(got) != 2 || got[0] != svc.Password || got[1] != "given-password-1234" {
+	if len(got) != 2 || got[0] != password || got[1] != "given-password-1234" {
 		t.Errorf("recorded %d passwords, want the issued one and the given one", len(got))
 	}
-	rs := send(t.Context(), t, "POST", services+"/"+svc.ID+"/replicaSets", backend.APIKey,
+	rs := send(t.Context(), t, "POST", services+"/"+id+"/replicaSets", backend.APIKey,
 		`{"name":"pw-rs","nodes":1,"cpu_millis":500,"memory_gbs":2}`)
 	var set struct {
 		ID string `json:"id"`
@@ -225,8 +221,8 @@ func TestBackendRecords(t *testing.T) {
 		t.Fatalf("create replica set: %d %q %v", rs.status, rs.body, err)
 	}
 	want := []chaos.Created{
-		{Kind: chaos.KindService, ID: svc.ID, Name: "pw"},
-		{Kind: chaos.KindReplicaSet, ID: set.ID, Name: "pw-rs", ServiceID: svc.ID},
+		{Kind: chaos.KindService, ID: id, Name: "pw"},
+		{Kind: chaos.KindReplicaSet, ID: set.ID, Name: "pw-rs", ServiceID: id},
 	}
 	if diff := cmp.Diff(want, backend.Created()); diff != "" {
 		t.Errorf("created (-want +got):\n%s", diff)

@@ -66,7 +66,7 @@ func (r *Report) String() string {
 		fmt.Fprintf(&b, "| %s | %d |\n", k, r.Proxy.Faults[k])
 	}
 	fmt.Fprintf(&b, "| (inert: nothing to cut or replace) | %d |\n", r.Proxy.Inert)
-	fmt.Fprintf(&b, "| (forwards the client abandoned) | %d |\n\n", r.Proxy.UpstreamErrors)
+	fmt.Fprintf(&b, "| (forwards that failed: the client had gone) | %d |\n\n", r.Proxy.UpstreamErrors)
 
 	b.WriteString("| call | calls | ok | errors |\n|---|---:|---:|---|\n")
 	for _, op := range r.ops() {

@@ -131,11 +131,7 @@ const grace = 5 * time.Second
 
 // workflow runs workflow number n.
 func (s *soak) workflow(n int) {
-	w := &workflow{
-		n: n, name: fmt.Sprintf("soak-%d-%d", s.cfg.Seed, n),
-		client: s.client, project: s.project, root: s.root,
-		calls: s.calls, ledger: s.ledger, poll: s.poll,
-	}
+	w := &workflow{soak: s, n: n, name: fmt.Sprintf("soak-%d-%d", s.cfg.Seed, n)}
 	w.run()
 }
 

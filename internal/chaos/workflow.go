@@ -50,14 +50,9 @@ func (l *ledger) password(p string) {
 // shared client, each call with its own deadline. It remembers what it
 // learned so that, when a call fails, it can clean up like a careful script.
 type workflow struct {
-	n       int
-	name    string
-	client  *dbcloud.Client
-	project string
-	root    context.Context
-	calls   *calls
-	ledger  *ledger
-	poll    dbcloud.WaitOption
+	*soak
+	n    int
+	name string
 
 	serviceID, setID           string
 	serviceMaybe, setMaybe     bool // the create failed with ErrMaybeCreated
