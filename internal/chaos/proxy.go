@@ -49,11 +49,11 @@ type Proxy struct {
 	handlers   sync.WaitGroup
 	closing    sync.Once
 
-	requests  atomic.Int64
-	faults    [numKinds]atomic.Int64
-	inert     atomic.Int64
+	requests     atomic.Int64
+	faults       [numKinds]atomic.Int64
+	inert        atomic.Int64
 	upstreamErrs atomic.Int64
-	ids       atomic.Int64
+	ids          atomic.Int64
 }
 
 // ProxyCounts is what a proxy saw and did.
