@@ -44,6 +44,26 @@
 //     after sending is returned: a repeated create could make a second,
 //     billed service.
 //
+// # Under faults
+//
+// A failure never hides work that happened. A safe request whose earlier
+// attempt may have acted, and whose retry is answered 404 or 409 because
+// that attempt did the work (a service already DELETING, already RESUMING,
+// a pooler already on...), succeeds; a first attempt's own 404 or 409 is
+// returned as it is. A 2xx to start, stop, resize or setHA whose body was lost
+// proved the request took effect: the service is read with a GET and
+// returned.
+//
+// A create that failed after its request may have reached the API returns an
+// error matching ErrMaybeCreated: the resource may exist. Any other failed
+// create made nothing (ErrRateLimited included), and creating again is safe.
+// With WithCreateRecovery the SDK resolves ambiguous creates itself: it lists
+// before sending and after the failure, returns the one new resource with the
+// requested name (with a new password, since the answer carrying the initial
+// one was lost), or sends the create again once the settle period
+// (WithCreateSettle) has passed with nothing new, or reports several
+// candidates.
+//
 // A Retry-After longer than the maximum wait is not slept: the *APIError is
 // returned with RetryAfter set. A cancelled context stops at once, also
 // during a backoff.

@@ -136,7 +136,7 @@ func everyAttemptRows() []matrixRow {
 		{name: "2xx body cut off mid-way", fault: cutOffBody, want: lostBody("ResponseError")},
 		{name: "malformed JSON in a 200", fault: malformedBody, want: lostBody("ResponseError"), sentinel: dbcloud.ErrInvalidResponse},
 		{name: "empty 200 where a Service is expected", fault: emptyBody, want: lostBody("ResponseError"), sentinel: dbcloud.ErrInvalidResponse},
-		{name: "server slower than the deadline", fault: fakeapi.Fault{Delay: time.Minute}, deadline: 200 * time.Millisecond, most: 2 * time.Second, sentinel: context.DeadlineExceeded,
+		{name: "server slower than the deadline", fault: fakeapi.Fault{Delay: time.Minute}, deadline: time.Second, most: 3 * time.Second, sentinel: context.DeadlineExceeded,
 			want: [5]string{"1× deadline", "1× deadline · PAUSED", "1× deadline (may exist) · made 0", "1× deadline (may exist) · made 0", "1× deadline · PAUSED"}},
 	}
 }
@@ -163,7 +163,7 @@ func onceRows() []matrixRow {
 		{name: "malformed JSON in a 200", fault: malformedBody, want: lostBody},
 		{name: "latency spike of 300 ms", fault: fakeapi.Fault{Delay: 300 * time.Millisecond},
 			want: [5]string{"1× ok", "1× ok · READY", "1× ok · made 1", "1× ok · made 1", "1× ok · gone"}},
-		{name: "server slower than the deadline", fault: fakeapi.Fault{Delay: time.Minute}, deadline: 200 * time.Millisecond, most: 2 * time.Second, sentinel: context.DeadlineExceeded,
+		{name: "server slower than the deadline", fault: fakeapi.Fault{Delay: time.Minute}, deadline: time.Second, most: 3 * time.Second, sentinel: context.DeadlineExceeded,
 			want: [5]string{"1× deadline", "1× deadline · PAUSED", "1× deadline (may exist) · made 0", "1× deadline (may exist) · made 0", "1× deadline · PAUSED"}},
 	}
 }

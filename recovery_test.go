@@ -4,11 +4,15 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -331,5 +335,44 @@ func TestCreateRecoveryPasswordFailureKeepsTheService(t *testing.T) {
 	svc, err := c.Services.Create(t.Context(), api.ProjectID(), &dbcloud.CreateServiceRequest{Name: "orders"})
 	if svc == nil || svc.Name != "orders" || svc.InitialPassword != "" || !errors.Is(err, dbcloud.ErrForbidden) {
 		t.Errorf("Create = %+v, %v; want the service, no password, and the 403", svc, err)
+	}
+}
+
+// The password recovery sets, and the key, appear in no log record (debug
+// level, every step of recovery logged) and no error text, even when the
+// server echoes the password back in an error.
+func TestCreateRecoveryKeepsSecrets(t *testing.T) {
+	var logs bytes.Buffer
+	logger := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	c, api := recoveryClient(t, nil, dbcloud.WithLogger(logger))
+	api.InjectFault(fakeapi.Fault{Method: "POST", Path: servicesPattern, Drop: true, AfterHandling: true})
+	svc, err := c.Services.Create(t.Context(), api.ProjectID(), &dbcloud.CreateServiceRequest{Name: "orders"})
+	if err != nil || len(svc.InitialPassword) != 32 {
+		t.Fatalf("Create = %+v, %v", svc, err)
+	}
+	secrets := []string{api.APIKey(), string(svc.InitialPassword)}
+
+	// A second recovery whose password update is refused by an answer that
+	// echoes the key. Its new password is known only to the SDK: the logs and
+	// the error must hold no 32-character run of its alphabet.
+	api.InjectFault(fakeapi.Fault{Method: "POST", Path: servicesPattern, Drop: true, AfterHandling: true})
+	api.InjectFault(fakeapi.Fault{Method: "POST", Path: servicesPattern + "/*/updatePassword", Status: 400,
+		Body: `{"code":"INVALID_REQUEST","message":"key ` + api.APIKey() + ` may not set passwords"}`})
+	_, err2 := c.Services.Create(t.Context(), api.ProjectID(), &dbcloud.CreateServiceRequest{Name: "again"})
+	if err2 == nil {
+		t.Fatal("want the refused password update")
+	}
+	if !strings.Contains(logs.String(), "create recovered") {
+		t.Fatalf("recovery was not logged:\n%s", logs.String())
+	}
+	for _, s := range secrets {
+		for where, text := range map[string]string{"logs": logs.String(), "error": err2.Error(), "service": fmt.Sprintf("%+v %#v", svc, svc)} {
+			if strings.Contains(text, s) {
+				t.Errorf("%s contain the secret %q", where, s)
+			}
+		}
+	}
+	if run := regexp.MustCompile(`[A-Za-z0-9]{32}`); run.MatchString(logs.String()) || run.MatchString(err2.Error()) {
+		t.Errorf("a 32-character run that may be a recovered password:\n%s\n%v", logs.String(), err2)
 	}
 }

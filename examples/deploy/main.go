@@ -9,6 +9,11 @@
 //
 // Exit codes: 0 ready, 2 timed out, 1 any other error (bad flags included).
 //
+// The client uses create recovery (dbcloud.WithCreateRecovery): a create
+// whose answer is lost to a network fault is resolved by listing the project
+// instead of failing, so a flaky network does not fail the deploy, and never
+// makes a second service.
+//
 // READY means the control plane is done. The database may refuse a
 // connection for a moment after it: connect with a retry of your own.
 package main
@@ -53,24 +58,25 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	useFake := fs.Bool("fake", false, "run against an in-process fake API instead of DBCLOUD_*")
 	step := fs.Duration("step", 500*time.Millisecond, "with -fake: how long each status lasts")
 	poll := fs.Duration("poll", 2*time.Second, "first delay between status polls (it grows to 10x)")
+	settle := fs.Duration("create-settle", dbcloud.DefaultCreateSettle, "how long a create whose answer was lost may take to land before it is sent again")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return exitReady
 		}
 		return exitFailed
 	}
-	if *name == "" || *poll <= 0 {
-		fmt.Fprintln(stderr, "deploy: -name is required and -poll must be positive")
+	if *name == "" || *poll <= 0 || *settle < 0 {
+		fmt.Fprintln(stderr, "deploy: -name is required, -poll must be positive and -create-settle not negative")
 		return exitFailed
 	}
 
 	var conn *exampleenv.Conn
 	var err error
-	ua := dbcloud.WithUserAgent("dbcloud-deploy")
+	opts := []dbcloud.Option{dbcloud.WithUserAgent("dbcloud-deploy"), dbcloud.WithCreateRecovery(), dbcloud.WithCreateSettle(*settle)}
 	if *useFake {
-		conn, err = exampleenv.Fake(fakeapi.Options{Step: *step}, ua)
+		conn, err = exampleenv.Fake(fakeapi.Options{Step: *step}, opts...)
 	} else {
-		conn, err = exampleenv.Real(getenv, ua)
+		conn, err = exampleenv.Real(getenv, opts...)
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, "deploy:", err)
@@ -96,6 +102,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	case errors.Is(err, context.DeadlineExceeded):
 		logf("timed out after %v: %v", *timeout, err)
 		return exitTimeout
+	case errors.Is(err, dbcloud.ErrMaybeCreated):
+		// Deploying again is safe: it reuses a service by its name.
+		logf("%v\n%s may have been created: run deploy again to reuse it", err, *name)
+		return exitFailed
 	case err != nil:
 		logf("%v", err)
 		return exitFailed

@@ -24,7 +24,7 @@ func startFake(t *testing.T, opts fakeapi.Options) *fakeapi.Server {
 func deploy(t *testing.T, srv *fakeapi.Server, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errOut strings.Builder
-	args = append([]string{"-poll", "1ms"}, args...)
+	args = append([]string{"-poll", "1ms", "-create-settle", "20ms"}, args...)
 	code = run(t.Context(), args, exampleenv.Getenv(srv), &out, &errOut)
 	return code, out.String(), errOut.String()
 }
@@ -55,6 +55,25 @@ func TestDeployCreatesThenReuses(t *testing.T) {
 	}
 	if n := srv.API.Count("POST", "/projects/*/services"); n != 1 {
 		t.Errorf("creates = %d, want 1", n)
+	}
+}
+
+// A create whose answer is lost after the API made the service, and one that
+// never reached the API, both end in one READY service.
+func TestDeployRecoversALostCreate(t *testing.T) {
+	leakcheck.Check(t)
+	for _, fault := range []fakeapi.Fault{{Drop: true, AfterHandling: true}, {Drop: true}, {Status: 502, Body: "bad gateway"}} {
+		srv := startFake(t, ticking)
+		fault.Method, fault.Path = "POST", "/projects/*/services"
+		srv.API.InjectFault(fault)
+		code, out, errOut := deploy(t, srv, "-name", "orders")
+		if code != 0 || !strings.HasSuffix(out, ":5432\n") {
+			t.Fatalf("%+v: exit %d, stdout %q, stderr:\n%s", fault, code, out, errOut)
+		}
+		conn := connect(t, srv)
+		if list, err := conn.Client.Services.List(t.Context(), conn.ProjectID); err != nil || len(list) != 1 {
+			t.Errorf("%+v: %d services (%v), want 1", fault, len(list), err)
+		}
 	}
 }
 
