@@ -158,9 +158,10 @@ func invalid(field, reason string) error {
 // service's replica sets), or let WithCreateRecovery do it.
 type MaybeCreatedError struct {
 	Resource string // "service" or "replica set"
-	// IDs are the resources that create recovery found with the requested
-	// name, when it found more than one and cannot tell which is this
-	// create's; nil otherwise.
+	// IDs are resources that create recovery found and that are, or may be,
+	// this create's: several with the requested name, when it cannot tell
+	// which; or the one it found, when it could not finish recovering it
+	// (setting the new password failed). nil when recovery did not run.
 	IDs []string
 	Err error // why the create is ambiguous: the answer or network error it got
 }
@@ -168,7 +169,10 @@ type MaybeCreatedError struct {
 // Error says the resource may exist, names any candidates, and gives the
 // cause.
 func (e *MaybeCreatedError) Error() string {
-	if len(e.IDs) > 0 {
+	if len(e.IDs) == 1 {
+		return fmt.Sprintf("dbcloud: the %s %s was created, but recovering it failed: %v", e.Resource, e.IDs[0], e.Err)
+	}
+	if len(e.IDs) > 1 {
 		return fmt.Sprintf("dbcloud: the %s may have been created more than once: %d have the requested name (%s): %v",
 			e.Resource, len(e.IDs), strings.Join(e.IDs, ", "), e.Err)
 	}

@@ -40,7 +40,7 @@ const maxSettlePoll = time.Second
 // recoverCreate sends a create and resolves its ambiguous failures. It
 // reports whether the resource was found by listing (its answer was lost).
 func recoverCreate[T any](ctx context.Context, t *transport, c creation[T]) (*T, bool, error) {
-	before, err := c.list(ctx)
+	before, err := listBefore(ctx, t, c.list)
 	if err != nil {
 		return nil, false, fmt.Errorf("dbcloud: listing before the %s create, which was not sent: %w", c.noun, err)
 	}
@@ -78,10 +78,28 @@ func recoverCreate[T any](ctx context.Context, t *transport, c creation[T]) (*T,
 	}
 }
 
+// listBefore takes the list a create is compared with. Nothing has been sent
+// yet, so a list that failed for a transient reason (network, 5xx, 429)
+// after its own retries is tried again, for up to WithRetryMax more rounds a
+// short pause apart: a failure here would fail a create that could not have
+// made anything.
+func listBefore[T any](ctx context.Context, t *transport, list func(context.Context) ([]T, error)) ([]T, error) {
+	for round := 0; ; round++ {
+		items, err := list(ctx)
+		if err == nil || round >= t.retryMax || isTerminal(err) || ctx.Err() != nil {
+			return items, err
+		}
+		if err := sleep(ctx, min(t.waitMax, maxSettlePoll)); err != nil {
+			return nil, err
+		}
+	}
+}
+
 // awaitCreated lists until resources that are ours and not known appear, and
 // returns them; or returns none once a list sent after the settle period
 // (counted from failedAt) does not show any. It stops with an error when the
-// context ends, or when lists keep failing past the settle period.
+// context ends, on an answer that more lists cannot change (a 4xx other than
+// 429), or when lists keep failing past the settle period.
 func awaitCreated[T any](ctx context.Context, t *transport, c creation[T], known map[string]bool, ours func(*T) bool, failedAt time.Time) ([]*T, error) {
 	deadline := failedAt.Add(t.settle)
 	delay := max(t.settle/8, time.Millisecond)
@@ -100,7 +118,7 @@ func awaitCreated[T any](ctx context.Context, t *transport, c creation[T], known
 			if len(found) > 0 || !listedAt.Before(deadline) {
 				return found, nil
 			}
-		} else if failures++; ctx.Err() != nil || (failures > t.retryMax && !listedAt.Before(deadline)) {
+		} else if failures++; ctx.Err() != nil || isTerminal(err) || (failures > t.retryMax && !listedAt.Before(deadline)) {
 			return nil, err // each list was already retried: more would not help
 		}
 		wait := delay
@@ -146,7 +164,9 @@ func (s *ServicesClient) createRecovering(ctx context.Context, projectID string,
 		err = s.UpdatePassword(ctx, projectID, svc.ServiceID, password)
 	}
 	if err != nil {
-		return svc, fmt.Errorf("dbcloud: service %s was created (found after its answer was lost), but setting a new password failed: %w", svc.ServiceID, err)
+		// It exists for sure: the error must say it may, and name it.
+		return svc, &MaybeCreatedError{Resource: "service", IDs: []string{svc.ServiceID},
+			Err: fmt.Errorf("setting a new password (the initial one was lost with the answer): %w", err)}
 	}
 	svc.InitialPassword = Secret(password)
 	return svc, nil

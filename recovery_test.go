@@ -307,14 +307,26 @@ func TestCreateRecoveryResendsAreBounded(t *testing.T) {
 	}
 }
 
-// A failed list before sending means nothing was sent; without the option
-// nothing is listed at all.
+// The list before sending is tried again after transient failures, for
+// WithRetryMax more rounds: nothing has been sent, so patience is safe. A
+// list that still fails, or is refused, means nothing was sent. Without the
+// option nothing is listed at all.
 func TestCreateRecoveryListsOnlyWhenAsked(t *testing.T) {
 	c, api := recoveryClient(t, nil, dbcloud.WithRetryMax(1))
-	api.InjectFault(fakeapi.Fault{Method: "GET", Path: servicesPattern, Status: 500, Times: 2})
-	_, err := c.Services.Create(t.Context(), api.ProjectID(), &dbcloud.CreateServiceRequest{Name: "orders"})
-	if !errors.Is(err, dbcloud.ErrServer) || errors.Is(err, dbcloud.ErrMaybeCreated) || api.Count("POST", servicesPattern) != 0 {
-		t.Errorf("err = %v, creates sent %d; want the list's 500 and nothing sent", err, api.Count("POST", servicesPattern))
+	api.InjectFault(fakeapi.Fault{Method: "GET", Path: servicesPattern, Status: 500, Times: 3})
+	if _, err := c.Services.Create(t.Context(), api.ProjectID(), &dbcloud.CreateServiceRequest{Name: "orders"}); err != nil {
+		t.Errorf("err = %v, want the list's third attempt, in its second round, to let the create through", err)
+	}
+	for _, f := range []fakeapi.Fault{{Status: 500, Times: 4}, {Status: 403, Times: 1}} {
+		api.ResetCounts()
+		f.Method, f.Path = "GET", servicesPattern
+		api.InjectFault(f)
+		_, err := c.Services.Create(t.Context(), api.ProjectID(), &dbcloud.CreateServiceRequest{Name: "again"})
+		lists, sends := api.Count("GET", servicesPattern), api.Count("POST", servicesPattern)
+		var apiErr *dbcloud.APIError
+		if !errors.As(err, &apiErr) || apiErr.StatusCode != f.Status || errors.Is(err, dbcloud.ErrMaybeCreated) || sends != 0 || lists != f.Times {
+			t.Errorf("list answered %d: err = %v, %d lists, %d creates sent; want the %d, %d lists and nothing sent", f.Status, err, lists, sends, f.Status, f.Times)
+		}
 	}
 
 	plain, api := fakeClient(t, fakeapi.Options{})
@@ -326,15 +338,21 @@ func TestCreateRecoveryListsOnlyWhenAsked(t *testing.T) {
 	}
 }
 
-// A recovered service whose new password cannot be set is returned with the
-// error, so its id is not lost.
+// A recovered service whose new password cannot be set is returned with an
+// error that says it exists (ErrMaybeCreated, naming it) and why, so a script
+// that branches on the sentinel does not lose it.
 func TestCreateRecoveryPasswordFailureKeepsTheService(t *testing.T) {
 	c, api := recoveryClient(t, nil)
 	api.InjectFault(fakeapi.Fault{Method: "POST", Path: servicesPattern, Drop: true, AfterHandling: true})
-	api.InjectFault(fakeapi.Fault{Method: "POST", Path: servicesPattern + "/*/updatePassword", Status: 403, Body: `{"code":"FORBIDDEN"}`})
+	api.InjectFault(fakeapi.Fault{Method: "POST", Path: servicesPattern + "/*/updatePassword", Status: 503, Times: 10})
 	svc, err := c.Services.Create(t.Context(), api.ProjectID(), &dbcloud.CreateServiceRequest{Name: "orders"})
-	if svc == nil || svc.Name != "orders" || svc.InitialPassword != "" || !errors.Is(err, dbcloud.ErrForbidden) {
-		t.Errorf("Create = %+v, %v; want the service, no password, and the 403", svc, err)
+	var maybe *dbcloud.MaybeCreatedError
+	if svc == nil || svc.Name != "orders" || svc.InitialPassword != "" || !errors.Is(err, dbcloud.ErrServer) ||
+		!errors.As(err, &maybe) || !slices.Equal(maybe.IDs, []string{svc.ServiceID}) {
+		t.Fatalf("Create = %+v, %v; want the service, no password, and a *MaybeCreatedError naming it with the 503", svc, err)
+	}
+	if !strings.Contains(err.Error(), svc.ServiceID+" was created") {
+		t.Errorf("err = %q, want it to say the service was created", err)
 	}
 }
 

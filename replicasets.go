@@ -38,7 +38,7 @@ func (r *ReplicaSetsClient) Create(ctx context.Context, projectID, serviceID str
 	}
 	send := func(ctx context.Context) (*ReadReplicaSet, error) {
 		var set replicaSetJSON
-		err := r.t.do(ctx, request{kind: creating, creates: "replica set", method: http.MethodPost, path: path, body: body}, &set)
+		err := r.t.do(ctx, request{creates: "replica set", method: http.MethodPost, path: path, body: body}, &set)
 		if err != nil {
 			return nil, err
 		}

@@ -13,27 +13,17 @@ import (
 	"time"
 )
 
-// requestKind decides what may be retried. A request that creates something
-// is not retried once it may have acted on the server: a repeated create can
-// make a second, billed service.
-type requestKind uint8
-
-const (
-	// repeatable requests have the same effect when sent twice: every GET and
-	// DELETE, and the POSTs that set state (start, stop, resize, ...).
-	repeatable requestKind = iota
-	// creating requests make a new resource: create service, forkService,
-	// create replica set.
-	creating
-)
-
 // exchange is the state of one SDK call across its attempts. It is the
 // request's context, wrapping the caller's, because retryablehttp's
 // CheckRetry sees only the context, not the request; being the context
 // itself saves the allocation of a context.WithValue per call.
 type exchange struct {
 	context.Context
-	kind     requestKind
+	// creating: the request makes a new resource (create service,
+	// forkService, create replica set). It is not retried once it may have
+	// acted: a repeated create can make a second, billed service. Every
+	// other request has the same effect when sent twice.
+	creating bool
 	method   string
 	path     string
 	scrub    string // a caller's secret (UpdatePassword) to keep out of errors
@@ -115,7 +105,7 @@ func (t *transport) checkRetry(ctx context.Context, resp *http.Response, err err
 	}
 	// A create is never repeated once it may have acted: a second one could
 	// make a second, billed resource.
-	if x.kind == creating && acted {
+	if x.creating && acted {
 		retry = false
 	}
 	// Deciding here, not in retryablehttp, that retries ran out makes it

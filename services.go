@@ -34,7 +34,8 @@ func (s *ServicesClient) List(ctx context.Context, projectID string) ([]Service,
 // ErrMaybeCreated: list the project before creating again, or use
 // WithCreateRecovery, which does it for you. A service that recovery found
 // comes back with a new InitialPassword; if setting it failed, Create
-// returns the service together with the error, so its id is not lost.
+// returns the service together with a *MaybeCreatedError naming it, so its
+// id is not lost.
 func (s *ServicesClient) Create(ctx context.Context, projectID string, req *CreateServiceRequest) (*Service, error) {
 	path, err := servicesPath(projectID)
 	if err != nil {
@@ -45,7 +46,7 @@ func (s *ServicesClient) Create(ctx context.Context, projectID string, req *Crea
 		return nil, err
 	}
 	send := func(ctx context.Context) (*Service, error) {
-		return s.service(ctx, request{kind: creating, creates: "service", method: http.MethodPost, path: path, body: body})
+		return s.service(ctx, request{creates: "service", method: http.MethodPost, path: path, body: body})
 	}
 	if !s.t.recovery {
 		return send(ctx)
@@ -143,7 +144,7 @@ func (s *ServicesClient) Fork(ctx context.Context, projectID, serviceID string, 
 		return nil, err
 	}
 	send := func(ctx context.Context) (*Service, error) {
-		return s.service(ctx, request{kind: creating, creates: "service", method: http.MethodPost, path: path, body: body})
+		return s.service(ctx, request{creates: "service", method: http.MethodPost, path: path, body: body})
 	}
 	if !s.t.recovery {
 		return send(ctx)

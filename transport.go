@@ -78,14 +78,13 @@ func (c credential) header() []string {
 
 // request describes one API call.
 type request struct {
-	kind   requestKind
 	method string
 	path   string // escaped, after the base URL
 	query  url.Values
 	body   any    // encoded as JSON; nil means no body
 	scrub  string // a secret of this call to keep out of errors
-	// creates names what a creating request makes ("service", "replica
-	// set"), for its ErrMaybeCreated error.
+	// creates names what a request that makes a new resource makes
+	// ("service", "replica set"); "" for every other request.
 	creates string
 	// confirm, for a repeatable request, is asked about a retry's 404 or 409
 	// when an earlier attempt may have acted: it reports whether that answer
@@ -99,12 +98,12 @@ type request struct {
 // becomes a *MaybeCreatedError, and a retry's 404 or 409 that proves an
 // earlier attempt worked becomes a success.
 func (t *transport) do(ctx context.Context, r request, out any) error {
-	x := &exchange{Context: ctx, kind: r.kind, method: r.method, path: r.path, scrub: r.scrub, out: out}
+	x := &exchange{Context: ctx, creating: r.creates != "", method: r.method, path: r.path, scrub: r.scrub, out: out}
 	err := t.send(x, r)
 	switch {
 	case err == nil:
 		return nil
-	case r.kind == creating && x.acted:
+	case x.creating && x.acted:
 		return &MaybeCreatedError{Resource: r.creates, Err: err}
 	case r.confirm != nil && x.earlierActed && err == error(x.lastErr) &&
 		(x.lastErr.StatusCode == http.StatusNotFound || x.lastErr.StatusCode == http.StatusConflict):
@@ -178,7 +177,7 @@ func (t *transport) transportError(x *exchange, err error) error {
 	switch {
 	case x.lastErr == nil:
 		return fmt.Errorf("dbcloud: %s %s%s: %w", x.method, x.path, attempts, err)
-	case x.kind == creating && x.acted:
+	case x.creating && x.acted:
 		// An earlier 429 said nothing was created, but a later attempt may
 		// have created it: its sentinel must not match.
 		return fmt.Errorf("dbcloud: %s %s%s: %w; an earlier response: %v", x.method, x.path, attempts, err, x.lastErr)

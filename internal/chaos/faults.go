@@ -11,12 +11,15 @@ import (
 type Kind int
 
 // The kinds of fault. The stream draws one of seven kinds evenly; a drawn
-// 5xx is, by a coin, answered by the proxy without forwarding
-// (Status5xxBefore) or after the server acted (Status5xxAfter).
+// 5xx is, a third of the time each, answered by the proxy without forwarding
+// (Status5xxBefore), after the server acted (Status5xxAfter), or at once
+// with the request forwarded later anyway (Status5xxLate), as a gateway that
+// timed out on a slow upstream does.
 const (
 	None            Kind = iota // forwarded and answered as the server answered
 	Status5xxBefore             // 500, 502, 503 or 504 from the proxy; never forwarded
 	Status5xxAfter              // forwarded; the server's answer is replaced by a 5xx
+	Status5xxLate               // a 5xx at once; the request reaches the server a Delay later
 	RateLimited                 // 429 with Retry-After from the proxy; never forwarded
 	ResetBefore                 // the request is read, then the connection reset; never forwarded
 	ResetAfter                  // forwarded, the answer read, then the connection reset
@@ -30,6 +33,7 @@ var kindNames = [numKinds]string{
 	None:            "none",
 	Status5xxBefore: "5xx, not forwarded",
 	Status5xxAfter:  "5xx after the server acted",
+	Status5xxLate:   "5xx, forwarded late",
 	RateLimited:     "429 Retry-After",
 	ResetBefore:     "reset before the server acted",
 	ResetAfter:      "reset after the server acted",
@@ -47,7 +51,7 @@ func (k Kind) String() string {
 }
 
 // drawn are the kinds a faulted request draws from, evenly; the 5xx entry
-// stands for both 5xx kinds.
+// stands for the three 5xx kinds.
 var drawn = [...]Kind{Status5xxBefore, RateLimited, ResetBefore, ResetAfter, CutOff, Malformed, Spike}
 
 var statuses5xx = [...]int{
@@ -59,7 +63,7 @@ var statuses5xx = [...]int{
 type Fault struct {
 	Kind   Kind
 	Status int           // the 5xx kinds: the status answered
-	Delay  time.Duration // Spike: how long the request is held
+	Delay  time.Duration // Spike, Status5xxLate: how long the request is held
 }
 
 // Stream draws faults from a seeded generator. Every request draws the same
@@ -86,7 +90,7 @@ func (s *Stream) Next() Fault {
 	s.mu.Lock()
 	faulted := s.rng.Float64() < s.rate
 	kind := drawn[s.rng.IntN(len(drawn))]
-	status := s.rng.IntN(2 * len(statuses5xx)) // low bit: before or after; the rest: which status
+	status := s.rng.IntN(3 * len(statuses5xx)) // modulo 3: before, after or late; the rest: which status
 	delay := s.spikeMin + time.Duration(s.rng.Int64N(int64(s.spikeMax-s.spikeMin)+1))
 	s.mu.Unlock()
 
@@ -94,10 +98,8 @@ func (s *Stream) Next() Fault {
 	case !faulted:
 		return Fault{Kind: None}
 	case kind == Status5xxBefore:
-		if status&1 == 1 {
-			kind = Status5xxAfter
-		}
-		return Fault{Kind: kind, Status: statuses5xx[status>>1]}
+		kind = [...]Kind{Status5xxBefore, Status5xxAfter, Status5xxLate}[status%3]
+		return Fault{Kind: kind, Status: statuses5xx[status/3], Delay: delay}
 	case kind == Spike:
 		return Fault{Kind: Spike, Delay: delay}
 	}

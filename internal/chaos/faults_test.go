@@ -9,8 +9,8 @@ import (
 )
 
 // TestStreamDrawsEvenly: at rate 1 every request is faulted, the seven
-// kinds come about equally often, a 5xx is before or after forwarding
-// about equally often, and statuses and delays stay in their ranges.
+// kinds come about equally often, a 5xx is before, after or late about
+// equally often, and statuses and delays stay in their ranges.
 func TestStreamDrawsEvenly(t *testing.T) {
 	const draws = 70000
 	s := chaos.NewStream(7, 1, 500*time.Millisecond, 3*time.Second)
@@ -19,11 +19,13 @@ func TestStreamDrawsEvenly(t *testing.T) {
 		f := s.Next()
 		counts[f.Kind]++
 		switch f.Kind {
-		case chaos.Status5xxBefore, chaos.Status5xxAfter:
+		case chaos.Status5xxBefore, chaos.Status5xxAfter, chaos.Status5xxLate:
 			if f.Status < 500 || f.Status > 504 || f.Status == 501 {
 				t.Fatalf("5xx fault with status %d", f.Status)
 			}
-		case chaos.Spike:
+		}
+		switch f.Kind {
+		case chaos.Spike, chaos.Status5xxLate:
 			if f.Delay < 500*time.Millisecond || f.Delay > 3*time.Second {
 				t.Fatalf("spike of %s", f.Delay)
 			}
@@ -35,8 +37,8 @@ func TestStreamDrawsEvenly(t *testing.T) {
 			t.Errorf("%s: %d of %d, want about %d", k, counts[k], draws, draws/7)
 		}
 	}
-	if before, after := counts[chaos.Status5xxBefore], counts[chaos.Status5xxAfter]; !near(before, draws/14) || !near(after, draws/14) {
-		t.Errorf("5xx: %d before, %d after forwarding, want about %d each", before, after, draws/14)
+	if before, after, late := counts[chaos.Status5xxBefore], counts[chaos.Status5xxAfter], counts[chaos.Status5xxLate]; !near(before, draws/21) || !near(after, draws/21) || !near(late, draws/21) {
+		t.Errorf("5xx: %d before, %d after forwarding, %d late, want about %d each", before, after, late, draws/21)
 	}
 	if counts[chaos.None] != 0 {
 		t.Errorf("%d requests unfaulted at rate 1", counts[chaos.None])

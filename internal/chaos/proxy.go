@@ -44,9 +44,11 @@ type Proxy struct {
 	retryAfter time.Duration
 	upstream   *http.Client
 	srv        *http.Server
+	ctx        context.Context // ends with Close
 	cancel     context.CancelFunc
 	served     chan struct{}
 	handlers   sync.WaitGroup
+	late       sync.WaitGroup // Status5xxLate forwards not landed yet
 	closing    sync.Once
 
 	requests     atomic.Int64
@@ -91,6 +93,7 @@ func StartProxy(targetURL string, next func() Fault, retryAfter time.Duration) (
 			Proxy:               nil, // the server is on loopback: never through an environment proxy
 			MaxIdleConnsPerHost: 128,
 		}},
+		ctx:    ctx,
 		cancel: cancel,
 		served: make(chan struct{}),
 	}
@@ -118,8 +121,13 @@ func (p *Proxy) Counts() ProxyCounts {
 	return c
 }
 
-// Close stops the proxy and returns once every handler has ended. Spikes
-// and forwards still in flight are cancelled. It is safe to call more than
+// WaitLate returns once every request answered with a late 5xx has reached
+// the server (each within its Delay), so that checks made after it see what
+// they did.
+func (p *Proxy) WaitLate() { p.late.Wait() }
+
+// Close stops the proxy and returns once every handler has ended. Spikes,
+// late forwards and forwards still in flight are cancelled. It is safe to call more than
 // once.
 func (p *Proxy) Close() {
 	p.closing.Do(func() {
@@ -167,6 +175,22 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case ResetBefore:
 		reset(w)
 		return
+	case Status5xxLate:
+		p.write(w, p.serverError(f.Status))
+		// The request lives on without its client, as in a gateway that
+		// gave up waiting on a slow upstream: it lands after the answer.
+		p.handlers.Add(1)
+		p.late.Add(1)
+		go func() {
+			defer p.handlers.Done()
+			defer p.late.Done()
+			if hold(p.ctx, f.Delay) {
+				if _, err := p.forward(p.ctx, r, body); err != nil {
+					p.upstreamErrs.Add(1)
+				}
+			}
+		}()
+		return
 	case Spike:
 		if !hold(r.Context(), f.Delay) {
 			// The client gave up while held: like a proxy, do not forward.
@@ -174,7 +198,7 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 
-	ans, err := p.forward(r, body)
+	ans, err := p.forward(r.Context(), r, body)
 	if err != nil {
 		p.upstreamErrs.Add(1)
 		panic(http.ErrAbortHandler) // no answer to give: drop the connection
@@ -199,9 +223,10 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// forward sends the request to the server and reads its answer whole.
-func (p *Proxy) forward(r *http.Request, body []byte) (answer, error) {
-	req, err := http.NewRequestWithContext(r.Context(), r.Method, p.target+r.URL.RequestURI(), bytes.NewReader(body))
+// forward sends the request to the server, within ctx, and reads its answer
+// whole.
+func (p *Proxy) forward(ctx context.Context, r *http.Request, body []byte) (answer, error) {
+	req, err := http.NewRequestWithContext(ctx, r.Method, p.target+r.URL.RequestURI(), bytes.NewReader(body))
 	if err != nil {
 		return answer{}, err
 	}

@@ -153,6 +153,31 @@ func TestProxyFaults(t *testing.T) {
 	}
 }
 
+// TestProxyLateFault: the client gets the 5xx at once and the server gets
+// the request later, after the client has moved on.
+func TestProxyLateFault(t *testing.T) {
+	leakcheck.Check(t)
+	backend := startBackend(t)
+	proxy, err := chaos.StartProxy(backend.URL, func() chaos.Fault {
+		return chaos.Fault{Kind: chaos.Status5xxLate, Status: 504, Delay: 200 * time.Millisecond}
+	}, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := send(t.Context(), t, "POST", proxy.URL+"/projects/"+backend.ProjectID+"/services", backend.APIKey, `{"name":"late"}`)
+	if x.status != 504 || x.took >= 200*time.Millisecond {
+		t.Errorf("got %d after %s, want the 504 at once", x.status, x.took)
+	}
+	if got := createdNamed(backend, "late"); got != 0 {
+		t.Errorf("the server created %d services before the delay, want 0", got)
+	}
+	proxy.WaitLate()
+	proxy.Close()
+	if got := createdNamed(backend, "late"); got != 1 {
+		t.Errorf("the server created %d services once the request landed, want 1", got)
+	}
+}
+
 // TestProxyDoesNotForwardWhatTheClientAbandoned: a client that gives up
 // while its request is held by a spike leaves the server untouched, as with
 // a real proxy.

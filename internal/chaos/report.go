@@ -48,10 +48,7 @@ func (r *Report) Broken() []Check {
 func (r *Report) String() string {
 	var b strings.Builder
 	c := r.Config
-	settle := "default"
-	if c.CreateSettle > 0 {
-		settle = c.CreateSettle.String()
-	}
+	settle := c.CreateSettle.String()
 	fmt.Fprintf(&b, "chaos soak: seed %d, fault rate %g%%, %d workers, %s (ran %s); call deadline %s, "+
 		"retry waits %s to %s, Retry-After %s, spikes %s to %s, fake step %s, create settle %s\n\n",
 		c.Seed, 100*c.Rate, c.Workers, c.Duration, r.Elapsed.Round(100*time.Millisecond), c.CallTimeout,

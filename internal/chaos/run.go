@@ -37,8 +37,9 @@ type Config struct {
 	RetryAfter                 time.Duration // the Retry-After of injected 429s
 	RetryWaitMin, RetryWaitMax time.Duration // the client's WithRetryWait
 	PollMin, PollMax           time.Duration // the waits' WithPollInterval
-	// CreateSettle is the client's WithCreateSettle; 0 keeps the SDK's
-	// default.
+	// CreateSettle is the client's WithCreateSettle. The workflows' cleanup
+	// also waits it out after a create failed with ErrMaybeCreated, before
+	// it looks for the resource by name.
 	CreateSettle time.Duration
 }
 
@@ -52,6 +53,7 @@ func DefaultConfig() Config {
 		Step: 50 * time.Millisecond, SpikeMin: 500 * time.Millisecond, SpikeMax: 3 * time.Second,
 		RetryAfter: time.Second, RetryWaitMin: 10 * time.Millisecond, RetryWaitMax: 1500 * time.Millisecond,
 		PollMin: 25 * time.Millisecond, PollMax: 250 * time.Millisecond,
+		CreateSettle: dbcloud.DefaultCreateSettle,
 	}
 }
 
@@ -80,9 +82,7 @@ func Run(cfg Config) (*Report, error) {
 		dbcloud.WithCreateRecovery(),
 		dbcloud.WithRetryWait(cfg.RetryWaitMin, cfg.RetryWaitMax),
 		dbcloud.WithLogger(slog.New(logs.handler())),
-	}
-	if cfg.CreateSettle > 0 {
-		opts = append(opts, dbcloud.WithCreateSettle(cfg.CreateSettle))
+		dbcloud.WithCreateSettle(cfg.CreateSettle),
 	}
 	client, err := dbcloud.NewClient(backend.APIKey, opts...)
 	if err != nil {
@@ -99,6 +99,9 @@ func Run(cfg Config) (*Report, error) {
 	}
 	running, ended := s.workers(s.workflow, start.Add(cfg.Duration), start.Add(cfg.Duration+cfg.Drain), grace, cancel, proxy.Close)
 
+	if ended {
+		proxy.WaitLate() // what lands late must be seen by the checks
+	}
 	rep := &Report{Config: cfg, Running: running, Proxy: proxy.Counts()}
 	client.CloseIdleConnections()
 	final, finalErr := listDirectly(backend, cfg.CallTimeout)

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dbcloud/dbcloud-go"
 	"github.com/dbcloud/dbcloud-go/internal/chaos"
 )
 
@@ -19,7 +20,7 @@ var (
 	soakDuration   = flag.Duration("chaos.duration", 12*time.Second, "no workflow starts after this")
 	soakWorkflows  = flag.Int("chaos.workflows", 0, "no more workflows than this; 0 = no bound")
 	soakCompletion = flag.Float64("chaos.min-completion", 0.85, "fail below this share of completed workflows")
-	soakSettle     = flag.Duration("chaos.settle", 0, "the client's WithCreateSettle; 0 = the SDK's default")
+	soakSettle     = flag.Duration("chaos.settle", dbcloud.DefaultCreateSettle, "the client's WithCreateSettle")
 )
 
 // TestChaosSoak runs deploy workflows through a fault-injecting proxy and

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/dbcloud/dbcloud-go"
 )
@@ -54,8 +55,11 @@ type workflow struct {
 	n    int
 	name string
 
-	serviceID, setID           string
-	serviceMaybe, setMaybe     bool // the create failed with ErrMaybeCreated
+	serviceID, setID string
+	// maybeAt is when a create failed with ErrMaybeCreated (the service's,
+	// or its set's, as serviceMaybe and setMaybe say); zero if none did.
+	maybeAt                    time.Time
+	serviceMaybe, setMaybe     bool
 	serviceDeleted, setDeleted bool // the delete was accepted
 }
 
@@ -113,8 +117,8 @@ func (w *workflow) createService(ctx context.Context) error {
 		w.ledger.learn(svc.ServiceID)
 		w.ledger.password(string(svc.InitialPassword))
 	}
-	if err != nil {
-		w.serviceMaybe = errors.Is(err, dbcloud.ErrMaybeCreated)
+	if errors.Is(err, dbcloud.ErrMaybeCreated) {
+		w.serviceMaybe, w.maybeAt = true, time.Now()
 	}
 	return err
 }
@@ -134,7 +138,9 @@ func (w *workflow) createReplicaSet(ctx context.Context) error {
 		Name: w.setName(), Nodes: 1, CPUMillis: 500, MemoryGBs: 2,
 	})
 	if err != nil {
-		w.setMaybe = errors.Is(err, dbcloud.ErrMaybeCreated)
+		if errors.Is(err, dbcloud.ErrMaybeCreated) {
+			w.setMaybe, w.maybeAt = true, time.Now()
+		}
 		return err
 	}
 	w.setID = set.ID
@@ -199,6 +205,14 @@ func (w *workflow) cleanup() *Failure {
 		}
 	}
 
+	if !w.maybeAt.IsZero() {
+		// As recovery does: the create's request may still be on its way,
+		// and a list before the settle period has passed proves nothing.
+		select {
+		case <-time.After(time.Until(w.maybeAt.Add(w.cfg.CreateSettle))):
+		case <-w.root.Done():
+		}
+	}
 	var sets []string
 	if w.setID != "" && !w.setDeleted {
 		sets = append(sets, w.setID)
