@@ -1,0 +1,123 @@
+package dbcloudtest_test
+
+import (
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/dbcloud/dbcloud-go"
+	"github.com/dbcloud/dbcloud-go/dbcloudtest"
+)
+
+// The benchmarks measure what a user's test gets through the server with
+// WithStep(0): SDK calls per second through one client, and the latency of
+// a whole create -> ready -> delete.
+//
+//	go test -run '^$' -bench . -benchmem ./dbcloudtest
+
+func BenchmarkGet(b *testing.B) {
+	srv := dbcloudtest.NewServer()
+	defer srv.Close()
+	c := srv.Client()
+	ctx := b.Context()
+	svc := createReady(b, c, srv.ProjectID)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := c.Services.Get(ctx, srv.ProjectID, svc.ServiceID); err != nil {
+			b.Fatal(err)
+		}
+	}
+	reportRate(b, 1)
+}
+
+func BenchmarkCreate(b *testing.B) {
+	srv := dbcloudtest.NewServer()
+	defer srv.Close()
+	c := srv.Client()
+	ctx := b.Context()
+	req := &dbcloud.CreateServiceRequest{Name: "bench"}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := c.Services.Create(ctx, srv.ProjectID, req); err != nil {
+			b.Fatal(err)
+		}
+	}
+	reportRate(b, 1)
+}
+
+// BenchmarkAllLogs reads a history of 10,000 entries (20 pages) per
+// iteration.
+func BenchmarkAllLogs(b *testing.B) {
+	const entries = 10_000
+	srv := dbcloudtest.NewServer()
+	defer srv.Close()
+	c := srv.Client()
+	ctx := b.Context()
+	svc := createReady(b, c, srv.ProjectID)
+	n := 0
+	for range c.Services.AllLogs(ctx, srv.ProjectID, svc.ServiceID, nil) {
+		n++
+	}
+	if err := srv.SeedLogs(svc.ServiceID, entries-n); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		n = 0
+		for _, err := range c.Services.AllLogs(ctx, srv.ProjectID, svc.ServiceID, nil) {
+			if err != nil {
+				b.Fatal(err)
+			}
+			n++
+		}
+		if n != entries {
+			b.Fatalf("%d entries, want %d", n, entries)
+		}
+	}
+	b.ReportMetric(float64(b.N*entries)/b.Elapsed().Seconds(), "entries/s")
+	reportRate(b, entries/500)
+}
+
+// BenchmarkLifecycle runs a whole create -> wait for READY -> delete ->
+// wait for the deletion per iteration and reports the median besides the
+// mean.
+func BenchmarkLifecycle(b *testing.B) {
+	srv := dbcloudtest.NewServer()
+	defer srv.Close()
+	c := srv.Client()
+	ctx := b.Context()
+	var took []time.Duration
+	b.ReportAllocs()
+	for b.Loop() {
+		start := time.Now()
+		svc := createReady(b, c, srv.ProjectID)
+		if err := c.Services.Delete(ctx, srv.ProjectID, svc.ServiceID); err != nil {
+			b.Fatal(err)
+		}
+		if err := c.Services.WaitForDeleted(ctx, srv.ProjectID, svc.ServiceID); err != nil {
+			b.Fatal(err)
+		}
+		took = append(took, time.Since(start))
+	}
+	slices.Sort(took)
+	b.ReportMetric(float64(took[len(took)/2].Nanoseconds()), "ns-median/lifecycle")
+	reportRate(b, 4)
+}
+
+// reportRate reports SDK calls per second, for perOp calls per iteration.
+func reportRate(b *testing.B, perOp int) {
+	b.ReportMetric(float64(b.N*perOp)/b.Elapsed().Seconds(), "calls/s")
+}
+
+func createReady(t testing.TB, c *dbcloud.Client, project string) *dbcloud.Service {
+	t.Helper()
+	svc, err := c.Services.Create(t.Context(), project, &dbcloud.CreateServiceRequest{Name: "orders"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ready, err := c.Services.WaitForReady(t.Context(), project, svc.ServiceID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ready
+}
