@@ -198,9 +198,8 @@
 // There is no database behind a service: its endpoint is a name that does
 // not resolve. Nothing is billed, nothing is rate-limited and no quota runs
 // out, unless a fault says so. One API key reaches every project. Names
-// need not be unique, as on the real API: two services may share one.
-// Metrics are fixed numbers, forks copy no data, and every region and
-// volume type is accepted. The server speaks plain HTTP/1.1 on loopback,
+// need not be unique: two services may share one. Metrics are fixed
+// numbers, forks copy no data, and any non-empty region is accepted. The server speaks plain HTTP/1.1 on loopback,
 // keeps its state in memory and forgets it on Close. Statuses the real API
 // reaches on its own (UNSTABLE, UPGRADING, OPTIMIZING, a replica set in
 // error) happen only through SetStatus and SetReplicaSetStatus.
