@@ -108,16 +108,3 @@ func BenchmarkLifecycle(b *testing.B) {
 func reportRate(b *testing.B, perOp int) {
 	b.ReportMetric(float64(b.N*perOp)/b.Elapsed().Seconds(), "calls/s")
 }
-
-func createReady(t testing.TB, c *dbcloud.Client, project string) *dbcloud.Service {
-	t.Helper()
-	svc, err := c.Services.Create(t.Context(), project, &dbcloud.CreateServiceRequest{Name: "orders"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ready, err := c.Services.WaitForReady(t.Context(), project, svc.ServiceID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return ready
-}

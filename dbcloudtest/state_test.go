@@ -77,10 +77,7 @@ func TestStepAndAdvance(t *testing.T) {
 	defer srv.Close()
 	c := srv.Client()
 	ctx := t.Context()
-	svc, err := c.Services.Create(ctx, srv.ProjectID, &dbcloud.CreateServiceRequest{Name: "db"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	svc := create(t, c, srv.ProjectID)
 	status := func() dbcloud.ServiceStatus {
 		t.Helper()
 		got, err := c.Services.Get(ctx, srv.ProjectID, svc.ServiceID)
@@ -110,10 +107,7 @@ func TestStepZero(t *testing.T) {
 	defer srv.Close()
 	c := srv.Client()
 	ctx := t.Context()
-	svc, err := c.Services.Create(ctx, srv.ProjectID, &dbcloud.CreateServiceRequest{Name: "db"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	svc := create(t, c, srv.ProjectID)
 	if svc.Status != dbcloud.StatusQueued {
 		t.Errorf("create response %s, want QUEUED", svc.Status)
 	}
@@ -134,10 +128,7 @@ func TestSetStatus(t *testing.T) {
 	defer srv.Close()
 	c := srv.Client()
 	ctx := t.Context()
-	svc, err := c.Services.Create(ctx, srv.ProjectID, &dbcloud.CreateServiceRequest{Name: "db"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	svc := create(t, c, srv.ProjectID)
 	if err := srv.SetStatus(svc.ServiceID, "MIGRATING"); err != nil {
 		t.Fatal(err)
 	}
