@@ -11,7 +11,10 @@ import (
 
 // The benchmarks measure what a user's test gets through the server with
 // WithStep(0): SDK calls per second through one client, and the latency of
-// a whole create -> ready -> delete.
+// a whole create -> ready -> delete. cpu-us/call is the process's CPU time
+// (client and server together) per call: close to the time per call, since
+// a call waits for nothing but the work on both sides, and the number to
+// compare when other work loads the machine.
 //
 //	go test -run '^$' -bench . -benchmem ./dbcloudtest
 
@@ -22,12 +25,13 @@ func BenchmarkGet(b *testing.B) {
 	ctx := b.Context()
 	svc := createReady(b, c, srv.ProjectID)
 	b.ReportAllocs()
+	cpu := startCPU()
 	for b.Loop() {
 		if _, err := c.Services.Get(ctx, srv.ProjectID, svc.ServiceID); err != nil {
 			b.Fatal(err)
 		}
 	}
-	reportRate(b, 1)
+	cpu.report(b, 1)
 }
 
 func BenchmarkCreate(b *testing.B) {
@@ -37,12 +41,13 @@ func BenchmarkCreate(b *testing.B) {
 	ctx := b.Context()
 	req := &dbcloud.CreateServiceRequest{Name: "bench"}
 	b.ReportAllocs()
+	cpu := startCPU()
 	for b.Loop() {
 		if _, err := c.Services.Create(ctx, srv.ProjectID, req); err != nil {
 			b.Fatal(err)
 		}
 	}
-	reportRate(b, 1)
+	cpu.report(b, 1)
 }
 
 // BenchmarkAllLogs reads a history of 10,000 entries (20 pages) per
@@ -62,6 +67,7 @@ func BenchmarkAllLogs(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
+	cpu := startCPU()
 	for b.Loop() {
 		n = 0
 		for _, err := range c.Services.AllLogs(ctx, srv.ProjectID, svc.ServiceID, nil) {
@@ -75,7 +81,7 @@ func BenchmarkAllLogs(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(b.N*entries)/b.Elapsed().Seconds(), "entries/s")
-	reportRate(b, entries/500)
+	cpu.report(b, entries/500)
 }
 
 // BenchmarkLifecycle runs a whole create -> wait for READY -> delete ->
@@ -88,6 +94,7 @@ func BenchmarkLifecycle(b *testing.B) {
 	ctx := b.Context()
 	var took []time.Duration
 	b.ReportAllocs()
+	cpu := startCPU()
 	for b.Loop() {
 		start := time.Now()
 		svc := createReady(b, c, srv.ProjectID)
@@ -101,10 +108,26 @@ func BenchmarkLifecycle(b *testing.B) {
 	}
 	slices.Sort(took)
 	b.ReportMetric(float64(took[len(took)/2].Nanoseconds()), "ns-median/lifecycle")
-	reportRate(b, 4)
+	cpu.report(b, 4)
 }
 
-// reportRate reports SDK calls per second, for perOp calls per iteration.
-func reportRate(b *testing.B, perOp int) {
-	b.ReportMetric(float64(b.N*perOp)/b.Elapsed().Seconds(), "calls/s")
+// cpuStart is the process's CPU time when a benchmark's loop began.
+type cpuStart struct {
+	at time.Duration
+	ok bool
+}
+
+func startCPU() cpuStart {
+	at, ok := processCPU()
+	return cpuStart{at, ok}
+}
+
+// report reports SDK calls per second and CPU time per call, for perOp
+// calls per iteration.
+func (c cpuStart) report(b *testing.B, perOp int) {
+	calls := float64(b.N * perOp)
+	b.ReportMetric(calls/b.Elapsed().Seconds(), "calls/s")
+	if now, ok := processCPU(); ok && c.ok {
+		b.ReportMetric(float64((now-c.at).Microseconds())/calls, "cpu-us/call")
+	}
 }
