@@ -13,8 +13,8 @@ import (
 // WithStep(0): SDK calls per second through one client, and the latency of
 // a whole create -> ready -> delete. cpu-us/call is the process's CPU time
 // (client and server together) per call: close to the time per call, since
-// a call waits for nothing but the work on both sides, and the number to
-// compare when other work loads the machine.
+// a call waits for nothing but the work on both sides, and less sensitive
+// than ns/op to other work on the machine.
 //
 //	go test -run '^$' -bench . -benchmem ./dbcloudtest
 
