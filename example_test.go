@@ -1,36 +1,24 @@
 package dbcloud_test
 
+// The examples run against dbcloudtest, the SDK's public test server, so
+// each is code to copy: into a test as it is, or into a program with the
+// client from dbcloud.NewClientFromEnv instead of srv.Client().
+
 import (
 	"context"
 	"errors"
 	"fmt"
 	"log"
-	"net/http/httptest"
 	"time"
 
 	"github.com/dbcloud/dbcloud-go"
-	"github.com/dbcloud/dbcloud-go/internal/fakeapi"
+	"github.com/dbcloud/dbcloud-go/dbcloudtest"
 )
 
-// exampleAPI starts an in-process fake of the API for the examples. Real
-// programs use dbcloud.NewClientFromEnv, or NewClient with WithBaseURL.
-func exampleAPI() (client *dbcloud.Client, projectID string, fake *fakeapi.API, stop func()) {
-	clock := fakeapi.NewManualClock(time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC))
-	fake = fakeapi.New(fakeapi.Options{Clock: clock, Seed: 1})
-	srv := httptest.NewServer(fake)
-	client, err := dbcloud.NewClient(fake.APIKey(), dbcloud.WithBaseURL(srv.URL+"/v1"))
-	if err != nil {
-		log.Fatal(err)
-	}
-	return client, fake.ProjectID(), fake, func() {
-		client.CloseIdleConnections()
-		srv.Close()
-	}
-}
-
 func ExampleServicesClient_WaitForReady() {
-	client, projectID, _, stop := exampleAPI()
-	defer stop()
+	srv := dbcloudtest.NewServer()
+	defer srv.Close()
+	client, projectID := srv.Client(), srv.ProjectID
 	ctx := context.Background()
 
 	svc, err := client.Services.Create(ctx, projectID, &dbcloud.CreateServiceRequest{
@@ -60,14 +48,16 @@ func ExampleServicesClient_WaitForReady() {
 }
 
 func ExampleServicesClient_AllLogs() {
-	client, projectID, fake, stop := exampleAPI()
-	defer stop()
+	srv := dbcloudtest.NewServer(dbcloudtest.WithSeed(1),
+		dbcloudtest.WithStartTime(time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)))
+	defer srv.Close()
+	client, projectID := srv.Client(), srv.ProjectID
 	ctx := context.Background()
 	svc, err := client.Services.Create(ctx, projectID, &dbcloud.CreateServiceRequest{Name: "orders"})
 	if err != nil {
 		log.Fatal(err)
 	}
-	_ = fake.SeedLogs(projectID, svc.ServiceID, 1200) // some history, over three pages
+	_ = srv.SeedLogs(svc.ServiceID, 1200) // some history, over three pages
 
 	bySeverity := map[string]int{}
 	total := 0
@@ -89,14 +79,15 @@ func ExampleServicesClient_AllLogs() {
 }
 
 func ExampleServicesClient_ListLogs() {
-	client, projectID, fake, stop := exampleAPI()
-	defer stop()
+	srv := dbcloudtest.NewServer(dbcloudtest.WithSeed(1))
+	defer srv.Close()
+	client, projectID := srv.Client(), srv.ProjectID
 	ctx := context.Background()
 	svc, err := client.Services.Create(ctx, projectID, &dbcloud.CreateServiceRequest{Name: "orders"})
 	if err != nil {
 		log.Fatal(err)
 	}
-	_ = fake.SeedLogs(projectID, svc.ServiceID, 1500)
+	_ = srv.SeedLogs(svc.ServiceID, 1500)
 
 	// Read one page now, keep the cursor, and resume later from where it stopped.
 	filter := dbcloud.LogOptions{Severities: []string{"LOG", "WARNING", "ERROR"}}
@@ -122,10 +113,11 @@ func ExampleServicesClient_ListLogs() {
 }
 
 func ExampleAPIError() {
-	client, projectID, _, stop := exampleAPI()
-	defer stop()
+	srv := dbcloudtest.NewServer()
+	defer srv.Close()
+	client := srv.Client()
 
-	_, err := client.Services.Get(context.Background(), projectID, "no-such-service")
+	_, err := client.Services.Get(context.Background(), srv.ProjectID, "no-such-service")
 	var apiErr *dbcloud.APIError
 	if errors.Is(err, dbcloud.ErrNotFound) && errors.As(err, &apiErr) {
 		fmt.Println(apiErr.StatusCode, apiErr.Code, apiErr.RequestID != "")

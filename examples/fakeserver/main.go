@@ -17,6 +17,10 @@
 // service is QUEUED for one step, CONFIGURING for the next, then READY); 0
 // completes operations at once. -seed makes ids, passwords and logs
 // repeatable. State lives in memory and is lost when the server stops.
+//
+// It serves the same model as package dbcloudtest, with a real clock. Go
+// tests use dbcloudtest instead: a server per test, a clock the test moves,
+// faults, and the state to inspect.
 package main
 
 import (

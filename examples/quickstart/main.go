@@ -5,8 +5,9 @@
 //
 //	go run ./examples/quickstart
 //
-// With no DBCLOUD_API_KEY set it starts a fake of the API in-process, so it
-// needs no account and no network. With DBCLOUD_API_KEY, DBCLOUD_BASE_URL and
+// With no DBCLOUD_API_KEY set it starts a fake of the API in-process (the
+// model package dbcloudtest serves to tests, here with a real clock so that
+// statuses move as you watch), so it needs no account and no network. With DBCLOUD_API_KEY, DBCLOUD_BASE_URL and
 // DBCLOUD_PROJECT_ID set it runs against that API (and creates billed
 // resources there, which it deletes at the end).
 package main

@@ -38,6 +38,9 @@ type Options struct {
 	Clock Clock
 	// Seed makes ids, passwords and generated logs deterministic.
 	Seed uint64
+	// RecordRequests keeps every request for Requests. Off, a long-running
+	// fake (examples/fakeserver) does not grow with its traffic.
+	RecordRequests bool
 }
 
 // API is a stateful, in-memory model of the database service API. It
@@ -55,8 +58,16 @@ type API struct {
 	idRand   *rand.Rand // ids and passwords: kept apart from logRand so seeding logs never changes later ids
 	logRand  *rand.Rand
 	services []*service // creation order, all projects
+	byID     map[string]*service
+	usedIDs  map[string]bool // every id handed out: never reused
+	goneAt   time.Time       // no deletion completes before; see sweep
+	gone     bool            // a deletion is planned
 	faults   []*Fault
 	counts   map[countKey]int
+
+	recording bool
+	log       []Request
+	logBase   int // sequence number of log[0]: ResetCounts moves it on
 }
 
 // New returns a fake API configured by opts.
@@ -69,6 +80,10 @@ func New(opts Options) *API {
 		idRand:   rand.New(rand.NewPCG(opts.Seed, 0x6462636c6f7564)),
 		logRand:  rand.New(rand.NewPCG(opts.Seed, 0x6c6f6773)),
 		counts:   make(map[countKey]int),
+		byID:     make(map[string]*service),
+		usedIDs:  make(map[string]bool),
+
+		recording: opts.RecordRequests,
 	}
 	if a.apiKey == "" {
 		a.apiKey = defaultAPIKey
@@ -214,12 +229,14 @@ func relPath(r *http.Request) string {
 // and the model.
 func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	id := "req-" + strconv.FormatInt(a.requests.Add(1), 10)
-	f := a.takeFault(r.Method, relPath(r))
+	f, seq := a.arrive(r.Method, relPath(r), r.URL.RawQuery)
 	if f != nil {
-		a.serveFault(w, r, id, f)
+		a.serveFault(w, r, id, f, seq)
 		return
 	}
-	writeEncoded(w, a.handle(r, id))
+	e := a.handle(r, id)
+	a.answered(seq, e.status)
+	writeEncoded(w, e)
 }
 
 // handle runs a request through the model and encodes the answer.

@@ -153,7 +153,9 @@
 //
 // InjectFault queues a Fault, matched before authentication and routing, the
 // first matching one in the order added. Count counts every request, faulted
-// and failed ones included, by method and escaped path.
+// and failed ones included, by method and escaped path. With
+// Options.RecordRequests, Requests lists them in the order they arrived,
+// each with the status sent (set before the first byte of the answer).
 //
 // Go's http.Transport silently retries a GET (or HEAD, OPTIONS, TRACE) that
 // fails on a reused keep-alive connection before any response byte arrives,

@@ -74,11 +74,13 @@ func (a *API) Count(method, pattern string) int {
 	return n
 }
 
-// ResetCounts forgets the requests seen so far.
+// ResetCounts forgets the requests seen so far, for Count and Requests.
 func (a *API) ResetCounts() {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	clear(a.counts)
+	a.logBase += len(a.log)
+	a.log = nil
 }
 
 func pathMatches(pattern, path string) bool {
@@ -97,11 +99,9 @@ func pathMatches(pattern, path string) bool {
 	return true
 }
 
-// takeFault counts the request and returns the fault that answers it, if any.
+// takeFault returns the fault that answers a request, if any; the caller
+// holds a.mu.
 func (a *API) takeFault(method, path string) *Fault {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	a.counts[countKey{method, path}]++
 	for i, f := range a.faults {
 		if (f.Method == "" || f.Method == method) && pathMatches(f.Path, path) {
 			f.Times--
@@ -115,7 +115,7 @@ func (a *API) takeFault(method, path string) *Fault {
 	return nil
 }
 
-func (a *API) serveFault(w http.ResponseWriter, r *http.Request, id string, f *Fault) {
+func (a *API) serveFault(w http.ResponseWriter, r *http.Request, id string, f *Fault, seq int) {
 	if f.Delay > 0 {
 		t := time.NewTimer(f.Delay)
 		defer t.Stop()
@@ -150,6 +150,7 @@ func (a *API) serveFault(w http.ResponseWriter, r *http.Request, id string, f *F
 	for k, v := range f.Header {
 		e.header[k] = v
 	}
+	a.answered(seq, e.status)
 	if !f.Truncate {
 		writeEncoded(w, e)
 		return

@@ -14,38 +14,20 @@ func (a *API) randString(n int, alphabet string) string {
 	return string(b)
 }
 
-func (a *API) uniqueServiceID() string {
+func (a *API) uniqueServiceID() string { return a.uniqueID("", 10) }
+
+func (a *API) uniqueReplicaSetID() string { return a.uniqueID("rs-", 6) }
+
+// uniqueID draws an id never handed out before, as the live service never
+// gives a deleted resource's id to a new one.
+func (a *API) uniqueID(prefix string, n int) string {
 	for {
-		id := a.randString(10, lowerAlnum)
-		if !a.idTaken(func(s *service, _ *replicaSet) bool { return s.id == id }) {
+		id := prefix + a.randString(n, lowerAlnum)
+		if !a.usedIDs[id] {
+			a.usedIDs[id] = true
 			return id
 		}
 	}
-}
-
-func (a *API) uniqueReplicaSetID() string {
-	for {
-		id := "rs-" + a.randString(6, lowerAlnum)
-		if !a.idTaken(func(_ *service, rs *replicaSet) bool { return rs != nil && rs.id == id }) {
-			return id
-		}
-	}
-}
-
-// idTaken reports whether used holds for any service, alone (rs nil) or
-// with one of its replica sets.
-func (a *API) idTaken(used func(*service, *replicaSet) bool) bool {
-	for _, s := range a.services {
-		if used(s, nil) {
-			return true
-		}
-		for _, rs := range s.sets {
-			if used(s, rs) {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 func (a *API) password() string { return a.randString(20, passwordChars) }

@@ -134,7 +134,7 @@ func (a *API) deleteReplicaSet(c *call) (reply, error) {
 	if err := needSetAlive(s, rs, c.now, "delete"); err != nil {
 		return reply{}, err
 	}
-	rs.sched = a.plan(c.now, rsDeleting, statusGone)
+	rs.sched = a.planDeletion(c.now, rsDeleting)
 	s.logs.event(c.now, sevLog, "read replica set "+rs.id+" deletion requested")
 	return reply{status: http.StatusAccepted}, nil
 }

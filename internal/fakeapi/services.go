@@ -96,19 +96,53 @@ func (s *service) view(now time.Time, status string) serviceJSON {
 	return v
 }
 
-// sweep removes the resources whose deletion has completed.
+// planDeletion plans first, then gone, and notes when that will be.
+func (a *API) planDeletion(now time.Time, first string) schedule {
+	s := a.plan(now, first, statusGone)
+	a.noteGone(s[1].at)
+	return s
+}
+
+func (a *API) noteGone(at time.Time) {
+	if !a.gone || at.Before(a.goneAt) {
+		a.goneAt, a.gone = at, true
+	}
+}
+
+// sweep removes the resources whose deletion has completed. It runs on
+// every request, so it looks at every resource only when a deletion may
+// have completed: the fake stays fast with thousands of services.
 func (a *API) sweep(now time.Time) {
-	a.services = slices.DeleteFunc(a.services, func(s *service) bool { return s.sched.current(now) == statusGone })
+	if !a.gone || now.Before(a.goneAt) {
+		return
+	}
+	a.gone = false
+	done := func(sched schedule) bool {
+		last := sched[len(sched)-1]
+		switch {
+		case last.status != statusGone: // none planned, or SetStatus cancelled it
+			return false
+		case now.Before(last.at):
+			a.noteGone(last.at)
+			return false
+		}
+		return true
+	}
+	a.services = slices.DeleteFunc(a.services, func(s *service) bool {
+		if done(s.sched) {
+			delete(a.byID, s.id)
+			return true
+		}
+		return false
+	})
 	for _, s := range a.services {
-		s.sets = slices.DeleteFunc(s.sets, func(rs *replicaSet) bool { return rs.sched.current(now) == statusGone })
+		s.sets = slices.DeleteFunc(s.sets, func(rs *replicaSet) bool { return done(rs.sched) })
 	}
 }
 
 func (a *API) findService(project, id string) (*service, error) {
-	for _, s := range a.services {
-		if s.project == project && s.id == id {
-			return s, nil
-		}
+	if s := a.byID[id]; s != nil && s.project == project {
+		return s, nil
 	}
 	return nil, notFound("service", id)
 }
@@ -155,6 +189,7 @@ func (a *API) newService(now time.Time, project, name, typ, region, env string, 
 	}
 	a.startupLogs(s, now)
 	a.services = append(a.services, s)
+	a.byID[s.id] = s
 	return s
 }
 
@@ -195,9 +230,9 @@ func (a *API) deleteService(c *call) (reply, error) {
 	if err := needAlive(s, c.now, "delete"); err != nil {
 		return reply{}, err
 	}
-	s.sched = a.plan(c.now, statusDeleting, statusGone)
+	s.sched = a.planDeletion(c.now, statusDeleting)
 	for _, rs := range s.sets {
-		rs.sched = a.plan(c.now, rsDeleting, statusGone)
+		rs.sched = a.planDeletion(c.now, rsDeleting)
 	}
 	s.logs.event(c.now, sevLog, "received smart shutdown request: service deletion requested")
 	return reply{status: http.StatusAccepted}, nil

@@ -1,0 +1,222 @@
+// Package dbcloudtest runs a fake of the dbcloud API inside a test, so that
+// code written on the SDK (deploy functions, controllers, command-line
+// tools) can be tested with no account, no network and no sleeps. It is to
+// the SDK what net/http/httptest is to net/http: NewServer serves on a free
+// loopback port, Client returns a *dbcloud.Client pointed at it, Close stops
+// it.
+//
+// The server is a model of the service, not a set of canned answers: every
+// endpoint, statuses that move through the same states as the real ones,
+// input validation with the API's 400s, a 409 when an operation does not fit
+// the current status, a 404 once a resource is gone, and logs with cursors
+// and filters. The code under test meets the answers it meets in production,
+// and the test can look at the state behind them, change it, and break the
+// network on purpose.
+//
+// # Testing a deploy function
+//
+// Take the code under test to be a function that makes sure a service
+// exists and is ready:
+//
+//	func deploy(ctx context.Context, client *dbcloud.Client, projectID, name string) (*dbcloud.Service, error) {
+//		svc, err := client.Services.Create(ctx, projectID, &dbcloud.CreateServiceRequest{Name: name})
+//		if err != nil {
+//			return nil, err
+//		}
+//		return client.Services.WaitForReady(ctx, projectID, svc.ServiceID)
+//	}
+//
+// Its test starts a server, gives deploy a client of it, and checks both
+// what deploy returned and what the server now holds:
+//
+//	func TestDeploy(t *testing.T) {
+//		srv := dbcloudtest.NewServer()
+//		defer srv.Close()
+//
+//		svc, err := deploy(t.Context(), srv.Client(), srv.ProjectID, "orders")
+//		if err != nil {
+//			t.Fatal(err)
+//		}
+//		if svc.Status != dbcloud.StatusReady {
+//			t.Errorf("status %s, want READY", svc.Status)
+//		}
+//		if got := srv.Services(); len(got) != 1 || got[0].Name != "orders" {
+//			t.Errorf("services on the server: %+v", got)
+//		}
+//	}
+//
+// The wait returns at once: by default an operation is complete by the next
+// read, and a wait's first check is immediate (see Time).
+//
+// The error paths are where such code breaks, and where the server helps
+// most:
+//
+//   - A 409. Put the service where the API refuses the call, with the API
+//     itself (Stop it, then Resize it; enable its pooler twice) or with
+//     SetStatus, and check that the code branches on
+//     errors.Is(err, dbcloud.ErrConflict).
+//   - A failure. InjectFault answers the next matching request with a status
+//     (a 503, a 429 with Retry-After), a dropped connection (before or after
+//     the server acted), a body cut in half, or a delay. The SDK's retries
+//     meet it as they would meet the real API: a GET is retried, a create is
+//     not, since repeating it could make a second, billed service.
+//   - A wait that times out. WithStep(time.Hour) and no Advance keep a new
+//     service QUEUED; the wait's timeout (WithWaitTimeout, or the context's
+//     deadline) then ends it with a *dbcloud.WaitError for which
+//     errors.Is(err, context.DeadlineExceeded) holds.
+//
+// Count and Requests show what the code sent; Service and Services show the
+// state it left. The Example functions of this package are such tests.
+//
+// # Time
+//
+// The server has a clock of its own that moves only when the test moves it,
+// with Advance, so a test sees the same statuses however slow the machine
+// is. It starts at the real time of NewServer, or at WithStartTime.
+//
+// An asynchronous operation (create, fork, delete, start, stop, resize,
+// setHA, and a replica set's create, resize and delete) lays out its
+// statuses one step apart on that clock:
+//
+//   - WithStep(0), the default: the operation's own response shows its
+//     first status (a create's shows QUEUED) and the next read shows its last
+//     (READY). A wait's first check, which is immediate, finds the final
+//     status: a whole deploy takes one request per call and nothing ever
+//     sleeps.
+//   - WithStep(d): each status lasts d of the server's clock, and Advance(d)
+//     moves every pending operation one status on. Use it to test what the
+//     code does in between: its progress output, a call refused while a
+//     service is PAUSING, a timeout.
+//
+// For example:
+//
+//	srv := dbcloudtest.NewServer(dbcloudtest.WithStep(time.Minute))
+//	svc, err := client.Services.Create(ctx, srv.ProjectID, req) // QUEUED
+//	srv.Advance(time.Minute)                                    // CONFIGURING
+//	srv.Advance(time.Minute)                                    // READY
+//
+// A wait inside the code under test polls in real time (every 1 s, growing
+// to 10 s, by default). With WithStep(d) > 0, let the code take wait options
+// and pass it dbcloud.WithPollInterval(time.Millisecond, time.Millisecond),
+// then move the clock from the test, or from a dbcloud.WithProgress
+// callback, which runs after each poll:
+//
+//	dbcloud.WithProgress(func(string) { srv.Advance(time.Minute) })
+//
+// Because the clock stands still between Advance calls, the server lives a
+// little in the past of time.Now. Where the server compares a time it is
+// sent with its own, derive that time from Server.Now: a PITR fork's
+// TargetTime must lie between the parent's creation and Now, so Advance
+// first and fork at srv.Now().Add(-time.Minute). A log entry that
+// AppendLogs adds without a Timestamp is stamped Now.
+//
+// # Faults
+//
+// InjectFault arms a Fault for the next Times requests that match its
+// Method and Path ("*" stands for one path segment):
+//
+//	srv.InjectFault(dbcloudtest.Fault{Method: "POST", Path: "/projects/*/services", Status: 503})
+//	srv.InjectFault(dbcloudtest.Fault{Method: "GET", Path: "/projects/*/services/*", Times: 2, Drop: true})
+//	srv.InjectFault(dbcloudtest.Fault{Method: "POST", Path: "/projects/*/services", Drop: true, AfterHandling: true})
+//	srv.InjectFault(dbcloudtest.Fault{Status: 429, Header: http.Header{"Retry-After": {"30"}}})
+//
+// The first makes Services.Create fail with an *dbcloud.APIError matching
+// dbcloud.ErrServer, not retried; the second resets two GETs of a service,
+// which the SDK retries; the third creates the service and then resets the
+// connection, as a proxy dying at the wrong moment would, so the code must
+// find out whether its create happened; the fourth rate-limits the next
+// request of any kind. Faults are matched before authentication and routing
+// and used up in the order they were injected. Clients from Client retry
+// after 1 to 5 ms, so retries cost a test nothing; a Retry-After longer than
+// that is not slept, and the error comes back with RetryAfter set.
+//
+// # What the model does
+//
+// Service statuses move like this, one step each; an operation that finds
+// the service in another status gets 409 CONFLICT:
+//
+//	operation     needs the service        then
+//	create        -                        QUEUED -> CONFIGURING -> READY
+//	forkService   READY                    a new service QUEUED -> CONFIGURING -> READY
+//	stop          READY                    PAUSING -> PAUSED
+//	start         PAUSED                   RESUMING -> READY
+//	resize        READY                    CONFIGURING -> READY, new sizes shown at once
+//	setHA         READY                    CONFIGURING -> READY, new counts shown at once
+//	delete        not DELETING or DELETED  DELETING -> gone: 404 from then on
+//
+// The other operations take effect at once, in any status but DELETING and
+// DELETED (409). enablePooler and disablePooler answer 409 when the pooler
+// already is on or off; attachToVPC answers 409 when the service is attached
+// to a VPC, and detachFromVPC when it is not attached to that one.
+// updatePassword and setEnvironment always work. A DELETED service (only
+// SetStatus leads there) stays readable and refuses every change.
+//
+// Read replica sets move like this; every change also needs the service not
+// DELETING or DELETED:
+//
+//	operation       needs the set   then
+//	create          -               creating -> active (the service must be READY, else 409)
+//	resize          active          resizing -> active
+//	delete          not deleting    deleting -> gone
+//	enablePooler    not deleting    on at once (409 when already on)
+//	disablePooler   not deleting    off at once (409 when already off)
+//	setEnvironment  not deleting    at once
+//
+// Deleting a service deletes its sets with it.
+//
+// What a new service looks like: the addon "time-series" makes it
+// TIMESERIESDB (with "ai" too), "ai" alone VECTOR, none POSTGRES; the
+// defaults are region us-east-1, environment DEV, 500 millicores and 2 GB
+// ("shared" gives 250 millicores and 1 GB); replica_count becomes its HA
+// replica count. Its endpoint is <service id>.<project id>.fake.dbcloud.test
+// on port 5432, its pooler the same host on 6432. Metrics are present only
+// while it is READY. A fork inherits type, region and sizes, has no HA
+// replicas, pooler, VPC or sets, is named "<parent>-fork" unless named,
+// and is DEV unless tagged.
+//
+// Validation answers 400 INVALID_REQUEST with a message that starts with the
+// field ("name: must be 1 to 128 characters"): names of 1 to 128
+// characters; sizes of digits, or "shared" for both sizes of a create or
+// fork; resize sizes of digits; replica set nodes and sizes of at least 1;
+// HA counts of at least 0, sync not above the replica count; VPC ids of
+// digits; a non-empty password; DEV or PROD; a PITR target between the
+// parent's creation and now; log filters that parse. Unknown ids are 404
+// NOT_FOUND, a missing or wrong key 401 UNAUTHORIZED.
+//
+// A service's log history starts with the lines of PostgreSQL starting up
+// (one entry of each severity LOG, INFO, WARNING, ERROR and FATAL), gains a
+// line for each lifecycle event (stop, start, resize, HA, pooler, VPC,
+// password, environment, fork, replica sets), and grows with SeedLogs
+// (older generated entries) and AppendLogs (newer ones of your own). The
+// logs endpoint returns at most 500 entries a page, newest first, with a
+// cursor while older entries match; filters are since <= timestamp < until,
+// every search term (case-insensitive), any of the severities, and the node
+// (0 the primary, 1..n the HA replicas).
+//
+// # What it does not model
+//
+// There is no database behind a service: its endpoint is a name that does
+// not resolve. Nothing is billed, nothing is rate-limited and no quota runs
+// out, unless a fault says so. One API key reaches every project. Names
+// need not be unique: two services may share one. Metrics are fixed
+// numbers, forks copy no data, and any non-empty region is accepted. The server speaks plain HTTP/1.1 on loopback,
+// keeps its state in memory and forgets it on Close. Statuses the real API
+// reaches on its own (UNSTABLE, UPGRADING, OPTIMIZING, a replica set in
+// error) happen only through SetStatus and SetReplicaSetStatus.
+//
+// # Concurrency and cleanup
+//
+// One server serves any number of clients and goroutines at once, and its
+// methods may be called while requests are in flight; every request sees
+// the model whole, before or after another. Close stops the listener, ends
+// every connection and held request, and returns when nothing of the server
+// runs any more; it also closes the idle connections of the clients Client
+// made. After Close, a dial to URL is refused.
+//
+// # Speed
+//
+// A request through a client costs about a tenth of a millisecond: with
+// WithStep(0), a whole create, wait for READY, delete and wait for the
+// deletion takes well under a millisecond, so a test of a whole deploy
+// runs in milliseconds.
+package dbcloudtest

@@ -1,0 +1,28 @@
+package dbcloudtest_test
+
+import (
+	"testing"
+
+	"github.com/dbcloud/dbcloud-go"
+)
+
+// create creates a service called "orders" and returns the create's answer.
+func create(t testing.TB, c *dbcloud.Client, project string) *dbcloud.Service {
+	t.Helper()
+	svc, err := c.Services.Create(t.Context(), project, &dbcloud.CreateServiceRequest{Name: "orders"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return svc
+}
+
+// createReady creates a service and waits until it is READY.
+func createReady(t testing.TB, c *dbcloud.Client, project string) *dbcloud.Service {
+	t.Helper()
+	svc := create(t, c, project)
+	ready, err := c.Services.WaitForReady(t.Context(), project, svc.ServiceID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ready
+}

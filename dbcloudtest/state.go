@@ -1,0 +1,118 @@
+package dbcloudtest
+
+import (
+	"encoding/json"
+	"errors"
+	"time"
+
+	"github.com/dbcloud/dbcloud-go"
+	"github.com/dbcloud/dbcloud-go/internal/fakeapi"
+)
+
+// Advance moves the server's clock forward by d. With WithStep(d), each
+// Advance(d) moves every pending asynchronous operation to its next status.
+// It panics if d is negative: the clock never goes back.
+func (s *Server) Advance(d time.Duration) {
+	if d < 0 {
+		panic("dbcloudtest: Advance: negative duration " + d.String())
+	}
+	s.clock.Advance(d)
+}
+
+// Now returns the time on the server's clock: where it started plus every
+// Advance. The server compares times it is sent with this clock, not with
+// time.Now: derive a PITR fork's TargetTime or a log window from it.
+func (s *Server) Now() time.Time { return s.clock.Now() }
+
+// Service returns the service with this id, in any project, as a GET of it
+// would return it now (InitialPassword is empty: the API sends it only in
+// the responses of create and fork). ok is false when there is no such
+// service, or no longer: a deleted service is gone once its deletion is
+// done.
+func (s *Server) Service(serviceID string) (svc dbcloud.Service, ok bool) {
+	body, ok := s.api.ServiceJSON(serviceID)
+	if !ok {
+		return dbcloud.Service{}, false
+	}
+	mustDecode(body, &svc)
+	return svc, true
+}
+
+// Services returns every service of every project, newest first, as a list
+// of each project would return them now.
+func (s *Server) Services() []dbcloud.Service {
+	var out []dbcloud.Service
+	mustDecode(s.api.ServicesJSON(), &out)
+	return out
+}
+
+// mustDecode decodes a view the engine just encoded from the SDK's own wire
+// shapes: a failure is a bug in this package.
+func mustDecode(body []byte, v any) {
+	if err := json.Unmarshal(body, v); err != nil {
+		panic("dbcloudtest: decoding the server's own view: " + err.Error())
+	}
+}
+
+// SetStatus forces a service into status, any status at all (UNSTABLE,
+// DELETED, or a value this SDK does not know), and cancels the statuses its
+// last operation had planned, so that a test reaches states no request leads
+// to. The model then treats the service as it treats that status: a
+// DELETED service stays readable and refuses every change with 409.
+func (s *Server) SetStatus(serviceID string, status dbcloud.ServiceStatus) error {
+	if status == "" {
+		return errors.New("dbcloudtest: SetStatus: empty status")
+	}
+	project, err := s.api.ServiceProject(serviceID)
+	if err != nil {
+		return userError(err)
+	}
+	return userError(s.api.SetStatus(project, serviceID, string(status)))
+}
+
+// SetReplicaSetStatus forces a read replica set into status (for example
+// dbcloud.ReplicaSetError, from which the API refuses a resize but allows a
+// delete) and cancels the statuses its last operation had planned.
+func (s *Server) SetReplicaSetStatus(serviceID, replicaSetID string, status dbcloud.ReplicaSetStatus) error {
+	if status == "" {
+		return errors.New("dbcloudtest: SetReplicaSetStatus: empty status")
+	}
+	project, err := s.api.ServiceProject(serviceID)
+	if err != nil {
+		return userError(err)
+	}
+	return userError(s.api.SetReplicaSetStatus(project, serviceID, replicaSetID, string(status)))
+}
+
+// SeedLogs adds n generated PostgreSQL log entries to a service's history,
+// all older than the entries it has, a few seconds apart and of every
+// severity, so that a test can page through a long history or filter it.
+func (s *Server) SeedLogs(serviceID string, n int) error {
+	if n < 0 {
+		return errors.New("dbcloudtest: SeedLogs: negative count")
+	}
+	project, err := s.api.ServiceProject(serviceID)
+	if err != nil {
+		return userError(err)
+	}
+	return userError(s.api.SeedLogs(project, serviceID, n))
+}
+
+// AppendLogs adds entries at the newest end of a service's history, in the
+// order given, as the running database would write them. A zero Timestamp
+// means now on the server's clock (Now); an empty Severity means LOG; the
+// severities are LOG, INFO, WARNING, ERROR and FATAL, in any case.
+// Timestamps must not go backwards: an entry older than the newest one
+// already there is an error, and then none of the entries is added. Entries
+// may share a timestamp.
+func (s *Server) AppendLogs(serviceID string, entries ...dbcloud.LogEntry) error {
+	project, err := s.api.ServiceProject(serviceID)
+	if err != nil {
+		return userError(err)
+	}
+	recs := make([]fakeapi.LogEntry, len(entries))
+	for i, e := range entries {
+		recs[i] = fakeapi.LogEntry{Timestamp: e.Timestamp, Severity: e.Severity, Message: e.Message}
+	}
+	return userError(s.api.AppendLogs(project, serviceID, recs...))
+}

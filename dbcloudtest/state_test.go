@@ -1,0 +1,248 @@
+package dbcloudtest_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dbcloud/dbcloud-go"
+	"github.com/dbcloud/dbcloud-go/dbcloudtest"
+	"github.com/google/go-cmp/cmp"
+)
+
+// Service and Services show what a GET and a List show.
+func TestServiceIsWhatTheAPIReturns(t *testing.T) {
+	srv := dbcloudtest.NewServer(dbcloudtest.WithProjects("p1", "p2"))
+	defer srv.Close()
+	c := srv.Client()
+	ctx := t.Context()
+	first := createReady(t, c, "p1")
+	if err := c.Services.EnablePooler(ctx, "p1", first.ServiceID); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Services.AttachToVPC(ctx, "p1", first.ServiceID, "12345"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.ReplicaSets.Create(ctx, "p1", first.ServiceID, &dbcloud.CreateReplicaSetRequest{Name: "r", Nodes: 1, CPUMillis: 500, MemoryGBs: 2}); err != nil {
+		t.Fatal(err)
+	}
+	second, err := c.Services.Create(ctx, "p2", &dbcloud.CreateServiceRequest{Name: "other", ReplicaCount: new(2)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if second.InitialPassword == "" {
+		t.Fatal("no initial password in the create response")
+	}
+
+	var fromAPI []dbcloud.Service
+	for _, want := range []struct{ project, id string }{{"p2", second.ServiceID}, {"p1", first.ServiceID}} {
+		got, err := c.Services.Get(ctx, want.project, want.id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fromAPI = append(fromAPI, *got)
+		view, ok := srv.Service(want.id)
+		if !ok {
+			t.Fatalf("Service(%s) not found", want.id)
+		}
+		if diff := cmp.Diff(*got, view); diff != "" {
+			t.Errorf("Service(%s) differs from Get (-get +Service):\n%s", want.id, diff)
+		}
+	}
+	if fromAPI[1].VPCEndpoint == nil || fromAPI[1].ConnectionPooler == nil || len(fromAPI[1].ReadReplicaSets) != 1 {
+		t.Errorf("the compared service lacks the parts under test: %+v", fromAPI[1])
+	}
+	if diff := cmp.Diff(fromAPI, srv.Services()); diff != "" {
+		t.Errorf("Services is not every service, newest first (-want +got):\n%s", diff)
+	}
+
+	if err := c.Services.Delete(ctx, "p2", second.ServiceID); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := srv.Service(second.ServiceID); ok {
+		t.Error("Service finds a deleted service")
+	}
+	if _, ok := srv.Service("no-such-id"); ok {
+		t.Error("Service finds an unknown id")
+	}
+	if n := len(srv.Services()); n != 1 {
+		t.Errorf("%d services after the delete", n)
+	}
+}
+
+// With WithStep(d) statuses move only with Advance, one per d.
+func TestStepAndAdvance(t *testing.T) {
+	srv := dbcloudtest.NewServer(dbcloudtest.WithStep(time.Minute))
+	defer srv.Close()
+	c := srv.Client()
+	ctx := t.Context()
+	svc := create(t, c, srv.ProjectID)
+	status := func() dbcloud.ServiceStatus {
+		t.Helper()
+		got, err := c.Services.Get(ctx, srv.ProjectID, svc.ServiceID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got.Status
+	}
+	start := srv.Now()
+	for i, want := range []dbcloud.ServiceStatus{dbcloud.StatusQueued, dbcloud.StatusQueued,
+		dbcloud.StatusConfiguring, dbcloud.StatusConfiguring, dbcloud.StatusReady} {
+		if i > 0 {
+			srv.Advance(30 * time.Second)
+		}
+		if got := status(); got != want {
+			t.Fatalf("at +%v: %s, want %s", srv.Now().Sub(start), got, want)
+		}
+	}
+	if d := srv.Now().Sub(start); d != 2*time.Minute {
+		t.Errorf("Now moved %v, want 2m", d)
+	}
+}
+
+// With the default WithStep(0) every operation is done by the next read.
+func TestStepZero(t *testing.T) {
+	srv := dbcloudtest.NewServer()
+	defer srv.Close()
+	c := srv.Client()
+	ctx := t.Context()
+	svc := create(t, c, srv.ProjectID)
+	if svc.Status != dbcloud.StatusQueued {
+		t.Errorf("create response %s, want QUEUED", svc.Status)
+	}
+	if got, _ := srv.Service(svc.ServiceID); got.Status != dbcloud.StatusReady {
+		t.Errorf("after the create: %s, want READY", got.Status)
+	}
+	stopped, err := c.Services.Stop(ctx, srv.ProjectID, svc.ServiceID)
+	if err != nil || stopped.Status != dbcloud.StatusPausing {
+		t.Fatalf("Stop: %v %v", stopped, err)
+	}
+	if got, _ := srv.Service(svc.ServiceID); got.Status != dbcloud.StatusPaused {
+		t.Errorf("after the stop: %s, want PAUSED", got.Status)
+	}
+}
+
+func TestSetStatus(t *testing.T) {
+	srv := dbcloudtest.NewServer(dbcloudtest.WithStep(time.Minute))
+	defer srv.Close()
+	c := srv.Client()
+	ctx := t.Context()
+	svc := create(t, c, srv.ProjectID)
+	if err := srv.SetStatus(svc.ServiceID, "MIGRATING"); err != nil {
+		t.Fatal(err)
+	}
+	srv.Advance(time.Hour) // the create's plan would be READY by now: it is cancelled
+	if got, _ := srv.Service(svc.ServiceID); got.Status != "MIGRATING" {
+		t.Errorf("status %s, want the forced MIGRATING", got.Status)
+	}
+	if _, err := c.Services.Resize(ctx, srv.ProjectID, svc.ServiceID, &dbcloud.ResizeRequest{CPUMillis: 1000, MemoryGBs: 4}); err == nil {
+		t.Error("resize of a MIGRATING service succeeded")
+	}
+
+	rs, err := c.ReplicaSets.Create(ctx, srv.ProjectID, svc.ServiceID, &dbcloud.CreateReplicaSetRequest{Name: "r", Nodes: 1, CPUMillis: 500, MemoryGBs: 2})
+	if err == nil {
+		t.Fatalf("replica set created on a MIGRATING service: %+v", rs)
+	}
+	if err := srv.SetStatus(svc.ServiceID, dbcloud.StatusReady); err != nil {
+		t.Fatal(err)
+	}
+	if rs, err = c.ReplicaSets.Create(ctx, srv.ProjectID, svc.ServiceID, &dbcloud.CreateReplicaSetRequest{Name: "r", Nodes: 1, CPUMillis: 500, MemoryGBs: 2}); err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.SetReplicaSetStatus(svc.ServiceID, rs.ID, dbcloud.ReplicaSetError); err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.ReplicaSets.WaitForActive(ctx, srv.ProjectID, svc.ServiceID, rs.ID)
+	if !errors.Is(err, dbcloud.ErrUnexpectedStatus) {
+		t.Errorf("waiting for a set in error: %v", err)
+	}
+
+	for name, err := range map[string]error{
+		"unknown service":     srv.SetStatus("nope", dbcloud.StatusReady),
+		"empty status":        srv.SetStatus(svc.ServiceID, ""),
+		"unknown replica set": srv.SetReplicaSetStatus(svc.ServiceID, "rs-nope", dbcloud.ReplicaSetActive),
+		"set of no service":   srv.SetReplicaSetStatus("nope", rs.ID, dbcloud.ReplicaSetActive),
+		"empty set status":    srv.SetReplicaSetStatus(svc.ServiceID, rs.ID, ""),
+	} {
+		checkUserError(t, name, err)
+	}
+}
+
+// checkUserError checks that a helper failed with an error that speaks of
+// this package only.
+func checkUserError(t *testing.T, name string, err error) {
+	t.Helper()
+	if err == nil {
+		t.Errorf("%s: no error", name)
+	} else if msg := err.Error(); !strings.HasPrefix(msg, "dbcloudtest: ") || strings.Contains(msg, "fakeapi") {
+		t.Errorf("%s: error %q", name, msg)
+	}
+}
+
+func TestSeedLogs(t *testing.T) {
+	srv := dbcloudtest.NewServer()
+	defer srv.Close()
+	c := srv.Client()
+	svc := createReady(t, c, srv.ProjectID)
+	before := allLogs(t, c, srv.ProjectID, svc.ServiceID)
+	if err := srv.SeedLogs(svc.ServiceID, 1234); err != nil {
+		t.Fatal(err)
+	}
+	after := allLogs(t, c, srv.ProjectID, svc.ServiceID)
+	if len(after) != len(before)+1234 {
+		t.Fatalf("%d entries after seeding 1234 to %d", len(after), len(before))
+	}
+	if diff := cmp.Diff(before, after[:len(before)]); diff != "" {
+		t.Errorf("seeding changed the newest entries (-before +after):\n%s", diff)
+	}
+	if last := before[len(before)-1].Timestamp; !after[len(before)].Timestamp.Before(last) {
+		t.Errorf("seeded entry at %v is not older than %v", after[len(before)].Timestamp, last)
+	}
+	checkUserError(t, "negative", srv.SeedLogs(svc.ServiceID, -1))
+	checkUserError(t, "unknown service", srv.SeedLogs("nope", 1))
+}
+
+func TestAppendLogs(t *testing.T) {
+	srv := dbcloudtest.NewServer()
+	defer srv.Close()
+	c := srv.Client()
+	svc := createReady(t, c, srv.ProjectID)
+	srv.Advance(time.Second)
+	at := srv.Now().Add(time.Minute)
+	err := srv.AppendLogs(svc.ServiceID,
+		dbcloud.LogEntry{Message: "stamped now"},
+		dbcloud.LogEntry{Timestamp: at, Severity: "error", Message: "stamped later"},
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := allLogs(t, c, srv.ProjectID, svc.ServiceID)[:2]
+	want := []dbcloud.LogEntry{
+		{Timestamp: at, Severity: "ERROR", Message: "stamped later"},
+		{Timestamp: srv.Now(), Severity: "LOG", Message: "stamped now"},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("newest entries (-want +got):\n%s", diff)
+	}
+
+	n := len(allLogs(t, c, srv.ProjectID, svc.ServiceID))
+	checkUserError(t, "older than the newest", srv.AppendLogs(svc.ServiceID, dbcloud.LogEntry{Timestamp: at.Add(-time.Second), Message: "x"}))
+	checkUserError(t, "unknown severity", srv.AppendLogs(svc.ServiceID, dbcloud.LogEntry{Message: "fine"}, dbcloud.LogEntry{Severity: "LOUD", Message: "x"}))
+	checkUserError(t, "unknown service", srv.AppendLogs("nope", dbcloud.LogEntry{Message: "x"}))
+	if after := len(allLogs(t, c, srv.ProjectID, svc.ServiceID)); after != n {
+		t.Errorf("failed appends changed the history from %d to %d entries", n, after)
+	}
+}
+
+func allLogs(t *testing.T, c *dbcloud.Client, project, id string) []dbcloud.LogEntry {
+	t.Helper()
+	var out []dbcloud.LogEntry
+	for e, err := range c.Services.AllLogs(t.Context(), project, id, nil) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, e)
+	}
+	return out
+}
