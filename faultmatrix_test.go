@@ -128,7 +128,7 @@ func everyAttemptRows() []matrixRow {
 		{name: "429 Retry-After: HTTP date", fault: status(429, "", header("Retry-After", time.Now().Add(time.Second).UTC().Format(http.TimeFormat))), want: limited, sentinel: dbcloud.ErrRateLimited},
 		{name: "429 Retry-After over the max", fault: status(429, "", header("Retry-After", "3600")), want: once, sentinel: dbcloud.ErrRateLimited},
 		{name: "connection refused", refused: true, sentinel: syscall.ECONNREFUSED,
-			want: [5]string{"3× network", "3× network · PAUSED", "3× network · made 0", "3× network · made 0", "3× network · PAUSED"}},
+			want: [5]string{"3× network", "3× network · PAUSED", "3× network · made 0", "9× network · made 0", "3× network · PAUSED"}},
 		{name: "reset after the request was read", fault: fakeapi.Fault{Drop: true},
 			want: [5]string{"3× network", "3× network · PAUSED", "1× network (may exist) · made 0", "3× network · made 0", "3× network · PAUSED"}},
 		{name: "reset after the server acted", fault: fakeapi.Fault{Drop: true, AfterHandling: true},
