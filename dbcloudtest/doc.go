@@ -59,7 +59,9 @@
 //     (a 503, a 429 with Retry-After), a dropped connection (before or after
 //     the server acted), a body cut in half, or a delay. The SDK's retries
 //     meet it as they would meet the real API: a GET is retried, a create is
-//     not, since repeating it could make a second, billed service.
+//     not, since repeating it could make a second, billed service; its error
+//     matches dbcloud.ErrMaybeCreated when the service may exist, and a
+//     client with dbcloud.WithCreateRecovery finds out by itself.
 //   - A wait that times out. WithStep(time.Hour) and no Advance keep a new
 //     service QUEUED; the wait's timeout (WithWaitTimeout, or the context's
 //     deadline) then ends it with a *dbcloud.WaitError for which
@@ -121,11 +123,14 @@
 //	srv.InjectFault(dbcloudtest.Fault{Status: 429, Header: http.Header{"Retry-After": {"30"}}})
 //
 // The first makes Services.Create fail with an *dbcloud.APIError matching
-// dbcloud.ErrServer, not retried; the second resets two GETs of a service,
+// dbcloud.ErrServer, not retried, and dbcloud.ErrMaybeCreated, since a 503
+// may come after the API acted; the second resets two GETs of a service,
 // which the SDK retries; the third creates the service and then resets the
 // connection, as a proxy dying at the wrong moment would, so the code must
-// find out whether its create happened; the fourth rate-limits the next
-// request of any kind. Faults are matched before authentication and routing
+// find out whether its create happened (the error matches
+// dbcloud.ErrMaybeCreated; with dbcloud.WithCreateRecovery, Create lists and
+// returns the service instead); the fourth rate-limits the next request of
+// any kind. Faults are matched before authentication and routing
 // and used up in the order they were injected. Clients from Client retry
 // after 1 to 5 ms, so retries cost a test nothing; a Retry-After longer than
 // that is not slept, and the error comes back with RetryAfter set.

@@ -64,3 +64,29 @@ func Example() {
 	// services: 1
 	// creates sent: 1
 }
+
+// With dbcloud.WithCreateRecovery the same fault costs the deploy nothing:
+// Create finds the service the server made and gives it a new password, since
+// the answer that carried the first one was lost.
+func ExampleServer_Client_createRecovery() {
+	srv := dbcloudtest.NewServer()
+	defer srv.Close()
+	client := srv.Client(dbcloud.WithCreateRecovery())
+	ctx := context.Background()
+
+	srv.InjectFault(dbcloudtest.Fault{
+		Method: "POST", Path: "/projects/*/services",
+		Drop: true, AfterHandling: true, // the server acts, the answer is lost
+	})
+	svc, err := deploy(ctx, client, srv.ProjectID, "orders")
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("first run:", svc.Name, svc.Status)
+	fmt.Println("services:", len(srv.Services()))
+	fmt.Println("creates sent:", srv.Count("POST", "/projects/*/services"))
+	// Output:
+	// first run: orders READY
+	// services: 1
+	// creates sent: 1
+}

@@ -39,15 +39,20 @@ func Deploy(ctx context.Context, client *dbcloud.Client, projectID string, spec 
 		svc, err = services.Create(ctx, projectID, &dbcloud.CreateServiceRequest{
 			Name: spec.Name, CPUMillis: spec.CPUMillis, MemoryGBs: spec.MemoryGBs,
 		})
-		if err != nil {
+		if errors.Is(err, dbcloud.ErrMaybeCreated) {
 			// The request may have reached the API although its answer was
 			// lost (a reset, a proxy's 5xx): look before giving up, and
-			// never create blindly a second time.
+			// never create blindly a second time. A request still on its
+			// way can land after this look; the pipeline's next run then
+			// finds the service by its name. A client made with
+			// dbcloud.WithCreateRecovery settles this inside Create.
 			found, findErr := findByName(ctx, client, projectID, spec.Name)
-			if findErr != nil || found == nil {
-				return nil, fmt.Errorf("creating %s: %w", spec.Name, err)
+			if findErr == nil && found != nil {
+				svc, err = found, nil
 			}
-			svc = found
+		}
+		if err != nil {
+			return nil, fmt.Errorf("creating %s: %w", spec.Name, err)
 		}
 	}
 	if svc, err = start(ctx, client, projectID, svc, opts); err != nil {
