@@ -38,6 +38,14 @@ type Options struct {
 	Clock Clock
 	// Seed makes ids, passwords and generated logs deterministic.
 	Seed uint64
+	// LiveEndpoints makes every endpoint the API hands out (a service's,
+	// its pooler's, a replica set's and its pooler's) a listener on its own
+	// loopback port that answers like a PostgreSQL server. Close stops
+	// them. Start turns it on.
+	LiveEndpoints bool
+	// ConnectDelay is how long, on Clock, a live endpoint answers "starting
+	// up" (SQLSTATE 57P03) after its resource became READY or active.
+	ConnectDelay time.Duration
 }
 
 // API is a stateful, in-memory model of the database service API. It
@@ -57,6 +65,9 @@ type API struct {
 	services []*service // creation order, all projects
 	faults   []*Fault
 	counts   map[countKey]int
+
+	live         *liveNet // nil: endpoints are not live
+	connectDelay time.Duration
 }
 
 // New returns a fake API configured by opts.
@@ -69,6 +80,11 @@ func New(opts Options) *API {
 		idRand:   rand.New(rand.NewPCG(opts.Seed, 0x6462636c6f7564)),
 		logRand:  rand.New(rand.NewPCG(opts.Seed, 0x6c6f6773)),
 		counts:   make(map[countKey]int),
+
+		connectDelay: opts.ConnectDelay,
+	}
+	if opts.LiveEndpoints {
+		a.live = newLiveNet()
 	}
 	if a.apiKey == "" {
 		a.apiKey = defaultAPIKey
