@@ -59,6 +59,39 @@ func ExampleServicesClient_WaitForReady() {
 	// ready: TIMESERIESDB 5432
 }
 
+func ExampleServicesClient_WaitForConnectable() {
+	// A fake API whose endpoints answer like PostgreSQL servers.
+	fake, err := fakeapi.Start("", fakeapi.Options{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer fake.Close()
+	client, err := dbcloud.NewClient(fake.APIKey, dbcloud.WithBaseURL(fake.URL))
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer client.CloseIdleConnections()
+	ctx := context.Background()
+
+	svc, err := client.Services.Create(ctx, fake.ProjectID, &dbcloud.CreateServiceRequest{Name: "orders"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	// READY, and then until the database answers: run migrations next.
+	// For a server certificate of a private CA, add
+	// dbcloud.WithTLSConfig(&tls.Config{RootCAs: pool}).
+	db, err := client.Services.WaitForConnectable(ctx, fake.ProjectID, svc.ServiceID,
+		dbcloud.WithWaitTimeout(15*time.Minute),
+		dbcloud.WithProgress(func(status string) { fmt.Println("status:", status) }))
+	if err != nil {
+		log.Fatal(err) // a *WaitError; on a timeout it names the last probe's failure
+	}
+	fmt.Println("database answers at", db.Endpoint.Host)
+	// Output:
+	// status: READY
+	// database answers at 127.0.0.1
+}
+
 func ExampleServicesClient_AllLogs() {
 	client, projectID, fake, stop := exampleAPI()
 	defer stop()
