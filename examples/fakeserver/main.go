@@ -17,6 +17,9 @@
 // service is QUEUED for one step, CONFIGURING for the next, then READY); 0
 // completes operations at once. -seed makes ids, passwords and logs
 // repeatable. State lives in memory and is lost when the server stops.
+//
+// The endpoints it hands out are loopback ports that answer like PostgreSQL
+// once their service is READY, so WaitForConnectable works against it.
 package main
 
 import (
