@@ -37,11 +37,12 @@ func WithPoolerCheck() WaitOption {
 // start or a fork). Use this wait before connecting, WaitForReady before
 // the next API operation.
 //
-// It polls as WaitForReady does (same options and early ends); once the
-// service is READY each poll also probes its endpoint with the first steps
-// of the PostgreSQL protocol: TLS when the server offers it (see
-// WithTLSConfig), then a startup message for a probe user, with no
-// password. An authentication request or any error other than SQLSTATE
+// It polls as WaitForReady does (same options and early ends). Once the
+// service is READY it probes its endpoint with the first steps of the
+// PostgreSQL protocol: TLS when the server offers it (see WithTLSConfig),
+// then a startup message for a probe user, with no password. Until the
+// database answers, it polls again, with delays starting over from the
+// minimum: each poll reads the service and, while it is READY, probes. An authentication request or any error other than SQLSTATE
 // 57P03 ("starting up") means the database answers; 57P03, a refused or
 // reset connection, a DNS failure, a TLS failure or no answer within 5 s
 // mean not yet. The probe closes the connection after the first answer.
@@ -54,21 +55,17 @@ func (s *ServicesClient) WaitForConnectable(ctx context.Context, projectID, serv
 	if _, err := servicePath(projectID, serviceID, ""); err != nil {
 		return nil, err
 	}
-	probe := newWaitConfig(opts).probe
 	var svc *Service
-	err := poll(ctx, &WaitError{Resource: "service", ID: serviceID, Want: connectableWant}, opts,
+	err := waitConnectable(ctx, &WaitError{Resource: "service", ID: serviceID, Want: connectableWant}, opts,
 		func(ctx context.Context) (string, bool, error) {
 			got, ready, err := s.checkStatus(ctx, projectID, serviceID, StatusReady)
 			if got == nil {
 				return "", false, err
 			}
 			svc = got
-			if !ready {
-				return string(got.Status), false, err
-			}
-			err = probe.answers(ctx, "service", got.Endpoint, got.ConnectionPooler)
-			return string(got.Status), err == nil, err
-		})
+			return string(got.Status), ready, err
+		},
+		func() (*Endpoint, *ConnectionPooler) { return svc.Endpoint, svc.ConnectionPooler })
 	return connectableResult(svc, err)
 }
 
@@ -79,22 +76,52 @@ func (r *ReplicaSetsClient) WaitForConnectable(ctx context.Context, projectID, s
 	if _, err := replicaSetPath(projectID, serviceID, replicaSetID, ""); err != nil {
 		return nil, err
 	}
-	probe := newWaitConfig(opts).probe
 	var set *ReadReplicaSet
-	err := poll(ctx, &WaitError{Resource: "replica set", ID: replicaSetID, Want: connectableWant}, opts,
+	err := waitConnectable(ctx, &WaitError{Resource: "replica set", ID: replicaSetID, Want: connectableWant}, opts,
 		func(ctx context.Context) (string, bool, error) {
 			got, active, err := r.checkActive(ctx, projectID, serviceID, replicaSetID)
 			if got == nil {
 				return "", false, err
 			}
 			set = got
-			if !active {
-				return string(got.Status), false, err
-			}
-			err = probe.answers(ctx, "replica set", got.Endpoint, got.ConnectionPooler)
-			return string(got.Status), err == nil, err
-		})
+			return string(got.Status), active, err
+		},
+		func() (*Endpoint, *ConnectionPooler) { return set.Endpoint, set.ConnectionPooler })
 	return connectableResult(set, err)
+}
+
+// waitConnectable polls read until the resource is up (READY or active),
+// then probes the endpoints it has then until they answer, reading the
+// resource again before each further probe, so that it is still up and its
+// endpoints are current. The probes' delays start over from the poll
+// minimum: a database usually answers a moment after READY, and the polls
+// before it may have grown to the maximum. One timeout bounds both.
+func waitConnectable(ctx context.Context, w *WaitError, opts []WaitOption, read func(context.Context) (string, bool, error), endpoints func() (*Endpoint, *ConnectionPooler)) error {
+	cfg := newWaitConfig(opts)
+	if cfg.timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, cfg.timeout)
+		defer cancel()
+	}
+	opts = append(opts[:len(opts):len(opts)], WithWaitTimeout(0)) // bounded once, above
+	if err := poll(ctx, w, opts, read); err != nil {
+		return err
+	}
+	justRead := true // by the poll that saw the resource up
+	return poll(ctx, w, opts, func(ctx context.Context) (string, bool, error) {
+		status := "" // no new status to report for a probe of what was just read
+		if !justRead {
+			var up bool
+			var err error
+			if status, up, err = read(ctx); !up || err != nil {
+				return status, false, err
+			}
+		}
+		justRead = false
+		direct, pooler := endpoints()
+		err := cfg.probe.answers(ctx, w.Resource, direct, pooler)
+		return status, err == nil, err
+	})
 }
 
 // connectableResult returns the resource on success and with ErrNoEndpoint,

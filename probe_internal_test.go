@@ -145,49 +145,58 @@ type received struct {
 }
 
 // pgServer serves a plain or TLS (with cert) PostgreSQL-like endpoint that
-// answers the startup message with reply, then reads until the client
-// closes. Each exchange that got that far is sent on the channel.
+// answers the startup message with reply. Each exchange that got that far
+// is sent on the channel.
 func pgServer(t *testing.T, cert *tls.Certificate, reply []byte) (Endpoint, <-chan received) {
 	got := make(chan received, 10)
 	ep := scriptedServer(t, func(conn net.Conn) {
-		var c net.Conn = conn
-		req := make([]byte, 8)
-		if _, err := io.ReadFull(c, req); err != nil {
-			return
-		}
-		offer := []byte{'N'}
-		if cert != nil {
-			offer = []byte{'S'}
-		}
-		if _, err := c.Write(offer); err != nil {
-			return
-		}
-		var sni string
-		if cert != nil {
-			tc := tls.Server(c, &tls.Config{Certificates: []tls.Certificate{*cert}})
-			if err := tc.Handshake(); err != nil {
-				return
+		if r, ok := servePG(conn, cert, reply); ok {
+			select {
+			case got <- r:
+			default: // nobody looks at this many
 			}
-			c, sni = tc, tc.ConnectionState().ServerName
-		}
-		var n [4]byte
-		if _, err := io.ReadFull(c, n[:]); err != nil {
-			return
-		}
-		startup := make([]byte, binary.BigEndian.Uint32(n[:])-4)
-		if _, err := io.ReadFull(c, startup); err != nil {
-			return
-		}
-		if _, err := c.Write(reply); err != nil {
-			return
-		}
-		after, err := io.ReadAll(c)
-		select {
-		case got <- received{req, sni, startup, after, err}:
-		default: // nobody looks at this many
 		}
 	})
 	return ep, got
+}
+
+// servePG speaks for a PostgreSQL server on conn: it answers an SSLRequest
+// (with TLS when cert is set), answers the startup message with reply and
+// reads until the client closes. ok is false when the exchange broke off
+// before the reply.
+func servePG(conn net.Conn, cert *tls.Certificate, reply []byte) (r received, ok bool) {
+	var c net.Conn = conn
+	r.sslRequest = make([]byte, 8)
+	if _, err := io.ReadFull(c, r.sslRequest); err != nil {
+		return r, false
+	}
+	offer := []byte{'N'}
+	if cert != nil {
+		offer = []byte{'S'}
+	}
+	if _, err := c.Write(offer); err != nil {
+		return r, false
+	}
+	if cert != nil {
+		tc := tls.Server(c, &tls.Config{Certificates: []tls.Certificate{*cert}})
+		if err := tc.Handshake(); err != nil {
+			return r, false
+		}
+		c, r.serverName = tc, tc.ConnectionState().ServerName
+	}
+	var n [4]byte
+	if _, err := io.ReadFull(c, n[:]); err != nil {
+		return r, false
+	}
+	r.startup = make([]byte, binary.BigEndian.Uint32(n[:])-4)
+	if _, err := io.ReadFull(c, r.startup); err != nil {
+		return r, false
+	}
+	if _, err := c.Write(reply); err != nil {
+		return r, false
+	}
+	r.after, r.afterErr = io.ReadAll(c)
+	return r, true
 }
 
 // next returns the next exchange a pgServer recorded.

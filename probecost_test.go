@@ -16,7 +16,7 @@ import (
 // which would measure the race detector.
 func TestProbeCostRealPostgres(t *testing.T) {
 	pg := pgtest.New(t)
-	c, _ := readyServiceAt(t, pg.Port)
+	c, _ := serviceAt(t, pg.Port, func(int) string { return "READY" })
 	measure := func(kind string, tlsConfig *tls.Config) {
 		t.Helper()
 		if _, err := c.Services.WaitForConnectable(t.Context(), "p1", "s1", WithTLSConfig(tlsConfig),
