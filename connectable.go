@@ -5,6 +5,7 @@ import (
 	"crypto/tls"
 	"errors"
 	"fmt"
+	"slices"
 )
 
 // ErrNoEndpoint is the cause of a WaitForConnectable error when there is
@@ -103,7 +104,7 @@ func waitConnectable(ctx context.Context, w *WaitError, opts []WaitOption, read 
 		ctx, cancel = context.WithTimeout(ctx, cfg.timeout)
 		defer cancel()
 	}
-	opts = append(opts[:len(opts):len(opts)], WithWaitTimeout(0)) // bounded once, above
+	opts = append(slices.Clip(opts), WithWaitTimeout(0)) // bounded once, above
 	if err := poll(ctx, w, opts, read); err != nil {
 		return err
 	}
