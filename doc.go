@@ -68,6 +68,14 @@
 // returned with RetryAfter set. A cancelled context stops at once, also
 // during a backoff.
 //
+// # Waiting
+//
+// WaitForReady polls until the control plane reports READY; the database
+// can refuse connections for a moment after that. WaitForConnectable waits
+// past it, until the database answers the first steps of the PostgreSQL
+// protocol (no password is sent): use it before connecting, WaitForReady
+// before the next API operation.
+//
 // # Secrets
 //
 // The API key is sent only in the Authorization header. It never appears in

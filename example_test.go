@@ -40,11 +40,36 @@ func ExampleServicesClient_WaitForReady() {
 	case err != nil:
 		log.Fatal(err)
 	}
-	fmt.Println("ready:", ready.ServiceType, ready.Endpoint.Port)
+	fmt.Println("ready:", ready.ServiceType, ready.Endpoint.Host)
 	// Output:
 	// created: orders QUEUED
 	// status: READY
-	// ready: TIMESERIESDB 5432
+	// ready: TIMESERIESDB 127.0.0.1
+}
+
+func ExampleServicesClient_WaitForConnectable() {
+	srv := dbcloudtest.NewServer() // its endpoints answer like PostgreSQL
+	defer srv.Close()
+	client, projectID := srv.Client(), srv.ProjectID
+	ctx := context.Background()
+
+	svc, err := client.Services.Create(ctx, projectID, &dbcloud.CreateServiceRequest{Name: "orders"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	// READY, and then until the database answers: run migrations next.
+	// For a server certificate of a private CA, add
+	// dbcloud.WithTLSConfig(&tls.Config{RootCAs: pool}).
+	db, err := client.Services.WaitForConnectable(ctx, projectID, svc.ServiceID,
+		dbcloud.WithWaitTimeout(15*time.Minute),
+		dbcloud.WithProgress(func(status string) { fmt.Println("status:", status) }))
+	if err != nil {
+		log.Fatal(err) // a *WaitError; on a timeout it names the last probe's failure
+	}
+	fmt.Println("database answers at", db.Endpoint.Host)
+	// Output:
+	// status: READY
+	// database answers at 127.0.0.1
 }
 
 func ExampleServicesClient_AllLogs() {

@@ -17,13 +17,23 @@ const (
 )
 
 // WaitOption configures WaitForReady, WaitForStatus, WaitForDeleted,
-// WaitForActive and the replica set WaitForDeleted.
+// WaitForActive, WaitForConnectable and the replica set WaitForDeleted.
 type WaitOption func(*waitConfig)
 
 type waitConfig struct {
 	min, max time.Duration
 	timeout  time.Duration
 	progress func(status string)
+	probe    probeConfig // WaitForConnectable only
+}
+
+// newWaitConfig applies opts to the defaults.
+func newWaitConfig(opts []WaitOption) waitConfig {
+	cfg := waitConfig{min: DefaultPollMin, max: DefaultPollMax, probe: probeConfig{timeout: defaultProbeTimeout}}
+	for _, opt := range opts {
+		opt(&cfg)
+	}
+	return cfg
 }
 
 // WithPollInterval sets the delays between polls: the first is min, each
@@ -49,11 +59,11 @@ func WithProgress(fn func(status string)) WaitOption {
 type WaitError struct {
 	Resource   string // "service" or "replica set"
 	ID         string
-	Want       string // the status waited for; "deleted" for the delete waits
+	Want       string // the status waited for; "deleted" for the delete waits, "connectable" for WaitForConnectable
 	LastStatus string // the last status seen, "" if none
 	// Err says why the wait stopped: the context's error (a timeout is
-	// context.DeadlineExceeded), ErrNotFound, ErrUnexpectedStatus, or the
-	// *APIError that cannot be waited out.
+	// context.DeadlineExceeded), ErrNotFound, ErrUnexpectedStatus,
+	// ErrNoEndpoint, or the *APIError that cannot be waited out.
 	Err error
 }
 
@@ -79,7 +89,7 @@ const deletedWant = "deleted"
 // WithWaitTimeout ends.
 //
 // READY means the control plane is done; the database may refuse a
-// connection for a moment after it, so connect with a retry of your own.
+// connection for a moment after it. To connect next, use WaitForConnectable.
 func (s *ServicesClient) WaitForReady(ctx context.Context, projectID, serviceID string, opts ...WaitOption) (*Service, error) {
 	return s.WaitForStatus(ctx, projectID, serviceID, StatusReady, opts...)
 }
@@ -97,23 +107,34 @@ func (s *ServicesClient) WaitForStatus(ctx context.Context, projectID, serviceID
 	var svc *Service
 	err := poll(ctx, &WaitError{Resource: "service", ID: serviceID, Want: string(want)}, opts,
 		func(ctx context.Context) (string, bool, error) {
-			got, err := s.Get(ctx, projectID, serviceID)
-			if err != nil {
+			got, done, err := s.checkStatus(ctx, projectID, serviceID, want)
+			if got == nil {
 				return "", false, err
 			}
 			svc = got
-			switch {
-			case got.Status == want:
-				return string(got.Status), true, nil
-			case got.Status == StatusDeleting || got.Status == StatusDeleted:
-				return string(got.Status), false, ErrUnexpectedStatus
-			}
-			return string(got.Status), false, nil
+			return string(got.Status), done, err
 		})
 	if err != nil {
 		return nil, err
 	}
 	return svc, nil
+}
+
+// checkStatus is one poll of a wait for want: the service as read (nil when
+// the read failed), whether it has that status, and ErrUnexpectedStatus when
+// it is being deleted instead.
+func (s *ServicesClient) checkStatus(ctx context.Context, projectID, serviceID string, want ServiceStatus) (*Service, bool, error) {
+	got, err := s.Get(ctx, projectID, serviceID)
+	if err != nil {
+		return nil, false, err
+	}
+	switch {
+	case got.Status == want:
+		return got, true, nil
+	case got.Status == StatusDeleting || got.Status == StatusDeleted:
+		return got, false, ErrUnexpectedStatus
+	}
+	return got, false, nil
 }
 
 // WaitForDeleted polls a service until it is gone (404) or DELETED.
@@ -146,23 +167,34 @@ func (r *ReplicaSetsClient) WaitForActive(ctx context.Context, projectID, servic
 	var set *ReadReplicaSet
 	err := poll(ctx, &WaitError{Resource: "replica set", ID: replicaSetID, Want: string(ReplicaSetActive)}, opts,
 		func(ctx context.Context) (string, bool, error) {
-			got, err := r.find(ctx, projectID, serviceID, replicaSetID)
-			if err != nil {
+			got, done, err := r.checkActive(ctx, projectID, serviceID, replicaSetID)
+			if got == nil {
 				return "", false, err
 			}
 			set = got
-			switch got.Status {
-			case ReplicaSetActive:
-				return string(got.Status), true, nil
-			case ReplicaSetError, ReplicaSetDeleting:
-				return string(got.Status), false, ErrUnexpectedStatus
-			}
-			return string(got.Status), false, nil
+			return string(got.Status), done, err
 		})
 	if err != nil {
 		return nil, err
 	}
 	return set, nil
+}
+
+// checkActive is one poll of a wait for an active set: the set as listed
+// (nil when the list failed or lacks it), whether it is active, and
+// ErrUnexpectedStatus when it is in error or being deleted.
+func (r *ReplicaSetsClient) checkActive(ctx context.Context, projectID, serviceID, replicaSetID string) (*ReadReplicaSet, bool, error) {
+	got, err := r.find(ctx, projectID, serviceID, replicaSetID)
+	if err != nil {
+		return nil, false, err
+	}
+	switch got.Status {
+	case ReplicaSetActive:
+		return got, true, nil
+	case ReplicaSetError, ReplicaSetDeleting:
+		return got, false, ErrUnexpectedStatus
+	}
+	return got, false, nil
 }
 
 // WaitForDeleted polls a read replica set until it is missing from its
@@ -207,7 +239,7 @@ func isNotFound(err error) bool { return errors.Is(err, ErrNotFound) }
 
 // isTerminal reports an error that more polling cannot outlast.
 func isTerminal(err error) bool {
-	if errors.Is(err, ErrUnexpectedStatus) || errors.Is(err, ErrNotFound) {
+	if errors.Is(err, ErrUnexpectedStatus) || errors.Is(err, ErrNotFound) || errors.Is(err, ErrNoEndpoint) {
 		return true
 	}
 	var apiErr *APIError
@@ -219,10 +251,7 @@ func isTerminal(err error) bool {
 // returns a terminal error, or ctx (bounded by WithWaitTimeout) ends. check
 // returns the status it saw, if any.
 func poll(ctx context.Context, w *WaitError, opts []WaitOption, check func(context.Context) (string, bool, error)) error {
-	cfg := waitConfig{min: DefaultPollMin, max: DefaultPollMax}
-	for _, opt := range opts {
-		opt(&cfg)
-	}
+	cfg := newWaitConfig(opts)
 	if cfg.min <= 0 || cfg.max < cfg.min {
 		return invalid("WithPollInterval", "want 0 < min <= max")
 	}

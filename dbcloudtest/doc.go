@@ -173,8 +173,8 @@
 // TIMESERIESDB (with "ai" too), "ai" alone VECTOR, none POSTGRES; the
 // defaults are region us-east-1, environment DEV, 500 millicores and 2 GB
 // ("shared" gives 250 millicores and 1 GB); replica_count becomes its HA
-// replica count. Its endpoint is <service id>.<project id>.fake.dbcloud.test
-// on port 5432, its pooler the same host on 6432. Metrics are present only
+// replica count. Its endpoint is a port of its own on 127.0.0.1, and so are
+// its pooler's and each replica set's (see Endpoints). Metrics are present only
 // while it is READY. A fork inherits type, region and sizes, has no HA
 // replicas, pooler, VPC or sets, is named "<parent>-fork" unless named,
 // and is DEV unless tagged.
@@ -198,10 +198,29 @@
 // every search term (case-insensitive), any of the severities, and the node
 // (0 the primary, 1..n the HA replicas).
 //
+// # Endpoints
+//
+// Every endpoint the server hands out (a service's, its pooler's, a replica
+// set's and its pooler's) is a listener on its own loopback port that
+// speaks the start of the PostgreSQL protocol, so that code waiting with
+// WaitForConnectable, or probing the database itself, meets what it meets
+// in production:
+//
+//	resource                     the endpoint
+//	not READY (or active) yet    accepts and resets the connection
+//	READY, within the delay      "the database system is starting up" (57P03)
+//	READY, after it              an authentication request (SCRAM-SHA-256)
+//	PAUSED, or a pooler off      accepts and resets the connection
+//	deleted                      closed: the connection is refused
+//
+// The delay is WithConnectDelay (0 by default), counted on the server's
+// clock from the moment the resource became READY, so Advance moves through
+// it. An SSLRequest is answered "N" (no TLS). Close closes every listener.
+//
 // # What it does not model
 //
-// There is no database behind a service: its endpoint is a name that does
-// not resolve. Nothing is billed, nothing is rate-limited and no quota runs
+// There is no database behind a service: its endpoint answers only the
+// start of the PostgreSQL protocol, no query. Nothing is billed, nothing is rate-limited and no quota runs
 // out, unless a fault says so. One API key reaches every project. Names
 // need not be unique: two services may share one. Metrics are fixed
 // numbers, forks copy no data, and any non-empty region is accepted. The server speaks plain HTTP/1.1 on loopback,

@@ -11,6 +11,7 @@ type config struct {
 	apiKey   string
 	projects []string
 	start    time.Time
+	connect  time.Duration // WithConnectDelay
 }
 
 // WithStep sets how long each status of an asynchronous operation lasts on
@@ -62,4 +63,18 @@ func WithProjects(ids ...string) Option {
 // run, for tests and examples that compare or print them.
 func WithStartTime(t time.Time) Option {
 	return func(c *config) { c.start = t }
+}
+
+// WithConnectDelay sets how long, on the server's clock, a database warms
+// up: after a service becomes READY (after create, start, resize, setHA) or
+// a replica set active, its endpoints answer "the database system is
+// starting up" (SQLSTATE 57P03) for d before they accept connections, as
+// the real database can. With the default, 0, an endpoint answers as soon as
+// its resource is READY. Move through it with Advance to test code that
+// waits with WaitForConnectable. It panics if d is negative.
+func WithConnectDelay(d time.Duration) Option {
+	if d < 0 {
+		panic("dbcloudtest: WithConnectDelay: negative duration " + d.String())
+	}
+	return func(c *config) { c.connect = d }
 }

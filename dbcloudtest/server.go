@@ -60,6 +60,8 @@ func NewServer(opts ...Option) *Server {
 		Clock:          clock,
 		Seed:           cfg.seed,
 		RecordRequests: true,
+		LiveEndpoints:  true,
+		ConnectDelay:   cfg.connect,
 	})
 	if err != nil {
 		panic("dbcloudtest: NewServer: " + err.Error())

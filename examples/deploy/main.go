@@ -1,7 +1,8 @@
-// Command deploy makes sure a database service exists and is READY, for use
-// in deploy pipelines: it creates the service named by -name, or reuses it
-// if the project has one by that name (starting it if it is paused), waits
-// for READY and prints host:port on stdout. Progress goes to stderr.
+// Command deploy makes sure a database service exists and its database
+// answers, for use in deploy pipelines: it creates the service named by
+// -name, or reuses it if the project has one by that name (starting it if it
+// is paused), waits until the database answers connections and prints
+// host:port on stdout. Progress goes to stderr.
 //
 //	DBCLOUD_API_KEY=... DBCLOUD_BASE_URL=https://.../v1 DBCLOUD_PROJECT_ID=... \
 //	    go run ./examples/deploy -name orders -timeout 15m
@@ -14,8 +15,9 @@
 // instead of failing, so a flaky network does not fail the deploy, and never
 // makes a second service.
 //
-// READY means the control plane is done. The database may refuse a
-// connection for a moment after it: connect with a retry of your own.
+// It waits past READY, which means only that the control plane is done: the
+// database can refuse connections for a moment after it, and migrations run
+// next must not fail at random.
 package main
 
 import (
@@ -52,11 +54,11 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	fs := flag.NewFlagSet("deploy", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	name := fs.String("name", "", "name of the service to create or reuse (required)")
-	timeout := fs.Duration("timeout", 15*time.Minute, "how long to wait for READY")
+	timeout := fs.Duration("timeout", 15*time.Minute, "how long to wait until the database answers")
 	cpu := fs.Int("cpu", 0, "millicores for a new service (0 = the API's default)")
 	memory := fs.Int("memory", 0, "gigabytes for a new service (0 = the API's default)")
 	useFake := fs.Bool("fake", false, "run against an in-process fake API instead of DBCLOUD_*")
-	step := fs.Duration("step", 500*time.Millisecond, "with -fake: how long each status lasts")
+	step := fs.Duration("step", 500*time.Millisecond, "with -fake: how long each status lasts, and a database's warm-up after READY")
 	poll := fs.Duration("poll", 2*time.Second, "first delay between status polls (it grows to 10x)")
 	settle := fs.Duration("create-settle", dbcloud.DefaultCreateSettle, "how long a create whose answer was lost may take to land before it is sent again")
 	if err := fs.Parse(args); err != nil {
@@ -74,7 +76,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	var err error
 	opts := []dbcloud.Option{dbcloud.WithUserAgent("dbcloud-deploy"), dbcloud.WithCreateRecovery(), dbcloud.WithCreateSettle(*settle)}
 	if *useFake {
-		conn, err = exampleenv.Fake(fakeapi.Options{Step: *step}, opts...)
+		conn, err = exampleenv.Fake(fakeapi.Options{Step: *step, ConnectDelay: *step}, opts...)
 	} else {
 		conn, err = exampleenv.Real(getenv, opts...)
 	}
@@ -86,15 +88,19 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 
 	logf := func(format string, args ...any) { fmt.Fprintf(stderr, "deploy: "+format+"\n", args...) }
 	svc, err := ensure(ctx, conn, *name, &dbcloud.CreateServiceRequest{Name: *name, CPUMillis: *cpu, MemoryGBs: *memory}, logf)
+	var readyAt time.Time
 	if err == nil {
 		last := ""
-		svc, err = conn.Client.Services.WaitForReady(ctx, conn.ProjectID, svc.ServiceID,
+		svc, err = conn.Client.Services.WaitForConnectable(ctx, conn.ProjectID, svc.ServiceID,
 			dbcloud.WithWaitTimeout(*timeout),
 			dbcloud.WithPollInterval(*poll, 10**poll),
 			dbcloud.WithProgress(func(status string) {
 				if status != last {
 					logf("%s is %s", *name, status)
 					last = status
+				}
+				if status == string(dbcloud.StatusReady) && readyAt.IsZero() {
+					readyAt = time.Now()
 				}
 			}))
 	}
@@ -109,10 +115,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	case err != nil:
 		logf("%v", err)
 		return exitFailed
-	case svc.Endpoint == nil:
-		logf("%s is READY but has no endpoint", *name)
-		return exitFailed
 	}
+	logf("%s answers at %s:%d, %v after READY", *name, svc.Endpoint.Host, svc.Endpoint.Port, time.Since(readyAt).Round(time.Millisecond))
 	fmt.Fprintf(stdout, "%s:%d\n", svc.Endpoint.Host, svc.Endpoint.Port)
 	return exitReady
 }

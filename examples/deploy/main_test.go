@@ -29,9 +29,10 @@ func deploy(t *testing.T, srv *fakeapi.Server, args ...string) (code int, stdout
 	return code, out.String(), errOut.String()
 }
 
-// ticking moves the fake half a step per request: every poll sees the next
-// status, however fast or loaded the machine is.
-var ticking = fakeapi.Options{Clock: fakeapi.NewTickingClock(time.Now(), 30*time.Second), Step: time.Minute}
+// ticking moves the fake half a step per request (and per connection to a
+// database): every poll sees the next status, however fast or loaded the
+// machine is. A database answers "starting up" for a minute after READY.
+var ticking = fakeapi.Options{Clock: fakeapi.NewTickingClock(time.Now(), 30*time.Second), Step: time.Minute, ConnectDelay: time.Minute}
 
 func TestDeployCreatesThenReuses(t *testing.T) {
 	leakcheck.Check(t)
@@ -40,10 +41,10 @@ func TestDeployCreatesThenReuses(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	if !strings.HasSuffix(out, ".fake.dbcloud.test:5432\n") || strings.Count(out, "\n") != 1 {
-		t.Errorf("stdout = %q, want host:port alone", out)
+	if !strings.HasPrefix(out, "127.0.0.1:") || strings.Count(out, "\n") != 1 {
+		t.Errorf("stdout = %q, want the live endpoint's host:port alone", out)
 	}
-	for _, s := range []string{"creating orders", "orders is QUEUED", "orders is CONFIGURING", "orders is READY"} {
+	for _, s := range []string{"creating orders", "orders is QUEUED", "orders is CONFIGURING", "orders is READY", "orders answers at " + strings.TrimSpace(out)} {
 		if !strings.Contains(errOut, s) {
 			t.Errorf("stderr lacks %q:\n%s", s, errOut)
 		}
@@ -67,7 +68,7 @@ func TestDeployRecoversALostCreate(t *testing.T) {
 		fault.Method, fault.Path = "POST", "/projects/*/services"
 		srv.API.InjectFault(fault)
 		code, out, errOut := deploy(t, srv, "-name", "orders")
-		if code != 0 || !strings.HasSuffix(out, ":5432\n") {
+		if code != 0 || !strings.HasPrefix(out, "127.0.0.1:") {
 			t.Fatalf("%+v: exit %d, stdout %q, stderr:\n%s", fault, code, out, errOut)
 		}
 		conn := connect(t, srv)
@@ -125,6 +126,17 @@ func TestDeployExitCodes(t *testing.T) {
 	}
 	if code, _, errOut := deploy(t, srv, "-name", "twin"); code != 1 || !strings.Contains(errOut, `2 services are named "twin"`) {
 		t.Errorf("twins: exit %d, stderr %q", code, errOut)
+	}
+}
+
+// READY is not enough: a database that keeps answering "starting up" makes
+// it time out (exit 2) and say why, with nothing on stdout.
+func TestDeployWaitsForTheDatabase(t *testing.T) {
+	leakcheck.Check(t)
+	warming := startFake(t, fakeapi.Options{Clock: fakeapi.NewManualClock(time.Now()), ConnectDelay: time.Hour}) // READY at once, answering in an hour
+	code, out, errOut := deploy(t, warming, "-name", "orders", "-timeout", "300ms")
+	if code != 2 || out != "" || !strings.Contains(errOut, "orders is READY") || !strings.Contains(errOut, "starting up") {
+		t.Errorf("exit %d, stdout %q, stderr %q; want 2 with the database's answer", code, out, errOut)
 	}
 }
 

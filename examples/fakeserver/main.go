@@ -18,6 +18,9 @@
 // completes operations at once. -seed makes ids, passwords and logs
 // repeatable. State lives in memory and is lost when the server stops.
 //
+// The endpoints it hands out are loopback ports that answer like PostgreSQL
+// once their service is READY, so WaitForConnectable works against it.
+//
 // It serves the same model as package dbcloudtest, with a real clock. Go
 // tests use dbcloudtest instead: a server per test, a clock the test moves,
 // faults, and the state to inspect.

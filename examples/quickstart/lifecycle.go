@@ -28,17 +28,41 @@ func (q *quickstart) say(format string, args ...any) {
 
 // progress prints each status a wait sees, once.
 func (q *quickstart) progress(what string) dbcloud.WaitOption {
+	return dbcloud.WithProgress(q.printer(what))
+}
+
+func (q *quickstart) printer(what string) func(status string) {
 	last := ""
-	return dbcloud.WithProgress(func(status string) {
+	return func(status string) {
 		if status != last {
 			q.say("   %s: %s", what, status)
 			last = status
 		}
-	})
+	}
 }
 
+// waitReady waits for the control plane: enough before the next API call.
 func (q *quickstart) waitReady(ctx context.Context, id, what string) (*dbcloud.Service, error) {
 	return q.c.Services.WaitForReady(ctx, q.project, id, q.poll, q.timeout, q.progress(what))
+}
+
+// waitConnectable waits until the database answers, which can be a moment
+// after READY, and says when it did: wait for this before connecting.
+func (q *quickstart) waitConnectable(ctx context.Context, id, what string) (*dbcloud.Service, error) {
+	print := q.printer(what)
+	var readyAt time.Time
+	svc, err := q.c.Services.WaitForConnectable(ctx, q.project, id, q.poll, q.timeout,
+		dbcloud.WithProgress(func(status string) {
+			print(status)
+			if status == string(dbcloud.StatusReady) && readyAt.IsZero() {
+				readyAt = time.Now()
+			}
+		}))
+	if err != nil {
+		return nil, err
+	}
+	q.say("   database answering at %s, %v after READY", endpoint(svc.Endpoint), time.Since(readyAt).Round(time.Millisecond))
+	return svc, nil
 }
 
 func (q *quickstart) lifecycle(ctx context.Context) error {
@@ -56,10 +80,9 @@ func (q *quickstart) lifecycle(ctx context.Context) error {
 	id := svc.ServiceID
 	q.services = append(q.services, id)
 	q.say("   created %s (%s), initial password received: %t", id, svc.Status, svc.InitialPassword != "")
-	if svc, err = q.waitReady(ctx, id, "service"); err != nil {
+	if _, err = q.waitConnectable(ctx, id, "service"); err != nil {
 		return err
 	}
-	q.say("   ready at %s", endpoint(svc.Endpoint))
 
 	q.say("2. Resize to 1000 millicores and 4 GB")
 	if _, err := services.Resize(ctx, q.project, id, &dbcloud.ResizeRequest{CPUMillis: 1000, MemoryGBs: 4}); err != nil {
@@ -104,10 +127,10 @@ func (q *quickstart) lifecycle(ctx context.Context) error {
 		return fmt.Errorf("create replica set: %w", err)
 	}
 	q.replicaSets = append(q.replicaSets, [2]string{id, set.ID})
-	if set, err = q.c.ReplicaSets.WaitForActive(ctx, q.project, id, set.ID, q.poll, q.timeout, q.progress("replica set")); err != nil {
+	if set, err = q.c.ReplicaSets.WaitForConnectable(ctx, q.project, id, set.ID, q.poll, q.timeout, q.progress("replica set")); err != nil {
 		return err
 	}
-	q.say("   replica set %s active at %s", set.ID, endpoint(set.Endpoint))
+	q.say("   replica set %s answering at %s", set.ID, endpoint(set.Endpoint))
 
 	q.say("6. Fork the service from a fresh snapshot")
 	fork, err := services.Fork(ctx, q.project, id, &dbcloud.ForkServiceRequest{Strategy: dbcloud.ForkNow})
@@ -115,7 +138,7 @@ func (q *quickstart) lifecycle(ctx context.Context) error {
 		return fmt.Errorf("fork: %w", err)
 	}
 	q.services = append(q.services, fork.ServiceID)
-	if fork, err = q.waitReady(ctx, fork.ServiceID, "fork"); err != nil {
+	if fork, err = q.waitConnectable(ctx, fork.ServiceID, "fork"); err != nil {
 		return err
 	}
 	q.say("   fork %s (%s) ready, forked from %s", fork.ServiceID, fork.Name, fork.ForkedFrom.ServiceID)
@@ -142,7 +165,7 @@ func (q *quickstart) lifecycle(ctx context.Context) error {
 	if _, err := services.Start(ctx, q.project, id); err != nil {
 		return fmt.Errorf("start: %w", err)
 	}
-	_, err = q.waitReady(ctx, id, "service")
+	_, err = q.waitConnectable(ctx, id, "service")
 	return err
 }
 

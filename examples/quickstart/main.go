@@ -1,7 +1,7 @@
 // Command quickstart walks a database service through its whole lifecycle
-// with the dbcloud SDK: create, wait for READY, resize, high availability,
-// connection pooler, a read replica set, a fork, logs, stop and start, and
-// finally deletes everything it created.
+// with the dbcloud SDK: create, wait until the database answers, resize,
+// high availability, connection pooler, a read replica set, a fork, logs,
+// stop and start, and finally deletes everything it created.
 //
 //	go run ./examples/quickstart
 //
@@ -40,7 +40,7 @@ func main() {
 func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("quickstart", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	step := fs.Duration("step", 300*time.Millisecond, "with the fake API: how long each status lasts")
+	step := fs.Duration("step", 300*time.Millisecond, "with the fake API: how long each status lasts (a database warms up for 3 steps after READY)")
 	poll := fs.Duration("poll", 200*time.Millisecond, "first delay between status polls (it grows to 5x)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -57,7 +57,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	var conn *exampleenv.Conn
 	var err error
 	if getenv(dbcloud.EnvAPIKey) == "" {
-		conn, err = exampleenv.Fake(fakeapi.Options{Step: *step}, ua)
+		conn, err = exampleenv.Fake(fakeapi.Options{Step: *step, ConnectDelay: 3 * *step}, ua)
 		if err == nil {
 			fmt.Fprintf(stdout, "No %s set: using an in-process fake API at %s\n", dbcloud.EnvAPIKey, conn.Fake.URL)
 		}

@@ -24,10 +24,12 @@ func TestQuickstartOnEmbeddedFake(t *testing.T) {
 	}
 	assertInOrder(t, out.String(),
 		"No DBCLOUD_API_KEY set: using an in-process fake API at http://127.0.0.1:",
-		"1. Create", "service: READY", "ready at ", "2. Resize", "resources: 1000 millicores, 4 GB",
-		"3. Add a high-availability replica", "HA replicas: 1", "4. Enable the connection pooler", ":6432",
-		"5. Add a read replica set", "replica set: active", "6. Fork", "fork: READY", "forked from",
-		"7. The service's newest log lines", "8. Stop and start", "service: PAUSED", "service: READY",
+		"1. Create", "service: READY", "database answering at 127.0.0.1:", " after READY",
+		"2. Resize", "resources: 1000 millicores, 4 GB",
+		"3. Add a high-availability replica", "HA replicas: 1", "4. Enable the connection pooler", "pooler at 127.0.0.1:",
+		"5. Add a read replica set", "replica set: active", "answering at 127.0.0.1:",
+		"6. Fork", "fork: READY", "database answering at", "forked from",
+		"7. The service's newest log lines", "8. Stop and start", "service: PAUSED", "service: READY", "database answering at",
 		"9. Delete everything created", "replica set rs-", "deleted", "Done: every step worked")
 	if errOut.Len() != 0 {
 		t.Errorf("stderr: %s", errOut.String())
@@ -101,12 +103,14 @@ func TestQuickstartMissingVariables(t *testing.T) {
 	}
 }
 
-// startFake serves a fake whose clock moves half a step per request, so every
-// poll sees the next status whatever the machine's speed.
+// startFake serves a fake whose clock moves half a step per request (and
+// per connection to a database), so every poll sees the next status
+// whatever the machine's speed. Databases answer "starting up" for a minute
+// after READY, a few probes.
 func startFake(t *testing.T) *fakeapi.Server {
 	t.Helper()
 	clock := fakeapi.NewTickingClock(time.Now(), 30*time.Second)
-	srv, err := fakeapi.Start("", fakeapi.Options{Clock: clock, Step: time.Minute})
+	srv, err := fakeapi.Start("", fakeapi.Options{Clock: clock, Step: time.Minute, ConnectDelay: time.Minute})
 	if err != nil {
 		t.Fatal(err)
 	}

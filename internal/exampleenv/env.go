@@ -50,7 +50,9 @@ func Real(getenv func(string) string, opts ...dbcloud.Option) (*Conn, error) {
 	return &Conn{Client: client, ProjectID: getenv(EnvProjectID)}, nil
 }
 
-// Fake starts a fake API on a loopback port and connects to it.
+// Fake starts a fake API on a loopback port and connects to it. Its
+// database endpoints are live (fakeapi.Start), so the examples can wait
+// until a database answers; fakeOpts.ConnectDelay sets its warm-up.
 func Fake(fakeOpts fakeapi.Options, opts ...dbcloud.Option) (*Conn, error) {
 	srv, err := fakeapi.Start("", fakeOpts)
 	if err != nil {

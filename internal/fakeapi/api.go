@@ -41,6 +41,14 @@ type Options struct {
 	// RecordRequests keeps every request for Requests. Off, a long-running
 	// fake (examples/fakeserver) does not grow with its traffic.
 	RecordRequests bool
+	// LiveEndpoints makes every endpoint the API hands out (a service's,
+	// its pooler's, a replica set's and its pooler's) a listener on its own
+	// loopback port that answers like a PostgreSQL server. Close stops
+	// them. Start turns it on.
+	LiveEndpoints bool
+	// ConnectDelay is how long, on Clock, a live endpoint answers "starting
+	// up" (SQLSTATE 57P03) after its resource became READY or active.
+	ConnectDelay time.Duration
 }
 
 // API is a stateful, in-memory model of the database service API. It
@@ -68,6 +76,9 @@ type API struct {
 	recording bool
 	log       []Request
 	logBase   int // sequence number of log[0]: ResetCounts moves it on
+
+	live         *liveNet // nil: endpoints are not live
+	connectDelay time.Duration
 }
 
 // New returns a fake API configured by opts.
@@ -83,7 +94,11 @@ func New(opts Options) *API {
 		byID:     make(map[string]*service),
 		usedIDs:  make(map[string]bool),
 
-		recording: opts.RecordRequests,
+		recording:    opts.RecordRequests,
+		connectDelay: opts.ConnectDelay,
+	}
+	if opts.LiveEndpoints {
+		a.live = newLiveNet()
 	}
 	if a.apiKey == "" {
 		a.apiKey = defaultAPIKey

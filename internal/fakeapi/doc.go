@@ -24,9 +24,10 @@
 //
 // # Time
 //
-// Nothing runs in the background: no goroutine, no timer. An asynchronous
-// operation stores a plan of statuses, one Options.Step apart, and every read
-// computes the current status from Options.Clock. With a ManualClock, tests
+// Nothing runs in the background but the listeners of live endpoints, which
+// only answer: no timer. An asynchronous operation stores a plan of
+// statuses, one Options.Step apart, and every read (a connection to a live
+// endpoint too) computes the current status from Options.Clock. With a ManualClock, tests
 // move resources with Advance. With Step 0 a plan completes at once, but the
 // operation's own response still shows the plan's first status.
 //
@@ -85,6 +86,7 @@
 //   - endpoint is <service_id>.<project_id>.fake.dbcloud.test:5432; the pooler
 //     is the same host on 6432; vpc_endpoint and vpcEndpoint (the same object)
 //     are <service_id>.<project_id>.vpc.fake.dbcloud.test:5432 with vpc_id.
+//     With live endpoints, endpoints and poolers are 127.0.0.1:<port> instead.
 //   - Always present: created, endpoint, ha_replicas, metadata,
 //     read_replica_sets, resources. Only when they apply: connection_pooler,
 //     vpc_endpoint and vpcEndpoint, forked_from, metrics (READY only), and
@@ -148,6 +150,30 @@
 // the filters: each page request repeats them, as a client following
 // last_cursor does, and the walk continues in the same filtered order. A
 // cursor keeps its place while newer entries are added.
+//
+// # Live endpoints
+//
+// With Options.LiveEndpoints (always on with Start), each endpoint handed
+// out (a service's, its pooler's, a replica set's, its pooler's) is a
+// listener on its own loopback port, opened with its resource (a pooler's
+// when first enabled) and closed when the resource is gone or the API is
+// closed. A connection is judged once, when accepted, on Clock:
+//
+//	the resource (its pooler for a pooler endpoint)   the connection
+//	not READY (a set: not active), or pooler off      reset at once (RST)
+//	READY for less than Options.ConnectDelay          ErrorResponse FATAL 57P03 "the database system is starting up"
+//	READY for ConnectDelay or more                    AuthenticationSASL (SCRAM-SHA-256)
+//
+// "READY for" counts from the start of the current READY (or active)
+// status, so a start, a resize or a fork warms up again. An SSLRequest or a
+// GSSENCRequest is answered 'N'; the answer to the startup message is sent
+// and the connection closed. A deleted service's endpoints refuse until it
+// is gone, and then nothing listens there. A live endpoint reads the clock
+// once per connection: with a TickingClock, probes move time as polls do.
+//
+// Live endpoints cost a goroutine and a port each. An API made by New
+// with LiveEndpoints must be closed (API.Close) after the HTTP server in
+// front of it; Server.Close does both.
 //
 // # Faults and counts
 //

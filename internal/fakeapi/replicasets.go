@@ -20,6 +20,23 @@ type replicaSet struct {
 	sched           schedule
 	nodes, cpu, mem int
 	pooler          bool
+	ep, poolerEP    *liveEndpoint // nil unless live; poolerEP opens with the pooler
+}
+
+func (rs *replicaSet) closeEndpoints() {
+	rs.ep.close()
+	rs.poolerEP.close()
+}
+
+// openSetEndpoint opens a live endpoint of rs, or of its pooler, which also
+// refuses while the pooler is off.
+func (a *API) openSetEndpoint(rs *replicaSet, pooler bool) (*liveEndpoint, error) {
+	return a.openEndpoint(func(now time.Time) pgAnswer {
+		if pooler && !rs.pooler {
+			return pgRefuse
+		}
+		return answerFor(rs.sched, now, rsActive, a.connectDelay)
+	})
 }
 
 type replicaSetJSON struct {
@@ -43,11 +60,11 @@ func (rs *replicaSet) view(s *service, status string) replicaSetJSON {
 		Name:      rs.name,
 		Nodes:     rs.nodes,
 		Status:    status,
-		Endpoint:  endpointJSON{host, portDirect},
+		Endpoint:  rs.ep.json(host, portDirect),
 		Metadata:  metadataJSON{rs.env},
 	}
 	if rs.pooler {
-		v.ConnectionPooler = &poolerJSON{endpointJSON{host, portPooler}}
+		v.ConnectionPooler = &poolerJSON{rs.poolerEP.json(host, portPooler)}
 	}
 	return v
 }
@@ -121,6 +138,9 @@ func (a *API) createReplicaSet(c *call) (reply, error) {
 		cpu:   in.cpu,
 		mem:   in.mem,
 	}
+	if rs.ep, err = a.openSetEndpoint(rs, false); err != nil {
+		return reply{}, err
+	}
 	s.sets = append(s.sets, rs)
 	s.logs.event(c.now, sevLog, fmt.Sprintf("read replica set %s created with %d node(s)", rs.id, rs.nodes))
 	return accepted(rs.view(s, rsCreating)), nil
@@ -174,6 +194,11 @@ func (a *API) switchSetPooler(c *call, on bool) (reply, error) {
 	}
 	if rs.pooler == on {
 		return reply{}, conflict("replica set connection pooler is already "+onOff(on), "pooler "+onOff(on))
+	}
+	if on && rs.poolerEP == nil {
+		if rs.poolerEP, err = a.openSetEndpoint(rs, true); err != nil {
+			return reply{}, err
+		}
 	}
 	rs.pooler = on
 	s.logs.event(c.now, sevLog, "read replica set "+rs.id+": connection pooler "+onOff(on))

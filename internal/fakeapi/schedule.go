@@ -12,13 +12,17 @@ type step struct {
 // step that has begun, so time alone moves resources along.
 type schedule []step
 
-func (s schedule) current(now time.Time) string {
-	cur := s[0].status
+func (s schedule) current(now time.Time) string { return s.currentStep(now).status }
+
+// currentStep is the last step that has begun: the current status and
+// since when it holds.
+func (s schedule) currentStep(now time.Time) step {
+	cur := s[0]
 	for _, st := range s[1:] {
 		if now.Before(st.at) {
 			break
 		}
-		cur = st.status
+		cur = st
 	}
 	return cur
 }

@@ -37,7 +37,8 @@ type Server struct {
 }
 
 // Start serves a new fake API, configured by opts, on addr; "" means
-// "127.0.0.1:0", a free loopback port.
+// "127.0.0.1:0", a free loopback port. Its endpoints are live
+// (Options.LiveEndpoints is set): programs can probe their databases.
 func Start(addr string, opts Options) (*Server, error) {
 	if addr == "" {
 		addr = "127.0.0.1:0"
@@ -46,6 +47,7 @@ func Start(addr string, opts Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	opts.LiveEndpoints = true
 	api := New(opts)
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &Server{
@@ -116,8 +118,8 @@ func (s *Server) connState(_ net.Conn, state http.ConnState) {
 func (s *Server) NewConnections() int64 { return s.newConns.Load() }
 
 // Close stops the listener, closes every connection and returns once all of
-// the server's handlers and connections are finished. It is safe to call more
-// than once.
+// the server's handlers and connections are finished, then closes the live
+// endpoints. It is safe to call more than once.
 func (s *Server) Close() error {
 	s.closing.Do(func() {
 		// Connections first: a delayed handler released by cancel must find
@@ -130,6 +132,7 @@ func (s *Server) Close() error {
 			s.idle.Wait()
 		}
 		s.mu.Unlock()
+		s.API.Close()
 	})
 	return s.err
 }

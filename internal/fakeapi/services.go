@@ -52,7 +52,8 @@ type service struct {
 	forkedFrom         *forkedFromJSON
 	sets               []*replicaSet
 	logs               logStore
-	load               int // fixes the metrics this service reports
+	load               int           // fixes the metrics this service reports
+	ep, poolerEP       *liveEndpoint // nil unless live; poolerEP opens with the pooler
 }
 
 func (s *service) host() string { return s.id + "." + s.project + ".fake.dbcloud.test" }
@@ -70,13 +71,13 @@ func (s *service) view(now time.Time, status string) serviceJSON {
 		ServiceID:   s.id,
 		ServiceType: s.typ,
 		Status:      status,
-		Endpoint:    endpointJSON{s.host(), portDirect},
+		Endpoint:    s.ep.json(s.host(), portDirect),
 		ForkedFrom:  s.forkedFrom,
 		HAReplicas:  haJSON{s.replicas, s.syncReps},
 		Metadata:    metadataJSON{s.env},
 	}
 	if s.pooler {
-		v.ConnectionPooler = &poolerJSON{endpointJSON{s.host(), portPooler}}
+		v.ConnectionPooler = &poolerJSON{s.poolerEP.json(s.host(), portPooler)}
 	}
 	if s.vpcID != "" {
 		v.VPCEndpoint = &vpcEndpointJSON{s.id + "." + s.project + ".vpc.fake.dbcloud.test", portDirect, s.vpcID}
@@ -109,9 +110,10 @@ func (a *API) noteGone(at time.Time) {
 	}
 }
 
-// sweep removes the resources whose deletion has completed. It runs on
-// every request, so it looks at every resource only when a deletion may
-// have completed: the fake stays fast with thousands of services.
+// sweep removes the resources whose deletion has completed, and closes
+// their endpoints. It runs on every request, so it looks at every resource
+// only when a deletion may have completed: the fake stays fast with
+// thousands of services.
 func (a *API) sweep(now time.Time) {
 	if !a.gone || now.Before(a.goneAt) {
 		return
@@ -129,15 +131,37 @@ func (a *API) sweep(now time.Time) {
 		return true
 	}
 	a.services = slices.DeleteFunc(a.services, func(s *service) bool {
-		if done(s.sched) {
-			delete(a.byID, s.id)
-			return true
+		if !done(s.sched) {
+			return false
 		}
-		return false
+		delete(a.byID, s.id)
+		s.ep.close()
+		s.poolerEP.close()
+		for _, rs := range s.sets {
+			rs.closeEndpoints()
+		}
+		return true
 	})
 	for _, s := range a.services {
-		s.sets = slices.DeleteFunc(s.sets, func(rs *replicaSet) bool { return done(rs.sched) })
+		s.sets = slices.DeleteFunc(s.sets, func(rs *replicaSet) bool {
+			if !done(rs.sched) {
+				return false
+			}
+			rs.closeEndpoints()
+			return true
+		})
 	}
+}
+
+// openServiceEndpoint opens a live endpoint of s, or of its pooler, which
+// also refuses while the pooler is off.
+func (a *API) openServiceEndpoint(s *service, pooler bool) (*liveEndpoint, error) {
+	return a.openEndpoint(func(now time.Time) pgAnswer {
+		if pooler && !s.pooler {
+			return pgRefuse
+		}
+		return answerFor(s.sched, now, statusReady, a.connectDelay)
+	})
 }
 
 func (a *API) findService(project, id string) (*service, error) {
@@ -171,7 +195,7 @@ func message(status int, text string) reply {
 }
 
 // newService registers a service planned QUEUED -> CONFIGURING -> READY.
-func (a *API) newService(now time.Time, project, name, typ, region, env string, cpu, mem, replicas int) *service {
+func (a *API) newService(now time.Time, project, name, typ, region, env string, cpu, mem, replicas int) (*service, error) {
 	s := &service{
 		id:         a.uniqueServiceID(),
 		project:    project,
@@ -187,10 +211,14 @@ func (a *API) newService(now time.Time, project, name, typ, region, env string, 
 		replicas:   replicas,
 		load:       a.idRand.IntN(1 << 20),
 	}
+	var err error
+	if s.ep, err = a.openServiceEndpoint(s, false); err != nil {
+		return nil, err
+	}
 	a.startupLogs(s, now)
 	a.services = append(a.services, s)
 	a.byID[s.id] = s
-	return s
+	return s, nil
 }
 
 func (a *API) listServices(c *call) (reply, error) {
@@ -216,7 +244,10 @@ func (a *API) createService(c *call) (reply, error) {
 	if err != nil {
 		return reply{}, err
 	}
-	s := a.newService(c.now, c.project, in.name, in.typ, in.region, in.env, in.cpu, in.mem, in.replicas)
+	s, err := a.newService(c.now, c.project, in.name, in.typ, in.region, in.env, in.cpu, in.mem, in.replicas)
+	if err != nil {
+		return reply{}, err
+	}
 	v := s.view(c.now, s.sched[0].status)
 	v.InitialPassword = a.password()
 	return accepted(v), nil
@@ -315,7 +346,10 @@ func (a *API) forkService(c *call) (reply, error) {
 	if err := needStatus(parent, c.now, statusReady, "forkService"); err != nil {
 		return reply{}, err
 	}
-	child := a.newService(c.now, c.project, in.name, parent.typ, parent.region, in.env, in.cpu, in.mem, 0)
+	child, err := a.newService(c.now, c.project, in.name, parent.typ, parent.region, in.env, in.cpu, in.mem, 0)
+	if err != nil {
+		return reply{}, err
+	}
 	child.forkedFrom = &forkedFromJSON{IsStandby: false, ProjectID: parent.project, ServiceID: parent.id}
 	child.logs.event(c.now, sevLog, fmt.Sprintf("restored from service %s of project %s (fork strategy %s)", parent.id, parent.project, in.strategy))
 	parent.logs.event(c.now, sevLog, fmt.Sprintf("service forked into %s (fork strategy %s)", child.id, in.strategy))
@@ -345,6 +379,11 @@ func (a *API) switchPooler(c *call, on bool) (reply, error) {
 	}
 	if s.pooler == on {
 		return reply{}, conflict("connection pooler is already "+onOff(on), "pooler "+onOff(on))
+	}
+	if on && s.poolerEP == nil {
+		if s.poolerEP, err = a.openServiceEndpoint(s, true); err != nil {
+			return reply{}, err
+		}
 	}
 	s.pooler = on
 	s.logs.event(c.now, sevLog, "connection pooler "+onOff(on))

@@ -1,0 +1,163 @@
+package dbcloud
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"slices"
+)
+
+// ErrNoEndpoint is the cause of a WaitForConnectable error when there is
+// nothing to probe: the resource has no endpoint or, with WithPoolerCheck,
+// no connection pooler. The resource is returned with it.
+var ErrNoEndpoint = errors.New("dbcloud: no endpoint to probe")
+
+// connectableWant is WaitError.Want for WaitForConnectable.
+const connectableWant = "connectable"
+
+// WithTLSConfig sets the TLS configuration of WaitForConnectable's probes,
+// used when the server offers TLS. Without it, or with nil, the server's
+// certificate is verified against the system's roots; a config without
+// ServerName gets the endpoint's host. c is not modified. To trust a
+// private CA, set RootCAs.
+func WithTLSConfig(c *tls.Config) WaitOption {
+	return func(w *waitConfig) { w.probe.tls = c }
+}
+
+// WithPoolerCheck makes WaitForConnectable probe the connection pooler's
+// endpoint as well as the database's. A resource without a pooler then ends
+// the wait with ErrNoEndpoint.
+func WithPoolerCheck() WaitOption {
+	return func(w *waitConfig) { w.probe.pooler = true }
+}
+
+// WaitForConnectable waits until the service is READY and its database
+// answers, and returns it. READY alone means the control plane is done: the
+// database can refuse connections for a moment after it (after a create, a
+// start or a fork). Use this wait before connecting, WaitForReady before
+// the next API operation.
+//
+// It polls as WaitForReady does (same options and early ends). Once the
+// service is READY it probes its endpoint with the first steps of the
+// PostgreSQL protocol: TLS when the server offers it (see WithTLSConfig),
+// then a startup message for a probe user, with no password. Until the
+// database answers, it polls again, with delays starting over from the
+// minimum: each poll reads the service and, while it is READY, probes. An authentication request or any error other than SQLSTATE
+// 57P03 ("starting up") means the database answers; 57P03, a refused or
+// reset connection, a DNS failure, a TLS failure or no answer within 5 s
+// mean not yet. The probe closes the connection after the first answer.
+//
+// A timeout is a *WaitError with Want "connectable", the last status, and
+// the last probe failure in its message (a certificate problem, say). A
+// READY service without an endpoint is returned with an error matching
+// ErrNoEndpoint.
+func (s *ServicesClient) WaitForConnectable(ctx context.Context, projectID, serviceID string, opts ...WaitOption) (*Service, error) {
+	if _, err := servicePath(projectID, serviceID, ""); err != nil {
+		return nil, err
+	}
+	var svc *Service
+	err := waitConnectable(ctx, &WaitError{Resource: "service", ID: serviceID, Want: connectableWant}, opts,
+		func(ctx context.Context) (string, bool, error) {
+			got, ready, err := s.checkStatus(ctx, projectID, serviceID, StatusReady)
+			if got == nil {
+				return "", false, err
+			}
+			svc = got
+			return string(got.Status), ready, err
+		},
+		func() (*Endpoint, *ConnectionPooler) { return svc.Endpoint, svc.ConnectionPooler })
+	return connectableResult(svc, err)
+}
+
+// WaitForConnectable waits until the read replica set is active and its
+// endpoint answers, and returns it: WaitForActive, then the probes of
+// ServicesClient.WaitForConnectable, with the same options and errors.
+func (r *ReplicaSetsClient) WaitForConnectable(ctx context.Context, projectID, serviceID, replicaSetID string, opts ...WaitOption) (*ReadReplicaSet, error) {
+	if _, err := replicaSetPath(projectID, serviceID, replicaSetID, ""); err != nil {
+		return nil, err
+	}
+	var set *ReadReplicaSet
+	err := waitConnectable(ctx, &WaitError{Resource: "replica set", ID: replicaSetID, Want: connectableWant}, opts,
+		func(ctx context.Context) (string, bool, error) {
+			got, active, err := r.checkActive(ctx, projectID, serviceID, replicaSetID)
+			if got == nil {
+				return "", false, err
+			}
+			set = got
+			return string(got.Status), active, err
+		},
+		func() (*Endpoint, *ConnectionPooler) { return set.Endpoint, set.ConnectionPooler })
+	return connectableResult(set, err)
+}
+
+// waitConnectable polls read until the resource is up (READY or active),
+// then probes the endpoints it has then until they answer, reading the
+// resource again before each further probe, so that it is still up and its
+// endpoints are current. The probes' delays start over from the poll
+// minimum: a database usually answers a moment after READY, and the polls
+// before it may have grown to the maximum. One timeout bounds both.
+func waitConnectable(ctx context.Context, w *WaitError, opts []WaitOption, read func(context.Context) (string, bool, error), endpoints func() (*Endpoint, *ConnectionPooler)) error {
+	cfg := newWaitConfig(opts)
+	if cfg.timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, cfg.timeout)
+		defer cancel()
+	}
+	opts = append(slices.Clip(opts), WithWaitTimeout(0)) // bounded once, above
+	if err := poll(ctx, w, opts, read); err != nil {
+		return err
+	}
+	justRead := true // by the poll that saw the resource up
+	return poll(ctx, w, opts, func(ctx context.Context) (string, bool, error) {
+		status := "" // no new status to report for a probe of what was just read
+		if !justRead {
+			var up bool
+			var err error
+			if status, up, err = read(ctx); !up || err != nil {
+				return status, false, err
+			}
+		}
+		justRead = false
+		direct, pooler := endpoints()
+		err := cfg.probe.answers(ctx, w.Resource, direct, pooler)
+		return status, err == nil, err
+	})
+}
+
+// connectableResult returns the resource on success and with ErrNoEndpoint,
+// where the caller may want to see what it has; with other errors, nil.
+func connectableResult[T any](resource *T, err error) (*T, error) {
+	if err != nil && !errors.Is(err, ErrNoEndpoint) {
+		return nil, err
+	}
+	return resource, err
+}
+
+// answers probes a resource's endpoint, and its pooler's with
+// WithPoolerCheck, and returns nil when each one answers. A missing
+// endpoint is an ErrNoEndpoint error before anything is probed.
+func (c probeConfig) answers(ctx context.Context, resource string, direct *Endpoint, pooler *ConnectionPooler) error {
+	targets := []*Endpoint{direct}
+	if c.pooler {
+		targets = append(targets, nil)
+		if pooler != nil {
+			targets[1] = pooler.Endpoint
+		}
+	}
+	for i, ep := range targets {
+		if ep == nil || ep.Host == "" || ep.Port <= 0 || ep.Port > 65535 {
+			what := "endpoint"
+			if i == 1 {
+				what = "connection pooler endpoint"
+			}
+			return fmt.Errorf("%w: the %s has no %s", ErrNoEndpoint, resource, what)
+		}
+	}
+	for _, ep := range targets {
+		if err := c.probe(ctx, *ep); err != nil {
+			return err
+		}
+	}
+	return nil
+}
