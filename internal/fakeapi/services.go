@@ -96,11 +96,15 @@ func (s *service) view(now time.Time, status string) serviceJSON {
 	return v
 }
 
-// sweep removes the resources whose deletion has completed.
+// sweep brings the model up to now: it removes the resources whose deletion
+// has completed, writes the generated log lines that are due and applies the
+// log retention.
 func (a *API) sweep(now time.Time) {
 	a.services = slices.DeleteFunc(a.services, func(s *service) bool { return s.sched.current(now) == statusGone })
 	for _, s := range a.services {
 		s.sets = slices.DeleteFunc(s.sets, func(rs *replicaSet) bool { return rs.sched.current(now) == statusGone })
+		a.writeDueLogs(s, now)
+		s.logs.trim(a.logRetention)
 	}
 }
 
