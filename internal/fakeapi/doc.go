@@ -139,10 +139,11 @@
 // and logs. last_cursor and lastCursor are present only when an older entry
 // matching the filters exists. Filters: since <= timestamp < until (adjacent
 // windows neither overlap nor leave gaps; with Options.SinceExclusive,
-// since < timestamp, the other reading of the API's "after this time"); every search term must occur,
-// case-insensitively; severities keep any of the given levels, in any case
-// (an unknown level matches nothing); node keeps one node (0 is the primary,
-// HA replicas are 1..n; another number gives an empty page).
+// since < timestamp, the other reading of the API's "after this time");
+// every search term must occur, case-insensitively; severities keep any of
+// the given levels, in any case (an unknown level matches nothing); node
+// keeps one node (0 is the primary, HA replicas are 1..n; another number
+// gives an empty page).
 //
 // A cursor is an opaque position in the history with a MAC over it and the
 // service, so forged or foreign cursors are refused (400). It does not carry
