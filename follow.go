@@ -18,8 +18,9 @@ const DefaultFollowInterval = 2 * time.Second
 // like tail -f, polling the API until ctx ends.
 //
 // It starts at opts.Since (entries at that instant included) or, when Since
-// is zero, after the entries the API holds when the follow starts: those
-// count as seen, whatever the local clock says. Search, Severities and Node
+// is zero, after the entries the API holds at the first poll that succeeds:
+// those count as seen. The server's clock decides, not the local one, so
+// clock skew neither drops nor repeats a line. Search, Severities and Node
 // filter as for ListLogs; PollInterval sets the pace. Cursor and Until have
 // no meaning in a follow: setting either is a *ValidationError, yielded
 // before anything is sent.
@@ -39,7 +40,8 @@ const DefaultFollowInterval = 2 * time.Second
 // Network errors, 5xx and 429, once the request's own retries are spent, are
 // outlasted: the next poll resumes where the last yielded entry left off. A
 // 404 (the service is gone) or another 4xx is yielded once, with a zero
-// LogEntry, and ends the follow. The end of ctx ends it with no error.
+// LogEntry, and ends the follow, as do ErrRepeatedCursor and ErrUntimedLogs.
+// The end of ctx ends it with no error.
 //
 //	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
 //	defer stop()
@@ -120,6 +122,16 @@ func (s *ServicesClient) newFollower(projectID, serviceID string, opts *LogOptio
 	return f, nil
 }
 
+// ErrUntimedLogs is yielded by FollowLogs when the API sends log lines
+// without timestamps (only the deprecated "logs" strings): a follow needs
+// them to tell new lines from old ones.
+var ErrUntimedLogs = errors.New("dbcloud: log entries without timestamps cannot be followed")
+
+// endsFollow reports an error that no later poll can outlast.
+func endsFollow(err error) bool {
+	return isTerminal(err) || errors.Is(err, ErrRepeatedCursor) || errors.Is(err, ErrUntimedLogs)
+}
+
 // errStopped is poll's report that the consumer stopped the loop.
 var errStopped = errors.New("dbcloud: follow stopped by its consumer")
 
@@ -136,7 +148,7 @@ func (f *follower) run(ctx context.Context, yield func(LogEntry, error) bool) {
 		switch {
 		case err == errStopped || ctx.Err() != nil:
 			return
-		case err != nil && (isTerminal(err) || errors.Is(err, ErrRepeatedCursor)):
+		case err != nil && endsFollow(err):
 			yield(LogEntry{}, err)
 			return
 		}
@@ -217,6 +229,9 @@ func (f *follower) start(ctx context.Context, q LogOptions, p *LogPage) error {
 	seen := map[string]bool{}
 	for {
 		for _, e := range p.Entries {
+			if e.Timestamp.IsZero() {
+				return ErrUntimedLogs
+			}
 			if len(atMark) == 0 {
 				mark = e.Timestamp
 			}
@@ -255,6 +270,9 @@ func (f *follower) begin(mark time.Time, atMark map[entryKey]int) {
 func (f *follower) emit(ctx context.Context, p *LogPage, yield func(LogEntry, error) bool) error {
 	for i := len(p.Entries) - 1; i >= 0; i-- {
 		e := p.Entries[i]
+		if e.Timestamp.IsZero() {
+			return ErrUntimedLogs
+		}
 		if !f.admit(e) {
 			continue
 		}

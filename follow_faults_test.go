@@ -10,6 +10,7 @@ import (
 	"github.com/dbcloud/dbcloud-go"
 	"github.com/dbcloud/dbcloud-go/internal/fakeapi"
 	"github.com/dbcloud/dbcloud-go/internal/leakcheck"
+	"github.com/jarcoal/httpmock"
 )
 
 // A fault that outlasts the request's retries (here: none) fails one poll;
@@ -191,5 +192,39 @@ func TestFollowLogsValidation(t *testing.T) {
 		if len(errs) != 1 || !errors.As(errs[0], &ve) || ve.Field != tt.field {
 			t.Errorf("%+v: yielded %v, want one *ValidationError for %s", tt.opts, errs, tt.field)
 		}
+	}
+}
+
+// Answers a follow cannot go on from end it with an error, once: a cursor
+// the API repeats, and lines without timestamps (the deprecated form only).
+func TestFollowLogsEndsOnUnusableAnswers(t *testing.T) {
+	since := &dbcloud.LogOptions{Since: time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)}
+	for _, tt := range []struct {
+		name  string
+		pages map[string]httpmock.Responder
+		opts  *dbcloud.LogOptions
+		want  error
+	}{
+		{"repeated cursor", map[string]httpmock.Responder{
+			"":  httpmock.NewStringResponder(200, logsPage(false, "A", "m3")),
+			"A": httpmock.NewStringResponder(200, logsPage(false, "A", "m2")),
+		}, since, dbcloud.ErrRepeatedCursor},
+		{"no timestamps, from Since", map[string]httpmock.Responder{
+			"": httpmock.NewStringResponder(200, logsPage(true, "", "m2", "m1")),
+		}, since, dbcloud.ErrUntimedLogs},
+		{"no timestamps, at the start", map[string]httpmock.Responder{
+			"": httpmock.NewStringResponder(200, logsPage(true, "", "m2", "m1")),
+		}, nil, dbcloud.ErrUntimedLogs},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			c, queries := scriptedLogs(t, tt.pages)
+			msgs, errs := messages(t, c.Services.FollowLogs(t.Context(), "p1", "s1", tt.opts))
+			if len(errs) != 1 || !errors.Is(errs[0], tt.want) || len(msgs) != 0 {
+				t.Fatalf("yielded %v and %v, want one %v", msgs, errs, tt.want)
+			}
+			if len(*queries) != len(tt.pages) {
+				t.Errorf("%d requests, want %d", len(*queries), len(tt.pages))
+			}
+		})
 	}
 }
