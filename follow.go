@@ -32,10 +32,13 @@ const DefaultFollowInterval = 2 * time.Second
 // bound includes its own instant or not. An entry the API records with a
 // timestamp older than one already yielded is not seen.
 //
-// A poll that finds nothing new is one request; a poll that finds n new
-// entries reads their pages newest first, as the API serves them, and then
-// yields them oldest first, holding at most two pages (and a cursor per
-// page): pages between the newest and the oldest are read a second time.
+// A poll that finds nothing new is one request. A poll that finds more than
+// a page walks back to the last entry yielded, page by page as the API serves
+// them (newest first), and then yields oldest first, reading the pages
+// between the newest and the oldest a second time rather than holding them:
+// k pages cost 2k-2 requests. A follow holds at most two pages, a cursor per
+// page of the current poll, and the severity and message of the entries
+// yielded at the newest instant, however long it runs.
 //
 // Network errors, 5xx and 429, once the request's own retries are spent, are
 // outlasted: the next poll resumes where the last yielded entry left off. A

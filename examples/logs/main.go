@@ -95,14 +95,14 @@ func run(ctx context.Context, args []string, getenv func(string) string, now fun
 	out := bufio.NewWriter(stdout)
 	defer out.Flush()
 	enc := json.NewEncoder(out)
-	entries := conn.Client.Services.AllLogs(ctx, conn.ProjectID, id, opts)
+	read := conn.Client.Services.AllLogs
 	if *follow {
+		read = conn.Client.Services.FollowLogs
 		opts.PollInterval = *interval
-		entries = conn.Client.Services.FollowLogs(ctx, conn.ProjectID, id, opts)
 		fmt.Fprintf(stderr, "logs: following service %s; Ctrl-C to stop\n", id)
 	}
 	n := 0
-	for entry, err := range entries {
+	for entry, err := range read(ctx, conn.ProjectID, id, opts) {
 		if err != nil {
 			out.Flush()
 			fmt.Fprintf(stderr, "logs: after %d entries: %v\n", n, err)
