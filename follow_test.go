@@ -2,6 +2,7 @@ package dbcloud_test
 
 import (
 	"context"
+	"fmt"
 	"net/url"
 	"slices"
 	"strconv"
@@ -12,6 +13,7 @@ import (
 	"github.com/dbcloud/dbcloud-go"
 	"github.com/dbcloud/dbcloud-go/internal/fakeapi"
 	"github.com/google/go-cmp/cmp"
+	"github.com/jarcoal/httpmock"
 )
 
 // A burst of more than two pages between two polls arrives whole, oldest
@@ -63,12 +65,12 @@ func TestFollowLogsFromSince(t *testing.T) {
 }
 
 func TestFollowLogsSameInstant(t *testing.T) {
-	// fifty returns 50 lines at one instant, 12 distinct: 7 messages in
-	// two severities.
+	// fifty returns 50 lines at one instant, 14 distinct: 7 messages, each
+	// in two severities.
 	fifty := func(at time.Time, prefix string) []fakeapi.LogEntry {
 		out := make([]fakeapi.LogEntry, 50)
 		for i := range out {
-			out[i] = fakeapi.LogEntry{Timestamp: at, Severity: []string{"LOG", "ERROR"}[i%7/5], Message: prefix + "same " + strings.Repeat("x", i%7)}
+			out[i] = fakeapi.LogEntry{Timestamp: at, Severity: []string{"LOG", "ERROR"}[i/7%2], Message: prefix + "same " + strings.Repeat("x", i%7)}
 		}
 		return out
 	}
@@ -304,5 +306,35 @@ func TestFollowLogsStartsOnAnEmptyHistory(t *testing.T) {
 	wantQuery(t, reqs, sinceParam(first), false)
 	if diff := cmp.Diff(want, receive(t, ch, 1)); diff != "" {
 		t.Fatalf("second line (-want +got):\n%s", diff)
+	}
+}
+
+// Entries at one instant are told apart by severity and message, not by
+// their place in a page: a server may list them in another order on the
+// next poll, and only the new one is yielded.
+func TestFollowLogsSameInstantInAnotherOrder(t *testing.T) {
+	page := func(entries ...string) httpmock.Responder {
+		var js []string
+		for _, e := range entries {
+			sev, msg, _ := strings.Cut(e, " ")
+			js = append(js, fmt.Sprintf(`{"timestamp":"2026-11-22T10:00:00Z","severity":%q,"message":%q}`, sev, msg))
+		}
+		return httpmock.NewStringResponder(200, `{"logs":[],"entries":[`+strings.Join(js, ",")+`]}`)
+	}
+	c, mt := mockClient(t)
+	mt.RegisterResponder("GET", serviceURL+"/logs", // newest first
+		page("LOG x", "ERROR y", "ERROR x").Then(page("ERROR x", "LOG x", "LOG x", "ERROR y")))
+	var got []string
+	opts := &dbcloud.LogOptions{Since: time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC), PollInterval: time.Millisecond}
+	for e, err := range c.Services.FollowLogs(t.Context(), "p1", "s1", opts) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got = append(got, e.Severity+" "+e.Message); len(got) == 4 {
+			break
+		}
+	}
+	if diff := cmp.Diff([]string{"ERROR x", "ERROR y", "LOG x", "LOG x"}, got); diff != "" {
+		t.Errorf("followed (-want +got):\n%s", diff)
 	}
 }
