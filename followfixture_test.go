@@ -212,7 +212,11 @@ func (f *followFixture) background(ctx context.Context, opts dbcloud.LogOptions)
 	go func() {
 		defer close(out)
 		for e, err := range f.c.Services.FollowLogs(ctx, f.project, f.service, &opts) {
-			out <- followed{e, err}
+			select {
+			case out <- followed{e, err}:
+			case <-ctx.Done(): // the test is over: nobody reads
+				return
+			}
 		}
 	}()
 	return out
