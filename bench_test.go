@@ -245,9 +245,7 @@ type heapPeak struct {
 const (
 	heapSampleEvery = 250
 	liveSampleEvery = 10_000
-	// Samples are taken mid-page, while AllLogs holds a page.
-	sampleOffset = benchLogPageSize / 2
-	mib          = 1 << 20
+	mib             = 1 << 20
 	// measureGCPercent is the GOGC of the heap measurement.
 	measureGCPercent = 10
 )
@@ -264,6 +262,67 @@ func (p heapPeak) String() string {
 
 func formatMiB(n int64) string { return fmt.Sprintf("%.2f MiB", float64(n)/mib) }
 
+// startHeapPeak takes the baseline of a measurement after a full GC.
+func startHeapPeak(entries int) heapPeak {
+	var ms runtime.MemStats
+	runtime.GC()
+	runtime.GC()
+	runtime.ReadMemStats(&ms)
+	return heapPeak{entries: entries, base: ms.HeapAlloc, baseInuse: ms.HeapInuse,
+		peakAlloc: ms.HeapAlloc, peakInuse: ms.HeapInuse, peakLive: ms.HeapAlloc}
+}
+
+// sample records the heap after the nth entry read: the heap every
+// heapSampleEvery entries, the live heap (after a forced GC) every
+// liveSampleEvery. Callers shift n to sample where a reader holds the most.
+func (p *heapPeak) sample(n int) {
+	var ms runtime.MemStats
+	if n%heapSampleEvery == 0 {
+		runtime.ReadMemStats(&ms)
+		p.peakAlloc = max(p.peakAlloc, ms.HeapAlloc)
+		p.peakInuse = max(p.peakInuse, ms.HeapInuse)
+	}
+	if n%liveSampleEvery == 0 {
+		runtime.GC()
+		runtime.ReadMemStats(&ms)
+		p.peakLive = max(p.peakLive, ms.HeapAlloc)
+	}
+}
+
+// checkHeapFlat fails t unless both reads stayed under 4 MiB above their
+// baselines, in the working set (sampled, garbage included) and in what
+// they retain (after a forced GC), and the larger read, ten times the
+// entries, holds about the same: the slack covers noise and a few bytes a
+// page (AllLogs' cursor hashes).
+func checkHeapFlat(t *testing.T, small, large heapPeak) {
+	t.Helper()
+	t.Logf("%v", small)
+	t.Logf("%v", large)
+	const bound = 4 * mib
+	over := func(v, base uint64) int64 { return max(int64(v)-int64(base), 0) }
+	for _, p := range []heapPeak{small, large} {
+		for _, m := range []struct {
+			what string
+			d    int64
+		}{
+			{"peak HeapInuse", over(p.peakInuse, p.baseInuse)},
+			{"peak HeapAlloc", over(p.peakAlloc, p.base)},
+			{"retained heap", over(p.peakLive, p.base)},
+		} {
+			if m.d >= bound {
+				t.Errorf("%d entries: %s is %s over the baseline, want < 4 MiB", p.entries, m.what, formatMiB(m.d))
+			}
+		}
+	}
+	const slack = mib / 2
+	if l, s := over(large.peakLive, large.base), over(small.peakLive, small.base); l > 2*s+slack {
+		t.Errorf("retained heap grows with the entries read: +%s for %d, +%s for %d", formatMiB(l), large.entries, formatMiB(s), small.entries)
+	}
+	if l, s := over(large.peakInuse, large.baseInuse), over(small.peakInuse, small.baseInuse); l > 2*s+slack {
+		t.Errorf("peak heap in use grows with the entries read: +%s for %d, +%s for %d", formatMiB(l), large.entries, formatMiB(s), small.entries)
+	}
+}
+
 // measureAllLogsHeap reads entries log entries through AllLogs from a
 // server that generates each page from its cursor, and samples the heap.
 func measureAllLogsHeap(t *testing.T, entries int) heapPeak {
@@ -278,14 +337,7 @@ func measureAllLogsHeap(t *testing.T, entries int) heapPeak {
 	// measure the pacer. A low GOGC makes it measure the read's working set.
 	defer debug.SetGCPercent(debug.SetGCPercent(measureGCPercent))
 
-	p := heapPeak{entries: entries}
-	var ms runtime.MemStats
-	runtime.GC()
-	runtime.GC()
-	runtime.ReadMemStats(&ms)
-	p.base, p.baseInuse = ms.HeapAlloc, ms.HeapInuse
-	p.peakAlloc, p.peakInuse, p.peakLive = ms.HeapAlloc, ms.HeapInuse, ms.HeapAlloc
-
+	p := startHeapPeak(entries)
 	start := time.Now()
 	n := 0
 	var prev time.Time
@@ -298,16 +350,7 @@ func measureAllLogsHeap(t *testing.T, entries int) heapPeak {
 		}
 		prev = e.Timestamp
 		n++
-		if n%heapSampleEvery == sampleOffset%heapSampleEvery {
-			runtime.ReadMemStats(&ms)
-			p.peakAlloc = max(p.peakAlloc, ms.HeapAlloc)
-			p.peakInuse = max(p.peakInuse, ms.HeapInuse)
-		}
-		if n%liveSampleEvery == sampleOffset {
-			runtime.GC()
-			runtime.ReadMemStats(&ms)
-			p.peakLive = max(p.peakLive, ms.HeapAlloc)
-		}
+		p.sample(n + benchLogPageSize/2) // mid-page, while AllLogs holds a page
 	}
 	p.elapsed = time.Since(start)
 	if n != entries {
@@ -331,39 +374,8 @@ func TestAllLogsPeakHeapIsBounded(t *testing.T) {
 	// the next starts.
 	t.Run("entries=100000", func(t *testing.T) { small = measureAllLogsHeap(t, 100_000) })
 	t.Run("entries=1000000", func(t *testing.T) { large = measureAllLogsHeap(t, 1_000_000) })
-	if t.Failed() {
-		return
-	}
-	t.Logf("%v", small)
-	t.Logf("%v", large)
-
-	// Both the working set (sampled, garbage included) and what the read
-	// retains (after a forced GC) stay under 4 MiB above the baseline.
-	const bound = 4 * mib
-	over := func(v, base uint64) int64 { return max(int64(v)-int64(base), 0) }
-	for _, p := range []heapPeak{small, large} {
-		for _, m := range []struct {
-			what string
-			d    int64
-		}{
-			{"peak HeapInuse", over(p.peakInuse, p.baseInuse)},
-			{"peak HeapAlloc", over(p.peakAlloc, p.base)},
-			{"retained heap", over(p.peakLive, p.base)},
-		} {
-			if m.d >= bound {
-				t.Errorf("%d entries: %s is %s over the baseline, want < 4 MiB", p.entries, m.what, formatMiB(m.d))
-			}
-		}
-	}
-	// Nor do they grow with the history: ten times the entries, about the
-	// same heap. The slack covers the cursor hashes AllLogs keeps (a few
-	// bytes a page) and noise.
-	const slack = mib / 2
-	if l, s := over(large.peakLive, large.base), over(small.peakLive, small.base); l > 2*s+slack {
-		t.Errorf("retained heap grows with history: +%s for 1M entries, +%s for 100k", formatMiB(l), formatMiB(s))
-	}
-	if l, s := over(large.peakInuse, large.baseInuse), over(small.peakInuse, small.baseInuse); l > 2*s+slack {
-		t.Errorf("peak heap in use grows with history: +%s for 1M entries, +%s for 100k", formatMiB(l), formatMiB(s))
+	if !t.Failed() {
+		checkHeapFlat(t, small, large)
 	}
 }
 

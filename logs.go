@@ -23,6 +23,11 @@ type LogOptions struct {
 	Severities []string  // severity levels to keep (LOG, WARNING, ERROR, ...); one query parameter per value
 	Since      time.Time // only entries after this time; zero = no bound
 	Until      time.Time // only entries before this time; zero = no bound
+
+	// PollInterval is how long FollowLogs waits between polls, give or take
+	// a fifth at random so that many followers do not poll together;
+	// 0 = DefaultFollowInterval. Other reads ignore it.
+	PollInterval time.Duration
 }
 
 // LogPage is one page of log entries, newest first.

@@ -4,7 +4,7 @@
 //
 // Usage:
 //
-//	go run ./examples/fakeserver [-addr 127.0.0.1:8080] [-step 1s] [-seed N]
+//	go run ./examples/fakeserver [-addr 127.0.0.1:8080] [-step 1s] [-seed N] [-log-every 1s]
 //
 // It prints the base URL, API key and project id, a line to paste into a
 // shell to point the SDK at it:
@@ -16,7 +16,10 @@
 // -step is how long each status of an asynchronous operation lasts (a new
 // service is QUEUED for one step, CONFIGURING for the next, then READY); 0
 // completes operations at once. -seed makes ids, passwords and logs
-// repeatable. State lives in memory and is lost when the server stops.
+// repeatable. -log-every makes every service write a generated log line at
+// that interval, something to follow with go run ./examples/logs -follow.
+// Each service keeps its newest 100,000 log lines. State lives in memory and
+// is lost when the server stops.
 //
 // The endpoints it hands out are loopback ports that answer like PostgreSQL
 // once their service is READY, so WaitForConnectable works against it.
@@ -47,6 +50,10 @@ func main() {
 	os.Exit(code)
 }
 
+// logRetention bounds each service's history, so that a server left running
+// with -log-every stays small.
+const logRetention = 100_000
+
 // run serves until ctx ends and returns the exit code: 0 after a clean
 // shutdown, 2 for bad flags, 1 when the server cannot start.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -55,6 +62,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on (port 0 picks a free one)")
 	step := fs.Duration("step", time.Second, "duration of each status of an asynchronous operation (0 = at once)")
 	seed := fs.Uint64("seed", 0, "seed for ids, passwords and generated logs")
+	logEvery := fs.Duration("log-every", 0, "every service writes a generated log line this often (0 = only lifecycle lines)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -65,28 +73,32 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "fakeserver: unexpected arguments %q\n", fs.Args())
 		return 2
 	}
-	if *step < 0 {
-		fmt.Fprintln(stderr, "fakeserver: -step must not be negative")
+	if *step < 0 || *logEvery < 0 {
+		fmt.Fprintln(stderr, "fakeserver: -step and -log-every must not be negative")
 		return 2
 	}
-	srv, err := fakeapi.Start(*addr, fakeapi.Options{Step: *step, Seed: *seed})
+	srv, err := fakeapi.Start(*addr, fakeapi.Options{Step: *step, Seed: *seed, LogInterval: *logEvery, LogRetention: logRetention})
 	if err != nil {
 		fmt.Fprintf(stderr, "fakeserver: %v\n", err)
 		return 1
 	}
-	fmt.Fprintf(stdout, `Fake dbcloud API (step %v, seed %d)
+	logs := "lifecycle log lines only"
+	if *logEvery > 0 {
+		logs = fmt.Sprintf("a log line per service every %v", *logEvery)
+	}
+	fmt.Fprintf(stdout, `Fake dbcloud API (step %v, seed %d, %s)
   base URL:   %s
   API key:    %s
   project id: %s
 
 Point the SDK at it:
-  export DBCLOUD_BASE_URL=%[3]s DBCLOUD_API_KEY=%[4]s DBCLOUD_PROJECT_ID=%[5]s
+  export DBCLOUD_BASE_URL=%[4]s DBCLOUD_API_KEY=%[5]s DBCLOUD_PROJECT_ID=%[6]s
 
 Try it:
-  curl -H 'Authorization: Bearer %[4]s' %[3]s/projects/%[5]s/services
+  curl -H 'Authorization: Bearer %[5]s' %[4]s/projects/%[6]s/services
 
 Press Ctrl-C to stop.
-`, *step, *seed, srv.URL, srv.APIKey, srv.ProjectID)
+`, *step, *seed, logs, srv.URL, srv.APIKey, srv.ProjectID)
 	<-ctx.Done()
 	if err := srv.Close(); err != nil {
 		fmt.Fprintf(stderr, "fakeserver: shutting down: %v\n", err)

@@ -9,18 +9,22 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dbcloud/dbcloud-go"
 	"github.com/dbcloud/dbcloud-go/internal/leakcheck"
 )
 
-func TestRun(t *testing.T) {
-	leakcheck.Check(t)
+// serve runs the command with args on a free port and returns the
+// variables of its export line and a function that stops it and returns
+// its exit code and stderr.
+func serve(t *testing.T, args ...string) (map[string]string, func() (int, string)) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(t.Context())
-	defer cancel()
+	t.Cleanup(cancel)
 	out, outW := io.Pipe()
 	var stderr strings.Builder
 	code := make(chan int, 1)
 	go func() {
-		code <- run(ctx, []string{"-addr", "127.0.0.1:0", "-step", "0", "-seed", "5"}, outW, &stderr)
+		code <- run(ctx, append([]string{"-addr", "127.0.0.1:0"}, args...), outW, &stderr)
 		outW.Close()
 	}()
 
@@ -43,7 +47,22 @@ func TestRun(t *testing.T) {
 	if !strings.HasPrefix(base, "http://127.0.0.1:") || !strings.HasSuffix(base, "/v1") || key == "" || project == "" {
 		t.Fatalf("export line %q", export)
 	}
+	return env, func() (int, string) {
+		cancel()
+		select {
+		case c := <-code:
+			return c, stderr.String()
+		case <-time.After(5 * time.Second):
+			t.Fatal("run did not return after cancel")
+			return 0, ""
+		}
+	}
+}
 
+func TestRun(t *testing.T) {
+	leakcheck.Check(t)
+	env, stop := serve(t, "-step", "0", "-seed", "5")
+	base, key, project := env["DBCLOUD_BASE_URL"], env["DBCLOUD_API_KEY"], env["DBCLOUD_PROJECT_ID"]
 	tr := &http.Transport{}
 	defer tr.CloseIdleConnections()
 	req, _ := http.NewRequest("GET", base+"/projects/"+project+"/services", nil)
@@ -58,20 +77,48 @@ func TestRun(t *testing.T) {
 		t.Errorf("list services: %d %s", res.StatusCode, body)
 	}
 	tr.CloseIdleConnections()
+	if c, stderr := stop(); c != 0 {
+		t.Errorf("exit code %d, stderr %q", c, stderr)
+	}
+}
 
-	cancel()
-	select {
-	case c := <-code:
-		if c != 0 {
-			t.Errorf("exit code %d, stderr %q", c, stderr.String())
+// With -log-every, every service writes a line at that interval: a
+// follower sees them arrive, one interval apart.
+func TestRunWritesLogLines(t *testing.T) {
+	leakcheck.Check(t)
+	env, stop := serve(t, "-step", "0", "-log-every", "2ms")
+	c, err := dbcloud.NewClient(env["DBCLOUD_API_KEY"], dbcloud.WithBaseURL(env["DBCLOUD_BASE_URL"]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.CloseIdleConnections()
+	project := env["DBCLOUD_PROJECT_ID"]
+	svc, err := c.Services.Create(t.Context(), project, &dbcloud.CreateServiceRequest{Name: "db"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []time.Time
+	for e, err := range c.Services.FollowLogs(t.Context(), project, svc.ServiceID, &dbcloud.LogOptions{PollInterval: time.Millisecond}) {
+		if err != nil {
+			t.Fatal(err)
 		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("run did not return after cancel")
+		if got = append(got, e.Timestamp); len(got) == 3 {
+			break
+		}
+	}
+	for i := 1; i < len(got); i++ {
+		if d := got[i].Sub(got[i-1]); d != 2*time.Millisecond {
+			t.Errorf("lines %v apart, want 2ms: %v", d, got)
+		}
+	}
+	c.CloseIdleConnections()
+	if code, stderr := stop(); code != 0 {
+		t.Errorf("exit code %d, stderr %q", code, stderr)
 	}
 }
 
 func TestRunBadFlags(t *testing.T) {
-	for _, args := range [][]string{{"-nope"}, {"-step", "-1s"}, {"extra"}, {"-step", "soon"}} {
+	for _, args := range [][]string{{"-nope"}, {"-step", "-1s"}, {"extra"}, {"-step", "soon"}, {"-log-every", "-1s"}} {
 		var stderr strings.Builder
 		if c := run(t.Context(), args, io.Discard, &stderr); c != 2 {
 			t.Errorf("%q: exit code %d, want 2", args, c)

@@ -1,13 +1,17 @@
 // Command logs prints a service's whole log history, newest first, reading
-// it page by page with AllLogs in constant memory.
+// it page by page with AllLogs in constant memory, or, with -follow, streams
+// its new lines oldest first as they are written, like tail -f, until
+// Ctrl-C.
 //
 //	go run ./examples/logs -service <id> [-since 2026-11-01T00:00:00Z | -since 24h]
 //	    [-until ...] [-severity ERROR,FATAL] [-search text]... [-node N] [-json]
-//	go run ./examples/logs -fake    # a demo service on an in-process fake API
+//	go run ./examples/logs -service <id> -follow [-interval 2s] [-since 10m] [filters]
+//	go run ./examples/logs -fake [-follow]    # a demo service on an in-process fake API
 //
 // It reads DBCLOUD_API_KEY, DBCLOUD_BASE_URL and DBCLOUD_PROJECT_ID. -since
 // and -until take an RFC 3339 time or a duration before now. -json prints
-// one JSON object per entry, for jq and log pipelines.
+// one JSON object per entry, for jq and log pipelines. With -follow, -since
+// prints the lines since then first; without it only new lines are printed.
 package main
 
 import (
@@ -51,6 +55,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, now fun
 	severity := fs.String("severity", "", "comma-separated severities to keep, e.g. WARNING,ERROR,FATAL")
 	node := fs.Int("node", -1, "only this node of a multi-node service (0 = primary)")
 	asJSON := fs.Bool("json", false, "print one JSON object per entry")
+	follow := fs.Bool("follow", false, "print new lines, oldest first, as they are written, until Ctrl-C")
+	interval := fs.Duration("interval", dbcloud.DefaultFollowInterval, "with -follow: time between polls")
 	useFake := fs.Bool("fake", false, "read a demo service on an in-process fake API")
 	var search stringList
 	fs.Var(&search, "search", "full-text term to match (repeatable: all must match)")
@@ -65,6 +71,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, now fun
 	if opts.Since, err = parseTime(*since, now()); err == nil {
 		opts.Until, err = parseTime(*until, now())
 	}
+	if err == nil && *follow && !opts.Until.IsZero() {
+		err = errors.New("-until cannot be used with -follow: a follow ends with Ctrl-C")
+	}
 	if err != nil {
 		fmt.Fprintln(stderr, "logs:", err)
 		return 2
@@ -76,7 +85,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, now fun
 		opts.Node = node
 	}
 
-	conn, id, err := connect(getenv, *useFake, *serviceID)
+	conn, id, err := connect(getenv, *useFake, *follow, *serviceID)
 	if err != nil {
 		fmt.Fprintln(stderr, "logs:", err)
 		return 2
@@ -86,8 +95,14 @@ func run(ctx context.Context, args []string, getenv func(string) string, now fun
 	out := bufio.NewWriter(stdout)
 	defer out.Flush()
 	enc := json.NewEncoder(out)
+	read := conn.Client.Services.AllLogs
+	if *follow {
+		read = conn.Client.Services.FollowLogs
+		opts.PollInterval = *interval
+		fmt.Fprintf(stderr, "logs: following service %s; Ctrl-C to stop\n", id)
+	}
 	n := 0
-	for entry, err := range conn.Client.Services.AllLogs(ctx, conn.ProjectID, id, opts) {
+	for entry, err := range read(ctx, conn.ProjectID, id, opts) {
 		if err != nil {
 			out.Flush()
 			fmt.Fprintf(stderr, "logs: after %d entries: %v\n", n, err)
@@ -99,6 +114,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, now fun
 		} else {
 			_, err = fmt.Fprintf(out, "%s %-7s %s\n", entry.Timestamp.Format(time.RFC3339Nano), entry.Severity, entry.Message)
 		}
+		if err == nil && *follow {
+			err = out.Flush() // a follower reads each line as it comes
+		}
 		if err != nil {
 			fmt.Fprintln(stderr, "logs:", err)
 			return 1
@@ -108,8 +126,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, now fun
 }
 
 // connect returns the API to read and the service to read. With -fake it
-// creates a demo service with a few thousand entries of history.
-func connect(getenv func(string) string, fake bool, serviceID string) (*exampleenv.Conn, string, error) {
+// creates a demo service with a few thousand entries of history, which
+// writes a line every half second when followed.
+func connect(getenv func(string) string, fake, follow bool, serviceID string) (*exampleenv.Conn, string, error) {
 	if !fake {
 		if serviceID == "" {
 			return nil, "", errors.New("-service is required (or try -fake)")
@@ -117,7 +136,11 @@ func connect(getenv func(string) string, fake bool, serviceID string) (*examplee
 		conn, err := exampleenv.Real(getenv)
 		return conn, serviceID, err
 	}
-	conn, err := exampleenv.Fake(fakeapi.Options{Seed: 1})
+	opts := fakeapi.Options{Seed: 1}
+	if follow {
+		opts.LogInterval = 500 * time.Millisecond
+	}
+	conn, err := exampleenv.Fake(opts)
 	if err != nil {
 		return nil, "", err
 	}

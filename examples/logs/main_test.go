@@ -1,7 +1,11 @@
 package main
 
 import (
+	"bufio"
+	"context"
 	"encoding/json"
+	"fmt"
+	"io"
 	"strings"
 	"testing"
 	"time"
@@ -114,6 +118,8 @@ func TestLogsErrors(t *testing.T) {
 		{[]string{"-service", id, "-since", "yesterday"}, 2, "neither an RFC 3339 time nor a duration"},
 		{[]string{"-service", "no-such-service"}, 1, "404"},
 		{[]string{"-service", id, "-node", "-1", "-search", " "}, 1, "Search"},
+		{[]string{"-service", id, "-follow", "-until", "1h"}, 2, "-until cannot be used with -follow"},
+		{[]string{"-service", id, "-follow", "-interval", "-1s"}, 1, "PollInterval"},
 	} {
 		code, _, errOut := logs(t, srv, tt.args...)
 		if code != tt.code || !strings.Contains(errOut, tt.says) {
@@ -133,5 +139,60 @@ func TestLogsOnDemoFake(t *testing.T) {
 		if !strings.Contains(l, " FATAL ") {
 			t.Errorf("%q is not FATAL", l)
 		}
+	}
+}
+
+// -follow prints the lines since -since oldest first, then each new line as
+// it is written, and exits 0 on Ctrl-C (here: the context ending).
+func TestLogsFollow(t *testing.T) {
+	leakcheck.Check(t)
+	srv, id, held := history(t)
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	outR, outW := io.Pipe()
+	var errOut strings.Builder
+	code := make(chan int, 1)
+	go func() {
+		code <- run(ctx, []string{"-service", id, "-follow", "-interval", "1ms", "-since", "1m"},
+			exampleenv.Getenv(srv), func() time.Time { return now }, outW, &errOut)
+		outW.Close()
+	}()
+	line := func(e fakeapi.LogEntry) string {
+		return fmt.Sprintf("%s %-7s %s", e.Timestamp.Format(time.RFC3339Nano), e.Severity, e.Message)
+	}
+	var want []string
+	for i := len(held) - 1; i >= 0; i-- {
+		if !held[i].Timestamp.Before(now.Add(-time.Minute)) {
+			want = append(want, line(held[i]))
+		}
+	}
+	added := []fakeapi.LogEntry{
+		{Timestamp: now.Add(time.Second), Severity: "LOG", Message: "migration started"},
+		{Timestamp: now.Add(time.Second), Severity: "LOG", Message: "migration started"},
+		{Timestamp: now.Add(2 * time.Second), Severity: "ERROR", Message: "migration failed"},
+	}
+	for _, e := range added {
+		want = append(want, line(e))
+	}
+	lines := bufio.NewScanner(outR)
+	for i, w := range want {
+		if i == len(want)-len(added) {
+			if err := srv.API.AppendLogs(srv.ProjectID, id, added...); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if !lines.Scan() {
+			t.Fatalf("output ended after %d of %d lines", i, len(want))
+		}
+		if lines.Text() != w {
+			t.Fatalf("line %d = %q, want %q", i, lines.Text(), w)
+		}
+	}
+	cancel()
+	if lines.Scan() {
+		t.Errorf("unexpected line %q", lines.Text())
+	}
+	if c := <-code; c != 0 || !strings.Contains(errOut.String(), "following service "+id) {
+		t.Errorf("exit %d, stderr %q; want 0 and the follow notice", c, errOut.String())
 	}
 }

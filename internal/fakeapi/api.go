@@ -49,6 +49,22 @@ type Options struct {
 	// ConnectDelay is how long, on Clock, a live endpoint answers "starting
 	// up" (SQLSTATE 57P03) after its resource became READY or active.
 	ConnectDelay time.Duration
+	// SinceExclusive makes the logs endpoint's since bound exclusive
+	// (timestamp > since) instead of inclusive (timestamp >= since). The API
+	// does not say which it is, so clients are tested against both.
+	SinceExclusive bool
+	// LogInterval, when not 0, has every service write one generated log
+	// line each LogInterval of the fake's clock from its creation on, as a
+	// running database does. Nothing runs in the background: the lines that
+	// are due are written, with the timestamps they were due at, when a
+	// request or a helper next reads the clock.
+	LogInterval time.Duration
+	// LogRetention, when not 0, bounds each service's history as a real
+	// service's retention does: once a history holds more than twice
+	// LogRetention entries, all but the newest LogRetention are dropped at
+	// the next request or helper call. A cursor into dropped entries gives an
+	// empty page. 0 keeps everything.
+	LogRetention int
 }
 
 // API is a stateful, in-memory model of the database service API. It
@@ -61,6 +77,10 @@ type API struct {
 	clock     Clock
 	cursorKey []byte
 	requests  atomic.Int64
+
+	sinceExclusive bool
+	logInterval    time.Duration
+	logRetention   int
 
 	mu       sync.Mutex
 	idRand   *rand.Rand // ids and passwords: kept apart from logRand so seeding logs never changes later ids
@@ -94,8 +114,11 @@ func New(opts Options) *API {
 		byID:     make(map[string]*service),
 		usedIDs:  make(map[string]bool),
 
-		recording:    opts.RecordRequests,
-		connectDelay: opts.ConnectDelay,
+		recording:      opts.RecordRequests,
+		connectDelay:   opts.ConnectDelay,
+		sinceExclusive: opts.SinceExclusive,
+		logInterval:    opts.LogInterval,
+		logRetention:   opts.LogRetention,
 	}
 	if opts.LiveEndpoints {
 		a.live = newLiveNet()

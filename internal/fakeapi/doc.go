@@ -140,16 +140,25 @@
 // The endpoint returns at most 500 entries, newest first, as both entries
 // and logs. last_cursor and lastCursor are present only when an older entry
 // matching the filters exists. Filters: since <= timestamp < until (adjacent
-// windows neither overlap nor leave gaps); every search term must occur,
-// case-insensitively; severities keep any of the given levels, in any case
-// (an unknown level matches nothing); node keeps one node (0 is the primary,
-// HA replicas are 1..n; another number gives an empty page).
+// windows neither overlap nor leave gaps; with Options.SinceExclusive,
+// since < timestamp, the other reading of the API's "after this time");
+// every search term must occur, case-insensitively; severities keep any of
+// the given levels, in any case (an unknown level matches nothing); node
+// keeps one node (0 is the primary, HA replicas are 1..n; another number
+// gives an empty page).
 //
 // A cursor is an opaque position in the history with a MAC over it and the
 // service, so forged or foreign cursors are refused (400). It does not carry
 // the filters: each page request repeats them, as a client following
 // last_cursor does, and the walk continues in the same filtered order. A
 // cursor keeps its place while newer entries are added.
+//
+// Histories can grow while a reader follows them: AppendLogs adds given lines
+// at the newest end (timestamps never go backwards), and with
+// Options.LogInterval every service writes a generated line each interval of
+// the clock, written when the clock is next read. Options.LogRetention bounds
+// each history to its newest entries, so that a fake fed for hours stays
+// small.
 //
 // # Live endpoints
 //

@@ -56,6 +56,7 @@ type logStore struct {
 	base  int64
 	recs  []logRec
 	texts []string
+	next  int64 // when the next Options.LogInterval line is due, Unix nanoseconds; 0 = not set yet
 }
 
 func (st *logStore) last() int64 {
@@ -132,15 +133,21 @@ func (a *API) seed(s *service, n int, now time.Time) {
 	recs := make([]logRec, n)
 	for i := n - 1; i >= 0; i-- {
 		at -= (1 + a.logRand.Int64N(15_000)) * int64(time.Millisecond)
-		tmpl := pickTemplate(a.logRand.IntN(totalWeight))
-		node := 0
-		if s.replicas > 0 && a.logRand.IntN(2) == 0 {
-			node = 1 + a.logRand.IntN(s.replicas)
-		}
-		recs[i] = logRec{at: at, arg: a.logRand.Uint32(), node: int32(node), tmpl: tmpl, sev: templates[tmpl].sev}
+		recs[i] = a.randomRec(s, at)
 	}
 	s.logs.base -= int64(n)
 	s.logs.recs = append(recs, s.logs.recs...)
+}
+
+// randomRec is a realistic line at at: a weighted random template, on the
+// primary or, half of the time, on a random HA replica.
+func (a *API) randomRec(s *service, at int64) logRec {
+	tmpl := pickTemplate(a.logRand.IntN(totalWeight))
+	node := 0
+	if s.replicas > 0 && a.logRand.IntN(2) == 0 {
+		node = 1 + a.logRand.IntN(s.replicas)
+	}
+	return logRec{at: at, arg: a.logRand.Uint32(), node: int32(node), tmpl: tmpl, sev: templates[tmpl].sev}
 }
 
 // SeedLogs adds n realistic entries to a service's history, all older than
@@ -191,6 +198,7 @@ func (a *API) helperService(projectID, serviceID string) (*service, time.Time, e
 type logFilter struct {
 	since, until       int64
 	hasSince, hasUntil bool
+	sinceExclusive     bool // Options.SinceExclusive
 	node               int32
 	hasNode            bool
 	sevs               uint8 // bit per severity
@@ -200,7 +208,7 @@ type logFilter struct {
 
 func (f *logFilter) match(st *logStore, r logRec) bool {
 	switch {
-	case f.hasSince && r.at < f.since,
+	case f.beforeSince(r.at),
 		f.hasUntil && r.at >= f.until,
 		f.hasNode && r.node != f.node,
 		f.hasSevs && f.sevs&(1<<r.sev) == 0:
@@ -215,6 +223,11 @@ func (f *logFilter) match(st *logStore, r logRec) bool {
 		}
 	}
 	return true
+}
+
+// beforeSince reports an entry time the since bound leaves out.
+func (f *logFilter) beforeSince(at int64) bool {
+	return f.hasSince && (at < f.since || f.sinceExclusive && at == f.since)
 }
 
 func parseLogFilter(q url.Values) (f logFilter, err error) {
@@ -312,6 +325,7 @@ func (a *API) getLogs(c *call) (reply, error) {
 	if err != nil {
 		return reply{}, err
 	}
+	f.sinceExclusive = a.sinceExclusive
 	st := &s.logs
 	i := len(st.recs) - 1
 	if q.Has("cursor") {
@@ -326,7 +340,7 @@ func (a *API) getLogs(c *call) (reply, error) {
 	lastIdx := -1
 	for ; i >= 0; i-- {
 		r := st.recs[i]
-		if f.hasSince && r.at < f.since {
+		if f.beforeSince(r.at) {
 			break // entries only get older from here
 		}
 		if !f.match(st, r) {

@@ -110,11 +110,24 @@ func (a *API) noteGone(at time.Time) {
 	}
 }
 
-// sweep removes the resources whose deletion has completed, and closes
+// sweep brings the model up to now: it removes the resources whose deletion
+// has completed, writes the generated log lines that are due and applies the
+// log retention.
+func (a *API) sweep(now time.Time) {
+	a.removeGone(now)
+	if a.logInterval > 0 || a.logRetention > 0 {
+		for _, s := range a.services {
+			a.writeDueLogs(s, now)
+			s.logs.trim(a.logRetention)
+		}
+	}
+}
+
+// removeGone removes the resources whose deletion has completed, and closes
 // their endpoints. It runs on every request, so it looks at every resource
 // only when a deletion may have completed: the fake stays fast with
 // thousands of services.
-func (a *API) sweep(now time.Time) {
+func (a *API) removeGone(now time.Time) {
 	if !a.gone || now.Before(a.goneAt) {
 		return
 	}

@@ -1,0 +1,230 @@
+package dbcloud_test
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/dbcloud/dbcloud-go"
+	"github.com/dbcloud/dbcloud-go/internal/fakeapi"
+	"github.com/dbcloud/dbcloud-go/internal/leakcheck"
+	"github.com/jarcoal/httpmock"
+)
+
+// A fault that outlasts the request's retries (here: none) fails one poll;
+// the next poll resumes from the last line yielded, with no loss and no
+// duplicate, wherever the poll was: at its first request, walking back, or
+// reading a page again after yielding the pages before it.
+func TestFollowLogsOutlastsFaults(t *testing.T) {
+	faults := []struct {
+		name  string
+		fault fakeapi.Fault
+	}{
+		{"503", fakeapi.Fault{Status: http.StatusServiceUnavailable, Body: `{"code":"UNAVAILABLE"}`}},
+		{"502 HTML", fakeapi.Fault{Status: http.StatusBadGateway, Body: "<html>bad gateway</html>"}},
+		{"429", fakeapi.Fault{Status: http.StatusTooManyRequests, Header: http.Header{"Retry-After": {"0"}}}},
+		// Go's transport silently retries the first drop on a reused
+		// connection; the second reaches the SDK.
+		{"dropped connection", fakeapi.Fault{Drop: true, Times: 2}},
+		{"reset after the server answered", fakeapi.Fault{Drop: true, AfterHandling: true, Times: 2}},
+		{"cut-off page", fakeapi.Fault{Truncate: true}},
+	}
+	// The burst's poll is four requests: three pages walked back, then the
+	// second read again.
+	positions := []struct {
+		name string
+		skip int
+	}{{"at a poll's first request", 0}, {"walking back", 1}, {"reading a page again", 3}}
+	forBothSinceModes(t, func(t *testing.T, opts fakeapi.Options) {
+		for _, fc := range faults {
+			for _, pos := range positions {
+				t.Run(fc.name+"/"+pos.name, func(t *testing.T) {
+					f := newFollowFixture(t, opts, dbcloud.WithRetryMax(0))
+					p := f.follow(dbcloud.LogOptions{Since: f.clock.Now()})
+					f.expectOnly(p, f.add(fakeapi.LogEntry{Timestamp: f.now(), Message: "first"}))
+
+					burst := f.add(numbered(f.now(), "burst ", 1234)...)
+					for range pos.skip {
+						f.api.InjectFault(fakeapi.Fault{Method: "GET", Path: logsPattern, Delay: time.Nanosecond}) // answers normally
+					}
+					fault := fc.fault
+					fault.Method, fault.Path = "GET", logsPattern
+					f.api.InjectFault(fault)
+					before := f.requests()
+					f.expectOnly(p, burst)
+					// Without the fault: 4 requests for the burst, 1 for the sentinel.
+					if n := f.requests() - before; n <= 5 {
+						t.Errorf("%d requests: the fault was not served", n)
+					}
+				})
+			}
+		}
+	})
+}
+
+// A 404 (the service was deleted) or another 4xx is yielded once, with a
+// zero entry, and ends the follow.
+func TestFollowLogsEndsOnClientErrors(t *testing.T) {
+	for _, tt := range []struct {
+		name   string
+		break_ func(f *followFixture)
+		is     error
+		status int
+	}{
+		{"service deleted", func(f *followFixture) {
+			if err := f.c.Services.Delete(t.Context(), f.project, f.service); err != nil {
+				t.Fatal(err)
+			}
+		}, dbcloud.ErrNotFound, 404},
+		{"403", func(f *followFixture) {
+			f.api.InjectFault(fakeapi.Fault{Path: logsPattern, Status: 403, Body: `{"code":"FORBIDDEN","message":"key revoked"}`})
+		}, dbcloud.ErrForbidden, 403},
+		{"400", func(f *followFixture) {
+			f.api.InjectFault(fakeapi.Fault{Path: logsPattern, Status: 400, Body: `{"code":"INVALID_REQUEST"}`})
+		}, dbcloud.ErrBadRequest, 400},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFollowFixture(t, fakeapi.Options{})
+			p := f.follow(dbcloud.LogOptions{Since: f.clock.Now()})
+			f.expectOnly(p, f.add(fakeapi.LogEntry{Timestamp: f.now(), Message: "first"}))
+			tt.break_(f)
+			entries, errs := p.end()
+			var apiErr *dbcloud.APIError
+			if len(entries) != 0 || len(errs) != 1 || !errors.Is(errs[0], tt.is) ||
+				!errors.As(errs[0], &apiErr) || apiErr.StatusCode != tt.status || apiErr.RequestID == "" {
+				t.Fatalf("after the fault: %d entries, errors %v; want one %d error, with its request id", len(entries), errs, tt.status)
+			}
+		})
+	}
+}
+
+// The end of the context ends a follow with no error and no goroutine left,
+// whether it waits between polls, waits for an answer, or is yielding.
+func TestFollowLogsEndsQuietlyWithItsContext(t *testing.T) {
+	t.Run("between polls", func(t *testing.T) {
+		leakcheck.Check(t)
+		f := newFollowFixture(t, fakeapi.Options{})
+		ctx, cancel := context.WithCancel(t.Context())
+		ch := f.background(ctx, dbcloud.LogOptions{Since: f.clock.Now(), PollInterval: time.Hour})
+		f.add(fakeapi.LogEntry{Timestamp: f.now(), Message: "line"})
+		receive(t, ch, 1) // the poll ends; the next is an hour away
+		cancel()
+		for r := range ch {
+			if r.err != nil {
+				t.Errorf("yielded %v after cancel", r.err)
+			}
+		}
+	})
+	t.Run("waiting for an answer", func(t *testing.T) {
+		leakcheck.Check(t)
+		f, reqs := gatedFixture(t, fakeapi.Options{})
+		f.api.InjectFault(fakeapi.Fault{Path: logsPattern, Delay: time.Hour})
+		ctx, cancel := context.WithCancel(t.Context())
+		ch := f.background(ctx, dbcloud.LogOptions{})
+		wantQuery(t, reqs, "", false) // now held by the fault's delay
+		cancel()
+		for r := range ch {
+			t.Errorf("yielded %+v after cancel", r)
+		}
+	})
+	t.Run("yielding", func(t *testing.T) {
+		leakcheck.Check(t)
+		f := newFollowFixture(t, fakeapi.Options{})
+		f.add(numbered(f.now(), "line ", 10)...)
+		ctx, cancel := context.WithCancel(t.Context())
+		defer cancel()
+		n := 0
+		for _, err := range f.c.Services.FollowLogs(ctx, f.project, f.service, &dbcloud.LogOptions{Since: f.clock.Now().Add(-time.Hour)}) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			n++
+			cancel()
+		}
+		if n != 1 {
+			t.Errorf("%d entries yielded after the context ended in the loop's body, want 1", n)
+		}
+	})
+}
+
+// Breaking out of the loop stops the follow at once: no further request.
+func TestFollowLogsBreak(t *testing.T) {
+	f := newFollowFixture(t, fakeapi.Options{})
+	f.add(numbered(f.now(), "line ", 10)...)
+	n := 0
+	for _, err := range f.c.Services.FollowLogs(t.Context(), f.project, f.service, &dbcloud.LogOptions{Since: f.clock.Now().Add(-time.Hour)}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n++; n == 3 {
+			break
+		}
+	}
+	if got := f.requests(); n != 3 || got != 1 {
+		t.Errorf("%d entries in %d requests, want 3 in 1", n, got)
+	}
+}
+
+// Options a follow cannot honour are a *ValidationError before anything is
+// sent (the mock fails the test on any request).
+func TestFollowLogsValidation(t *testing.T) {
+	c, _ := mockClient(t)
+	for _, tt := range []struct {
+		project, service string
+		opts             *dbcloud.LogOptions
+		field            string
+	}{
+		{"p1", "s1", &dbcloud.LogOptions{Cursor: "abc"}, "Cursor"},
+		{"p1", "s1", &dbcloud.LogOptions{Until: time.Now()}, "Until"},
+		{"p1", "s1", &dbcloud.LogOptions{PollInterval: -time.Second}, "PollInterval"},
+		{"p1", "s1", &dbcloud.LogOptions{Search: []string{" "}}, "Search"},
+		{"p1", "s1", &dbcloud.LogOptions{Node: new(-1)}, "Node"},
+		{"p1", "", nil, "serviceID"},
+		{"", "s1", nil, "projectID"},
+	} {
+		var errs []error
+		for _, err := range c.Services.FollowLogs(t.Context(), tt.project, tt.service, tt.opts) {
+			errs = append(errs, err)
+		}
+		var ve *dbcloud.ValidationError
+		if len(errs) != 1 || !errors.As(errs[0], &ve) || ve.Field != tt.field {
+			t.Errorf("%+v: yielded %v, want one *ValidationError for %s", tt.opts, errs, tt.field)
+		}
+	}
+}
+
+// Answers a follow cannot go on from end it with an error, once: a cursor
+// the API repeats, and lines without timestamps (the deprecated form only).
+func TestFollowLogsEndsOnUnusableAnswers(t *testing.T) {
+	since := &dbcloud.LogOptions{Since: time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)}
+	for _, tt := range []struct {
+		name  string
+		pages map[string]httpmock.Responder
+		opts  *dbcloud.LogOptions
+		want  error
+	}{
+		{"repeated cursor", map[string]httpmock.Responder{
+			"":  httpmock.NewStringResponder(200, logsPage(false, "A", "m3")),
+			"A": httpmock.NewStringResponder(200, logsPage(false, "A", "m2")),
+		}, since, dbcloud.ErrRepeatedCursor},
+		{"no timestamps, from Since", map[string]httpmock.Responder{
+			"": httpmock.NewStringResponder(200, logsPage(true, "", "m2", "m1")),
+		}, since, dbcloud.ErrUntimedLogs},
+		{"no timestamps, at the start", map[string]httpmock.Responder{
+			"": httpmock.NewStringResponder(200, logsPage(true, "", "m2", "m1")),
+		}, nil, dbcloud.ErrUntimedLogs},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			c, queries := scriptedLogs(t, tt.pages)
+			msgs, errs := messages(t, c.Services.FollowLogs(t.Context(), "p1", "s1", tt.opts))
+			if len(errs) != 1 || !errors.Is(errs[0], tt.want) || len(msgs) != 0 {
+				t.Fatalf("yielded %v and %v, want one %v", msgs, errs, tt.want)
+			}
+			if len(*queries) != len(tt.pages) {
+				t.Errorf("%d requests, want %d", len(*queries), len(tt.pages))
+			}
+		})
+	}
+}

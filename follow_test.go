@@ -1,0 +1,340 @@
+package dbcloud_test
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dbcloud/dbcloud-go"
+	"github.com/dbcloud/dbcloud-go/internal/fakeapi"
+	"github.com/google/go-cmp/cmp"
+	"github.com/jarcoal/httpmock"
+)
+
+// A burst of more than two pages between two polls arrives whole, oldest
+// first, in one poll of four requests: three pages walked back to the mark,
+// and the middle one read again.
+func TestFollowLogsBurstBetweenPolls(t *testing.T) {
+	forBothSinceModes(t, func(t *testing.T, opts fakeapi.Options) {
+		f := newFollowFixture(t, opts)
+		p := f.follow(dbcloud.LogOptions{Since: f.clock.Now()})
+		f.expectOnly(p, f.add(fakeapi.LogEntry{Timestamp: f.now(), Message: "first"}))
+
+		// The follow is suspended in its poll, yielding the sentinel: the
+		// burst lands between two polls.
+		burst := f.add(numbered(f.now(), "burst ", 1234)...)
+		before := f.requests()
+		if diff := cmp.Diff(burst, p.take(len(burst))); diff != "" {
+			t.Fatalf("burst (-want +got):\n%s", diff)
+		}
+		if n := f.requests() - before; n != 4 {
+			t.Errorf("the burst took %d requests, want 4 (3 pages walked, 1 read again)", n)
+		}
+		f.expectOnly(p, nil)
+	})
+}
+
+// Since is where a follow starts, entries at its instant included: the
+// history after it arrives oldest first, however many pages, then new lines.
+func TestFollowLogsFromSince(t *testing.T) {
+	forBothSinceModes(t, func(t *testing.T, opts fakeapi.Options) {
+		opts.Seed = 11
+		f := newFollowFixture(t, opts)
+		if err := f.api.SeedLogs(f.project, f.service, 3000); err != nil {
+			t.Fatal(err)
+		}
+		held, err := f.api.Logs(f.project, f.service)
+		if err != nil {
+			t.Fatal(err)
+		}
+		since := held[1700].Timestamp
+		var want []dbcloud.LogEntry
+		for _, e := range slices.Backward(held) {
+			if !e.Timestamp.Before(since) {
+				want = append(want, dbcloud.LogEntry{Timestamp: e.Timestamp, Severity: e.Severity, Message: e.Message})
+			}
+		}
+		p := f.follow(dbcloud.LogOptions{Since: since})
+		f.expectOnly(p, want)
+	})
+}
+
+func TestFollowLogsSameInstant(t *testing.T) {
+	// fifty returns 50 lines at one instant, 14 distinct: 7 messages, each
+	// in two severities.
+	fifty := func(at time.Time, prefix string) []fakeapi.LogEntry {
+		out := make([]fakeapi.LogEntry, 50)
+		for i := range out {
+			out[i] = fakeapi.LogEntry{Timestamp: at, Severity: []string{"LOG", "ERROR"}[i/7%2], Message: prefix + "same " + strings.Repeat("x", i%7)}
+		}
+		return out
+	}
+	forBothSinceModes(t, func(t *testing.T, opts fakeapi.Options) {
+		t.Run("one poll", func(t *testing.T) {
+			f := newFollowFixture(t, opts)
+			p := f.follow(dbcloud.LogOptions{Since: f.clock.Now()})
+			f.expectOnly(p, f.add(fifty(f.now(), "")...))
+		})
+		t.Run("straddling a page boundary", func(t *testing.T) {
+			f := newFollowFixture(t, opts)
+			p := f.follow(dbcloud.LogOptions{Since: f.clock.Now()})
+			f.expectOnly(p, f.add(fakeapi.LogEntry{Timestamp: f.now(), Message: "first"}))
+			// Newest first, the first page holds the 480 newer lines and 20
+			// of the fifty; the second, the other 30 and the sentinel.
+			want := f.add(fifty(f.now(), "")...)
+			want = append(want, f.add(numbered(f.now(), "newer ", 480)...)...)
+			f.expectOnly(p, want)
+		})
+		t.Run("the same instant in a later poll", func(t *testing.T) {
+			f := newFollowFixture(t, opts)
+			p := f.follow(dbcloud.LogOptions{Since: f.clock.Now()})
+			at := f.now()
+			lines := fifty(at, "")
+			want := f.add(lines[:30]...)
+			if diff := cmp.Diff(want, p.take(30)); diff != "" {
+				t.Fatalf("first 30 (-want +got):\n%s", diff)
+			}
+			// The next poll reads the 30 again with 20 more, identical to
+			// some of them: it must yield exactly the 20.
+			f.expectOnly(p, f.add(lines[30:]...))
+		})
+		t.Run("the same instant while a poll is yielding", func(t *testing.T) {
+			f := newFollowFixture(t, opts)
+			p := f.follow(dbcloud.LogOptions{Since: f.clock.Now()})
+			at := f.now()
+			lines := fifty(at, "")
+			want := f.add(lines[:25]...)
+			got := p.take(10)
+			want = append(want, f.add(lines[25:]...)...)
+			f.expectOnly(p, want[10:])
+			if diff := cmp.Diff(want[:10], got); diff != "" {
+				t.Fatalf("first 10 (-want +got):\n%s", diff)
+			}
+		})
+		t.Run("more than a page at one instant", func(t *testing.T) {
+			f := newFollowFixture(t, opts)
+			p := f.follow(dbcloud.LogOptions{Since: f.clock.Now()})
+			at := f.now()
+			var lines []fakeapi.LogEntry
+			for i := range 24 {
+				lines = append(lines, fifty(at, strings.Repeat("+", i%3))...)
+			}
+			want := f.add(lines[:700]...)
+			if diff := cmp.Diff(want, p.take(700)); diff != "" {
+				t.Fatalf("first 700 (-want +got):\n%s", diff)
+			}
+			f.expectOnly(p, f.add(lines[700:]...))
+		})
+	})
+}
+
+// Search, Severities and Node are sent on every request, and the follow
+// yields exactly the lines that match them, across pages.
+func TestFollowLogsFilters(t *testing.T) {
+	forBothSinceModes(t, func(t *testing.T, opts fakeapi.Options) {
+		f := newFollowFixture(t, opts)
+		filter := dbcloud.LogOptions{Since: f.clock.Now(), Search: []string{"Alpha"}, Severities: []string{"error", "WARNING"}, Node: new(1)}
+		matches := func(l fakeapi.LogEntry) bool {
+			return strings.Contains(l.Message, "alpha") && (l.Severity == "ERROR" || l.Severity == "WARNING") && l.Node == 1
+		}
+		p := f.follow(filter)
+		lines := func(n int) []fakeapi.LogEntry {
+			at := f.now()
+			out := make([]fakeapi.LogEntry, n)
+			for i := range out {
+				out[i] = fakeapi.LogEntry{
+					Timestamp: at.Add(time.Duration(i/4) * time.Microsecond),
+					Severity:  []string{"LOG", "ERROR", "WARNING"}[i%3],
+					Message:   []string{"alpha ", "beta "}[i/3%2] + strconv.Itoa(i),
+					Node:      i / 6 % 2,
+				}
+			}
+			return out
+		}
+		for _, n := range []int{7, 6000, 40} { // 6,000 lines hold 1,000 matches: more than a page
+			all := lines(n)
+			if err := f.api.AppendLogs(f.project, f.service, all...); err != nil {
+				t.Fatal(err)
+			}
+			var want []dbcloud.LogEntry
+			for _, l := range all {
+				if matches(l) {
+					want = append(want, dbcloud.LogEntry{Timestamp: l.Timestamp, Severity: l.Severity, Message: l.Message})
+				}
+			}
+			if diff := cmp.Diff(want, p.take(len(want))); diff != "" {
+				t.Fatalf("%d lines: followed (-want +got):\n%s", n, diff)
+			}
+		}
+		// Nothing else was pending: the next match is the next entry.
+		last := f.add(fakeapi.LogEntry{Timestamp: f.now(), Severity: "ERROR", Message: "alpha last", Node: 1})
+		if diff := cmp.Diff(last, p.take(1)); diff != "" {
+			t.Fatalf("last (-want +got):\n%s", diff)
+		}
+	})
+}
+
+// wantQuery checks one logs request held by the gate: its since parameter
+// ("" = none) and whether it carries a cursor.
+func wantQuery(t *testing.T, reqs <-chan url.Values, since string, cursor bool) {
+	t.Helper()
+	select {
+	case q := <-reqs:
+		if q.Get("since") != since || q.Has("cursor") != cursor {
+			t.Fatalf("request %v; want since %q, cursor %v", q, since, cursor)
+		}
+	case <-time.After(followGuard):
+		t.Fatal("no request")
+	}
+}
+
+// receive returns the next n entries a background follow yields.
+func receive(t *testing.T, ch <-chan followed, n int) []dbcloud.LogEntry {
+	t.Helper()
+	var out []dbcloud.LogEntry
+	for len(out) < n {
+		select {
+		case r, ok := <-ch:
+			if !ok || r.err != nil {
+				t.Fatalf("after %d of %d entries: ended %v, error %v", len(out), n, !ok, r.err)
+			}
+			out = append(out, r.entry)
+		case <-time.After(followGuard):
+			t.Fatalf("%d of %d entries", len(out), n)
+		}
+	}
+	return out
+}
+
+// noEntry checks that a background follow has yielded nothing more. The
+// follow is held at the gate, so nothing can be in flight.
+func noEntry(t *testing.T, ch <-chan followed) {
+	t.Helper()
+	select {
+	case r := <-ch:
+		t.Fatalf("unexpected %+v", r)
+	default:
+	}
+}
+
+func sinceParam(mark time.Time) string {
+	return mark.Add(-time.Nanosecond).UTC().Format(time.RFC3339Nano)
+}
+
+// Without Since, a follow starts after what the API holds at its first
+// poll, by the server's clock (the fake's is 25 years behind the machine's):
+// lines already there are not yielded, also identical lines at the newest
+// instant, and lines written later are, also at that instant. A poll that
+// finds nothing new is one request; one that finds 1,234 lines is four.
+func TestFollowLogsStartsAfterWhatIsThere(t *testing.T) {
+	forBothSinceModes(t, func(t *testing.T, opts fakeapi.Options) {
+		f, reqs := gatedFixture(t, opts)
+		newest := f.now()
+		same := fakeapi.LogEntry{Timestamp: newest, Severity: "WARNING", Message: "same"}
+		f.add(same, same, same)
+
+		ctx, cancel := context.WithCancel(t.Context())
+		defer cancel()
+		ch := f.background(ctx, dbcloud.LogOptions{})
+		wantQuery(t, reqs, "", false) // the start: the newest page
+		for range 5 {
+			wantQuery(t, reqs, sinceParam(newest), false) // idle polls: one request each
+		}
+		noEntry(t, ch)
+
+		want := f.add(same, same, fakeapi.LogEntry{Timestamp: newest, Severity: "LOG", Message: "same"})
+		wantQuery(t, reqs, sinceParam(newest), false)
+		if diff := cmp.Diff(want, receive(t, ch, 3)); diff != "" {
+			t.Fatalf("lines at the start's instant (-want +got):\n%s", diff)
+		}
+
+		want = f.add(numbered(f.now(), "burst ", 1234)...)
+		wantQuery(t, reqs, sinceParam(newest), false) // walk back: 500,
+		wantQuery(t, reqs, sinceParam(newest), true)  // 500,
+		wantQuery(t, reqs, sinceParam(newest), true)  // 234 and the 6 at the mark;
+		wantQuery(t, reqs, sinceParam(newest), true)  // the second page again; the first is held
+		if diff := cmp.Diff(want, receive(t, ch, len(want))); diff != "" {
+			t.Fatalf("burst (-want +got):\n%s", diff)
+		}
+		mark := want[len(want)-1].Timestamp
+		wantQuery(t, reqs, sinceParam(mark), false)
+		wantQuery(t, reqs, sinceParam(mark), false)
+		noEntry(t, ch)
+		cancel()
+		for r := range ch {
+			t.Errorf("after cancel: %+v", r)
+		}
+	})
+}
+
+// More than a page of lines at the newest instant at the start are all
+// counted as seen.
+func TestFollowLogsStartsAfterAFullInstant(t *testing.T) {
+	f, reqs := gatedFixture(t, fakeapi.Options{})
+	newest := f.now()
+	same := fakeapi.LogEntry{Timestamp: newest, Message: "same"}
+	f.add(slices.Repeat([]fakeapi.LogEntry{same}, 600)...)
+	ch := f.background(t.Context(), dbcloud.LogOptions{})
+	wantQuery(t, reqs, "", false) // the start: the newest page,
+	wantQuery(t, reqs, "", true)  // and the rest of the newest instant
+	want := f.add(same, same)
+	wantQuery(t, reqs, sinceParam(newest), false) // 602 lines since the mark:
+	wantQuery(t, reqs, sinceParam(newest), true)  // two pages
+	if diff := cmp.Diff(want, receive(t, ch, 2)); diff != "" {
+		t.Fatalf("(-want +got):\n%s", diff)
+	}
+}
+
+// A follow of a service with no lines yet (here: none matching) yields
+// every line that comes, from the first.
+func TestFollowLogsStartsOnAnEmptyHistory(t *testing.T) {
+	f, reqs := gatedFixture(t, fakeapi.Options{})
+	ch := f.background(t.Context(), dbcloud.LogOptions{Search: []string{"needle"}})
+	wantQuery(t, reqs, "", false) // the start: nothing matches
+	first := f.now()
+	want := f.add(fakeapi.LogEntry{Timestamp: first, Message: "needle 1"}, fakeapi.LogEntry{Timestamp: f.now(), Message: "hay"})
+	wantQuery(t, reqs, "", false) // still no mark: everything is new
+	if diff := cmp.Diff(want[:1], receive(t, ch, 1)); diff != "" {
+		t.Fatalf("first line (-want +got):\n%s", diff)
+	}
+	want = f.add(fakeapi.LogEntry{Timestamp: f.now(), Message: "needle 2"})
+	wantQuery(t, reqs, sinceParam(first), false)
+	if diff := cmp.Diff(want, receive(t, ch, 1)); diff != "" {
+		t.Fatalf("second line (-want +got):\n%s", diff)
+	}
+}
+
+// Entries at one instant are told apart by severity and message, not by
+// their place in a page: a server may list them in another order on the
+// next poll, and only the new one is yielded.
+func TestFollowLogsSameInstantInAnotherOrder(t *testing.T) {
+	page := func(entries ...string) httpmock.Responder {
+		var js []string
+		for _, e := range entries {
+			sev, msg, _ := strings.Cut(e, " ")
+			js = append(js, fmt.Sprintf(`{"timestamp":"2026-11-22T10:00:00Z","severity":%q,"message":%q}`, sev, msg))
+		}
+		return httpmock.NewStringResponder(200, `{"logs":[],"entries":[`+strings.Join(js, ",")+`]}`)
+	}
+	c, mt := mockClient(t)
+	mt.RegisterResponder("GET", serviceURL+"/logs", // newest first
+		page("LOG x", "ERROR y", "ERROR x").Then(page("ERROR x", "LOG x", "LOG x", "ERROR y")))
+	var got []string
+	opts := &dbcloud.LogOptions{Since: time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC), PollInterval: time.Millisecond}
+	for e, err := range c.Services.FollowLogs(t.Context(), "p1", "s1", opts) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got = append(got, e.Severity+" "+e.Message); len(got) == 4 {
+			break
+		}
+	}
+	if diff := cmp.Diff([]string{"ERROR x", "ERROR y", "LOG x", "LOG x"}, got); diff != "" {
+		t.Errorf("followed (-want +got):\n%s", diff)
+	}
+}
