@@ -28,14 +28,14 @@ type Client struct {
 	// ReplicaSets manages the read replica sets of a service.
 	ReplicaSets *ReplicaSetsClient
 
-	t *transport
+	api *caller
 }
 
 // ServicesClient manages database services. Get it from Client.Services.
-type ServicesClient struct{ t *transport }
+type ServicesClient struct{ api *caller }
 
 // ReplicaSetsClient manages read replica sets. Get it from Client.ReplicaSets.
-type ReplicaSetsClient struct{ t *transport }
+type ReplicaSetsClient struct{ api *caller }
 
 // NewClient returns a client that authenticates with apiKey. WithBaseURL is
 // required. NewClient never reads the environment; see NewClientFromEnv.
@@ -47,7 +47,7 @@ func NewClient(apiKey string, opts ...Option) (*Client, error) {
 	if apiKey == "" {
 		return nil, invalid("apiKey", "empty: pass your API key, or set "+EnvAPIKey+" and use NewClientFromEnv")
 	}
-	if strings.ContainsFunc(apiKey, isNotHeaderSafe) {
+	if strings.ContainsFunc(apiKey, func(r rune) bool { return r == ' ' || isControl(r) }) {
 		return nil, invalid("apiKey", "contains spaces or control characters")
 	}
 	base, err := parseBaseURL(cfg.baseURL)
@@ -65,14 +65,14 @@ func NewClient(apiKey string, opts ...Option) (*Client, error) {
 	}
 	ua := "dbcloud-go/" + Version
 	if cfg.userAgent != "" {
-		if strings.ContainsFunc(cfg.userAgent, func(r rune) bool { return r < ' ' || r == 0x7f }) {
+		if strings.ContainsFunc(cfg.userAgent, isControl) {
 			return nil, invalid("userAgent", "contains control characters")
 		}
 		ua = cfg.userAgent + " " + ua
 	}
 
 	hc := newHTTPClient(cfg.httpClient)
-	t := &transport{
+	api := &caller{
 		base:         base,
 		key:          newCredential(apiKey),
 		userAgent:    []string{ua},
@@ -84,23 +84,23 @@ func NewClient(apiKey string, opts ...Option) (*Client, error) {
 		logger:       cfg.logger,
 		now:          time.Now,
 	}
-	t.rc = &retryablehttp.Client{
+	api.rc = &retryablehttp.Client{
 		HTTPClient:   hc,
 		RetryWaitMin: cfg.retryWaitMin,
 		RetryWaitMax: cfg.retryWaitMax,
 		RetryMax:     cfg.retryMax,
-		CheckRetry:   t.checkRetry,
-		Backoff:      t.backoff,
+		CheckRetry:   api.checkRetry,
+		Backoff:      api.backoff,
 		ErrorHandler: errorHandler,
 		// Logger stays nil: retryablehttp's own logger prints full URLs to
 		// stderr; attempts are logged through cfg.logger instead.
 	}
-	if t.logger != nil {
-		t.rc.RequestLogHook = func(_ retryablehttp.Logger, req *http.Request, _ int) {
-			exchangeFrom(req.Context()).start = t.now()
+	if api.logger != nil {
+		api.rc.RequestLogHook = func(_ retryablehttp.Logger, req *http.Request, _ int) {
+			exchangeFrom(req.Context()).start = api.now()
 		}
 	}
-	return &Client{Services: &ServicesClient{t}, ReplicaSets: &ReplicaSetsClient{t}, t: t}, nil
+	return &Client{Services: &ServicesClient{api}, ReplicaSets: &ReplicaSetsClient{api}, api: api}, nil
 }
 
 // NewClientFromEnv returns a client configured from DBCLOUD_API_KEY and
@@ -116,12 +116,13 @@ func NewClientFromEnv(opts ...Option) (*Client, error) {
 // CloseIdleConnections closes the client's idle keep-alive connections, for
 // programs and tests that want no connection left open when they are done.
 func (c *Client) CloseIdleConnections() {
-	if ci, ok := c.t.roundTripper.(interface{ CloseIdleConnections() }); ok {
+	if ci, ok := c.api.roundTripper.(interface{ CloseIdleConnections() }); ok {
 		ci.CloseIdleConnections()
 	}
 }
 
-func isNotHeaderSafe(r rune) bool { return r <= ' ' || r == 0x7f }
+// isControl reports a control character, which no header value may hold.
+func isControl(r rune) bool { return r < ' ' || r == 0x7f }
 
 // parseBaseURL checks the base URL and returns it without a trailing slash.
 func parseBaseURL(raw string) (string, error) {

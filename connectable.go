@@ -53,7 +53,7 @@ func WithPoolerCheck() WaitOption {
 // READY service without an endpoint is returned with an error matching
 // ErrNoEndpoint.
 func (s *ServicesClient) WaitForConnectable(ctx context.Context, projectID, serviceID string, opts ...WaitOption) (*Service, error) {
-	if _, err := servicePath(projectID, serviceID, ""); err != nil {
+	if err := checkService(projectID, serviceID); err != nil {
 		return nil, err
 	}
 	var svc *Service
@@ -74,7 +74,7 @@ func (s *ServicesClient) WaitForConnectable(ctx context.Context, projectID, serv
 // endpoint answers, and returns it: WaitForActive, then the probes of
 // ServicesClient.WaitForConnectable, with the same options and errors.
 func (r *ReplicaSetsClient) WaitForConnectable(ctx context.Context, projectID, serviceID, replicaSetID string, opts ...WaitOption) (*ReadReplicaSet, error) {
-	if _, err := replicaSetPath(projectID, serviceID, replicaSetID, ""); err != nil {
+	if err := checkReplicaSet(projectID, serviceID, replicaSetID); err != nil {
 		return nil, err
 	}
 	var set *ReadReplicaSet

@@ -4,239 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
-	"io"
-	"math"
 	"reflect"
-	"strconv"
-	"strings"
 )
-
-// numericKeys are the response fields SPEC.md types as numbers. Real servers
-// send some of them as "4" or 4.0; decodeJSON rewrites those to plain integers.
-var numericKeys = map[string]bool{
-	"cpu_millis": true, "memory_gbs": true, "port": true, "nodes": true,
-	"replica_count": true, "sync_replica_count": true,
-	"memory_mb": true, "milli_cpu": true, "storage_mb": true,
-}
-
-// decodeJSON decodes data into out, accepting 4, 4.0 and "4" for the numeric
-// fields of numericKeys.
-//
-// The strict decode runs first because almost every response is well typed:
-// it costs one pass and no allocation beyond the result. Only when a value
-// does not fit its Go type does the tolerant path rewrite the document, which
-// keeps the public types plain structs with no custom decoding of their own.
-func decodeJSON(data []byte, out any) error {
-	err := json.Unmarshal(data, out)
-	if err == nil {
-		return nil // before errors.As, whose target escapes: no allocation on success
-	}
-	if _, ok := errors.AsType[*json.UnmarshalTypeError](err); !ok {
-		return err
-	}
-	fixed, changed := rewriteNumbers(data)
-	if !changed {
-		return err
-	}
-	reflect.ValueOf(out).Elem().SetZero() // drop what the failed attempt half-filled
-	return json.Unmarshal(fixed, out)
-}
-
-// frame is an object or array being copied by rewriteNumbers.
-type frame struct {
-	object  bool
-	n       int    // members or elements copied so far
-	key     string // an object's current member
-	inValue bool   // between a member's key and the end of its value
-}
-
-// rewriteNumbers copies a JSON document token by token, in its original order
-// (duplicate and case-variant keys keep their meaning), writing each
-// numericKeys value that is a numeric string or a non-integer number as the
-// nearest integer. It reports whether it changed anything.
-func rewriteNumbers(data []byte) ([]byte, bool) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	out := make([]byte, 0, len(data))
-	var stack []frame
-	changed := false
-	for {
-		tok, err := dec.Token()
-		if err == io.EOF {
-			return out, changed
-		}
-		if err != nil {
-			return nil, false
-		}
-		var top *frame
-		if len(stack) > 0 {
-			top = &stack[len(stack)-1]
-		}
-		if top != nil && tok != json.Delim('}') && tok != json.Delim(']') {
-			if top.n > 0 && !top.inValue {
-				out = append(out, ',')
-			}
-			if top.object && !top.inValue {
-				top.n++
-				top.key, _ = tok.(string)
-				top.inValue = true
-				out = appendJSON(out, top.key)
-				out = append(out, ':')
-				continue
-			}
-			if !top.object {
-				top.n++
-			}
-		}
-		numeric := top != nil && top.object && numericKeys[top.key]
-		switch v := tok.(type) {
-		case json.Delim:
-			if v == '{' || v == '[' {
-				stack = append(stack, frame{object: v == '{'})
-				out = append(out, byte(v))
-				continue // the parent's value ends with this container
-			}
-			stack = stack[:len(stack)-1]
-			out = append(out, byte(v))
-		case string:
-			if n, ok := asInteger(strings.TrimSpace(v)); numeric && ok {
-				out, changed = append(out, n...), true
-			} else {
-				out = appendJSON(out, v)
-			}
-		case json.Number:
-			if n, ok := asInteger(string(v)); numeric && ok && n != string(v) {
-				out, changed = append(out, n...), true
-			} else {
-				out = append(out, v...)
-			}
-		default: // bool or nil
-			out = appendJSON(out, v)
-		}
-		if len(stack) > 0 {
-			stack[len(stack)-1].inValue = false
-		}
-	}
-}
-
-func appendJSON(out []byte, v any) []byte {
-	b, _ := json.Marshal(v) // a string, bool or nil cannot fail
-	return append(out, b...)
-}
-
-// maxExponent bounds the exponents asInteger reads: a hostile 1e999999999
-// must not cost anything.
-const maxExponent = 1000
-
-// asInteger reads a decimal number (sign, digits, fraction, exponent) and
-// returns the nearest integer, halves away from zero, as canonical digits.
-// It works on the digits, not through float64, which would be wrong past
-// 2^53: "9007199254740993.0" is 9007199254740993. Fractional values are
-// rounded rather than refused: the API's sizes are integers, and a server
-// sending 0.5 should not make a whole List fail.
-func asInteger(s string) (string, bool) {
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(strings.TrimPrefix(s, "-"), "+")
-	mantissa, exponent, hasExp := strings.Cut(strings.ToLower(s), "e")
-	exp := 0
-	if hasExp {
-		e, err := strconv.Atoi(exponent)
-		if err != nil || e < -maxExponent || e > maxExponent {
-			return "", false
-		}
-		exp = e
-	}
-	whole, fraction, _ := strings.Cut(mantissa, ".")
-	digits := whole + fraction
-	if digits == "" || strings.ContainsFunc(digits, func(r rune) bool { return r < '0' || r > '9' }) {
-		return "", false
-	}
-	point := len(whole) + exp // where the decimal point falls in digits
-	trimmed := strings.TrimLeft(digits, "0")
-	point -= len(digits) - len(trimmed)
-	digits = trimmed
-	var intDigits string
-	roundUp := false
-	switch {
-	case digits == "" || point < 0:
-		intDigits = "0"
-	case point == 0:
-		intDigits, roundUp = "0", digits[0] >= '5'
-	case point < len(digits):
-		intDigits, roundUp = digits[:point], digits[point] >= '5'
-	case point-len(digits) > 19:
-		return "", false // beyond int64
-	default:
-		intDigits = digits + strings.Repeat("0", point-len(digits))
-	}
-	n, err := strconv.ParseInt(intDigits, 10, 64)
-	if err != nil || (roundUp && n == math.MaxInt64) {
-		return "", false
-	}
-	if roundUp {
-		n++
-	}
-	if neg {
-		n = -n
-	}
-	return strconv.FormatInt(n, 10), true
-}
-
-// serviceJSON is a Service as it arrives on the wire: it also catches the
-// deprecated vpcEndpoint, used when vpc_endpoint is absent.
-type serviceJSON struct {
-	serviceFields
-	// LegacyVPCEndpoint is decoded only when needed, and a malformed one is
-	// ignored: a deprecated duplicate should not fail a response.
-	LegacyVPCEndpoint rawRef `json:"vpcEndpoint"`
-}
-
-// serviceFields has Service's fields and none of its methods, so embedding it
-// promotes the fields to encoding/json.
-type serviceFields Service
-
-// finish checks the required id and falls back to the deprecated
-// vpcEndpoint.
-func (w *serviceJSON) finish() error {
-	if w.ServiceID == "" {
-		return errors.New("the service has no service_id")
-	}
-	if w.VPCEndpoint == nil && len(w.LegacyVPCEndpoint) > 0 {
-		var vpc *VPCEndpoint
-		if decodeJSON(w.LegacyVPCEndpoint, &vpc) == nil {
-			w.VPCEndpoint = vpc
-		}
-	}
-	w.LegacyVPCEndpoint = nil // it refers to the whole response body
-	return nil
-}
-
-func (w *serviceJSON) service() *Service { return (*Service)(&w.serviceFields) }
-
-// serviceListJSON is a list of services as it arrives on the wire.
-type serviceListJSON []serviceJSON
-
-func (l serviceListJSON) finish() error { return finishAll(l) }
-
-// replicaSetJSON is a ReadReplicaSet as it arrives on the wire.
-type replicaSetJSON ReadReplicaSet
-
-func (r *replicaSetJSON) finish() error {
-	if r.ID == "" {
-		return errors.New("the replica set has no id")
-	}
-	return nil
-}
-
-// replicaSetListJSON is a list of read replica sets as it arrives.
-type replicaSetListJSON []replicaSetJSON
-
-func (l replicaSetListJSON) finish() error { return finishAll(l) }
-
-// finisher is a wire type that completes itself once decoded, typically by
-// falling back to a deprecated field.
-type finisher interface{ finish() error }
 
 // decodeAnswer decodes a 2xx body into out and completes it. An empty or
 // null body where a value is expected is an error like a malformed one.
@@ -253,16 +22,25 @@ func decodeAnswer(data []byte, out any) error {
 	return nil
 }
 
-// finishAll finishes every element of a decoded list, naming the first that
-// fails.
-func finishAll[T any, P interface {
-	*T
-	finisher
-}](items []T) error {
-	for i := range items {
-		if err := P(&items[i]).finish(); err != nil {
-			return fmt.Errorf("element %d: %w", i, err)
-		}
+// decodeJSON decodes data into out, accepting 4, 4.0 and "4" for the numeric
+// fields of numericKeys.
+//
+// The strict decode runs first because almost every response is well typed:
+// it costs one pass and no allocation beyond the result. Only when a value
+// does not fit its Go type does the tolerant path rewrite the document, which
+// keeps the public types plain structs with no custom decoding of their own.
+func decodeJSON(data []byte, out any) error {
+	err := json.Unmarshal(data, out)
+	if err == nil {
+		return nil // before errors.AsType: no allocation on success
 	}
-	return nil
+	if _, ok := errors.AsType[*json.UnmarshalTypeError](err); !ok {
+		return err
+	}
+	fixed, changed := rewriteNumbers(data)
+	if !changed {
+		return err
+	}
+	reflect.ValueOf(out).Elem().SetZero() // drop what the failed attempt half-filled
+	return json.Unmarshal(fixed, out)
 }

@@ -109,7 +109,7 @@ func (s *ServicesClient) newFollower(projectID, serviceID string, opts *LogOptio
 		return nil, invalid("PollInterval", "must not be negative")
 	}
 	// Bad ids or filters are reported now, before anything is sent.
-	if _, err := servicePath(projectID, serviceID, "/logs"); err != nil {
+	if err := checkService(projectID, serviceID); err != nil {
 		return nil, err
 	}
 	if _, err := f.opts.query(); err != nil {

@@ -29,7 +29,7 @@ import (
 //	go test -run '^$' -fuzz '^FuzzDecodeService$' -fuzztime 60s -parallel 1 .
 
 const (
-	fuzzKey       = "k3y-fuzz"           // the API key of the fuzzed transport
+	fuzzKey       = "k3y-fuzz"           // the API key of the fuzzed caller
 	fuzzScrub     = "s3cret-pw-fuzz"     // a call's secret (UpdatePassword's scrub)
 	fuzzRequestID = "req-fuzz-0001"      // the X-Request-Id of every success response
 	fuzzMethod    = http.MethodGet       // the method of the fuzzed exchanges
@@ -37,7 +37,7 @@ const (
 	fuzzRedacted  = `"` + redacted + `"` // a Secret as JSON
 )
 
-// fuzzNow is the clock of the fuzzed transport, so a Retry-After date gives
+// fuzzNow is the clock of the fuzzed caller, so a Retry-After date gives
 // the same delay on every run.
 var fuzzNow = time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
 
@@ -56,10 +56,10 @@ func fuzzResponse(status int, data []byte, announced bool, h http.Header) *http.
 	}
 }
 
-// fuzzTransport is a transport reduced to what checkRetry and newAPIError
+// fuzzCaller is a caller reduced to what checkRetry and newAPIError
 // read: the API key, a fixed clock, no logger and no retry allowed.
-func fuzzTransport() *transport {
-	return &transport{key: newCredential(fuzzKey), now: func() time.Time { return fuzzNow }}
+func fuzzCaller() *caller {
+	return &caller{key: newCredential(fuzzKey), now: func() time.Time { return fuzzNow }}
 }
 
 // fuzzAttempt hands resp to checkRetry as retryablehttp does after an
@@ -69,7 +69,7 @@ func fuzzTransport() *transport {
 func fuzzAttempt(t *testing.T, resp *http.Response, x *exchange) {
 	t.Helper()
 	ctx := context.WithValue(context.Background(), exchangeKey{}, x)
-	retry, err := fuzzTransport().checkRetry(ctx, resp, nil)
+	retry, err := fuzzCaller().checkRetry(ctx, resp, nil)
 	if retry || err != nil {
 		t.Fatalf("checkRetry with no retry allowed = %v, %v", retry, err)
 	}
@@ -90,7 +90,7 @@ func fuzzDecode(t *testing.T, data []byte, announced bool, out any) error {
 	fuzzAttempt(t, resp, x)
 	var err error
 	if x.answerErr != nil {
-		err = fuzzTransport().responseError(resp, x)
+		err = fuzzCaller().responseError(resp, x)
 	}
 	if len(bytes.TrimSpace(data)) == 0 && err == nil {
 		t.Fatalf("an empty body %q decoded into %T without error", data, out)

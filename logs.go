@@ -2,7 +2,6 @@ package dbcloud
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"hash/maphash"
@@ -56,7 +55,7 @@ func (s *ServicesClient) ListLogs(ctx context.Context, projectID, serviceID stri
 		return nil, err
 	}
 	var w logsJSON
-	if err := s.t.do(ctx, request{method: http.MethodGet, path: path, query: query}, &w); err != nil {
+	if err := s.api.do(ctx, request{method: http.MethodGet, path: path, query: query}, &w); err != nil {
 		return nil, err
 	}
 	return &LogPage{Entries: w.Entries, NextCursor: w.LastCursor}, nil
@@ -152,44 +151,4 @@ func (s *ServicesClient) AllLogs(ctx context.Context, projectID, serviceID strin
 			o.Cursor = page.NextCursor
 		}
 	}
-}
-
-// logsJSON is a logs response as it arrives on the wire.
-type logsJSON struct {
-	Entries    []LogEntry `json:"entries"`
-	LastCursor string     `json:"last_cursor"`
-	// Deprecated forms, used only when the current ones are absent.
-	Logs             rawRef `json:"logs"`
-	LegacyLastCursor string `json:"lastCursor"`
-}
-
-// finish falls back to the deprecated fields.
-func (w *logsJSON) finish() error {
-	if w.LastCursor == "" {
-		w.LastCursor = w.LegacyLastCursor
-	}
-	if w.Entries != nil || len(w.Logs) == 0 {
-		return nil
-	}
-	var msgs []string
-	if err := json.Unmarshal(w.Logs, &msgs); err != nil || len(msgs) == 0 {
-		return err
-	}
-	w.Entries = make([]LogEntry, len(msgs))
-	for i, m := range msgs {
-		w.Entries[i].Message = m
-	}
-	return nil
-}
-
-// rawRef keeps a reference to a JSON value without decoding or copying it.
-// The logs response repeats every message in "logs"; decoding it when
-// "entries" is there would double the allocations of every page. Keeping a
-// reference is safe because decodeJSON owns its input and never reuses it.
-type rawRef []byte
-
-// UnmarshalJSON records b.
-func (r *rawRef) UnmarshalJSON(b []byte) error {
-	*r = b
-	return nil
 }

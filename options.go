@@ -65,11 +65,12 @@ func WithRetryMax(n int) Option {
 	return func(c *clientConfig) { c.retryMax = n }
 }
 
-// WithRetryWait sets the bounds of the exponential backoff between retries.
-// A Retry-After longer than max is not slept: the *APIError is returned with
+// WithRetryWait sets the bounds of the exponential backoff between retries:
+// the first wait is at least shortest, and no wait is longer than longest. A
+// Retry-After longer than longest is not slept: the *APIError is returned with
 // RetryAfter set.
-func WithRetryWait(min, max time.Duration) Option {
-	return func(c *clientConfig) { c.retryWaitMin, c.retryWaitMax = min, max }
+func WithRetryWait(shortest, longest time.Duration) Option {
+	return func(c *clientConfig) { c.retryWaitMin, c.retryWaitMax = shortest, longest }
 }
 
 // WithLogger sets the logger for request attempts (method, path, status,

@@ -9,18 +9,6 @@ import (
 	"time"
 )
 
-// Create recovery (WithCreateRecovery) resolves a create that failed after
-// it may have acted. The API has no idempotency key, so the only evidence is
-// what exists: a list taken before the create is sent, compared with lists
-// taken after it failed.
-//
-// A list that does not show the resource proves nothing while the request
-// may still be on its way (held by a proxy or a queue): recovery keeps
-// listing until the settle period has passed since the failure, and only a
-// list sent after that counts as "it never arrived". A request that lands
-// later than that is the one case the API leaves undecidable: the create is
-// then sent again and two resources can result.
-
 // creation is what recovery needs to know of one create call.
 type creation[T any] struct {
 	noun string // "service" or "replica set"
@@ -39,8 +27,8 @@ const maxSettlePoll = time.Second
 
 // recoverCreate sends a create and resolves its ambiguous failures. It
 // reports whether the resource was found by listing (its answer was lost).
-func recoverCreate[T any](ctx context.Context, t *transport, c creation[T]) (*T, bool, error) {
-	before, err := listBefore(ctx, t, c.list)
+func recoverCreate[T any](ctx context.Context, api *caller, c creation[T]) (*T, bool, error) {
+	before, err := listBefore(ctx, api, c.list)
 	if err != nil {
 		return nil, false, fmt.Errorf("dbcloud: listing before the %s create, which was not sent: %w", c.noun, err)
 	}
@@ -51,17 +39,17 @@ func recoverCreate[T any](ctx context.Context, t *transport, c creation[T]) (*T,
 	ours := c.ours(before)
 	for sends := 1; ; sends++ {
 		got, err := c.send(ctx)
-		var maybe *MaybeCreatedError
-		if !errors.As(err, &maybe) {
+		maybe, ok := errors.AsType[*MaybeCreatedError](err)
+		if !ok {
 			return got, false, err
 		}
-		found, listErr := awaitCreated(ctx, t, c, known, ours, time.Now())
+		found, listErr := awaitCreated(ctx, api, c, known, ours, time.Now())
 		switch {
 		case listErr != nil:
 			maybe.Err = fmt.Errorf("%w; recovery could not tell: %w", maybe.Err, listErr)
 			return nil, false, maybe
 		case len(found) == 1:
-			t.logRecovery(ctx, "dbcloud: create recovered: the resource exists", c.noun, sends, slog.String("id", c.id(found[0])))
+			api.logRecovery(ctx, "dbcloud: create recovered: the resource exists", c.noun, sends, slog.String("id", c.id(found[0])))
 			return found[0], true, nil
 		case len(found) > 1:
 			for _, f := range found {
@@ -71,10 +59,10 @@ func recoverCreate[T any](ctx context.Context, t *transport, c creation[T]) (*T,
 		}
 		// Nothing landed within the settle period: the create did not
 		// happen, and sending it again is safe.
-		if sends > t.retryMax {
-			return nil, false, fmt.Errorf("dbcloud: the %s was not created (nothing appeared within %v after the failure): %w", c.noun, t.settle, maybe.Err)
+		if sends > api.retryMax {
+			return nil, false, fmt.Errorf("dbcloud: the %s was not created (nothing appeared within %v after the failure): %w", c.noun, api.settle, maybe.Err)
 		}
-		t.logRecovery(ctx, "dbcloud: create recovery: the resource was not created; sending again", c.noun, sends)
+		api.logRecovery(ctx, "dbcloud: create recovery: the resource was not created; sending again", c.noun, sends)
 	}
 }
 
@@ -83,13 +71,13 @@ func recoverCreate[T any](ctx context.Context, t *transport, c creation[T]) (*T,
 // after its own retries is tried again, for up to WithRetryMax more rounds a
 // short pause apart: a failure here would fail a create that could not have
 // made anything.
-func listBefore[T any](ctx context.Context, t *transport, list func(context.Context) ([]T, error)) ([]T, error) {
+func listBefore[T any](ctx context.Context, api *caller, list func(context.Context) ([]T, error)) ([]T, error) {
 	for round := 0; ; round++ {
 		items, err := list(ctx)
-		if err == nil || round >= t.retryMax || isTerminal(err) || ctx.Err() != nil {
+		if err == nil || round >= api.retryMax || isTerminal(err) || ctx.Err() != nil {
 			return items, err
 		}
-		if err := sleep(ctx, min(t.waitMax, maxSettlePoll)); err != nil {
+		if err := sleep(ctx, min(api.waitMax, maxSettlePoll)); err != nil {
 			return nil, err
 		}
 	}
@@ -100,9 +88,9 @@ func listBefore[T any](ctx context.Context, t *transport, list func(context.Cont
 // (counted from failedAt) does not show any. It stops with an error when the
 // context ends, on an answer that more lists cannot change (a 4xx other than
 // 429), or when lists keep failing past the settle period.
-func awaitCreated[T any](ctx context.Context, t *transport, c creation[T], known map[string]bool, ours func(*T) bool, failedAt time.Time) ([]*T, error) {
-	deadline := failedAt.Add(t.settle)
-	delay := max(t.settle/8, time.Millisecond)
+func awaitCreated[T any](ctx context.Context, api *caller, c creation[T], known map[string]bool, ours func(*T) bool, failedAt time.Time) ([]*T, error) {
+	deadline := failedAt.Add(api.settle)
+	delay := max(api.settle/8, time.Millisecond)
 	failures := 0
 	for {
 		listedAt := time.Now()
@@ -118,7 +106,7 @@ func awaitCreated[T any](ctx context.Context, t *transport, c creation[T], known
 			if len(found) > 0 || !listedAt.Before(deadline) {
 				return found, nil
 			}
-		} else if failures++; ctx.Err() != nil || isTerminal(err) || (failures > t.retryMax && !listedAt.Before(deadline)) {
+		} else if failures++; ctx.Err() != nil || isTerminal(err) || (failures > api.retryMax && !listedAt.Before(deadline)) {
 			return nil, err // each list was already retried: more would not help
 		}
 		wait := delay
@@ -149,7 +137,7 @@ func sleep(ctx context.Context, d time.Duration) error {
 // set and returned in InitialPassword, so the caller's path is the same as
 // for a plain success.
 func (s *ServicesClient) createRecovering(ctx context.Context, projectID string, send func(context.Context) (*Service, error), ours func([]Service) func(*Service) bool) (*Service, error) {
-	svc, recovered, err := recoverCreate(ctx, s.t, creation[Service]{
+	svc, recovered, err := recoverCreate(ctx, s.api, creation[Service]{
 		noun: "service",
 		list: func(ctx context.Context) ([]Service, error) { return s.List(ctx, projectID) },
 		id:   func(svc *Service) string { return svc.ServiceID },
@@ -213,12 +201,4 @@ func newPassword() (string, error) {
 		}
 	}
 	return string(out), nil
-}
-
-// logRecovery records a step of create recovery at info level.
-func (t *transport) logRecovery(ctx context.Context, msg, noun string, sends int, attrs ...slog.Attr) {
-	if t.logger == nil || !t.logger.Enabled(ctx, slog.LevelInfo) {
-		return
-	}
-	t.logger.LogAttrs(ctx, slog.LevelInfo, msg, append([]slog.Attr{slog.String("resource", noun), slog.Int("sends", sends)}, attrs...)...)
 }

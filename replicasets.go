@@ -12,7 +12,7 @@ func (r *ReplicaSetsClient) List(ctx context.Context, projectID, serviceID strin
 		return nil, err
 	}
 	var sets replicaSetListJSON
-	if err := r.t.do(ctx, request{method: http.MethodGet, path: path}, &sets); err != nil {
+	if err := r.api.do(ctx, request{method: http.MethodGet, path: path}, &sets); err != nil {
 		return nil, err
 	}
 	out := make([]ReadReplicaSet, len(sets))
@@ -38,16 +38,16 @@ func (r *ReplicaSetsClient) Create(ctx context.Context, projectID, serviceID str
 	}
 	send := func(ctx context.Context) (*ReadReplicaSet, error) {
 		var set replicaSetJSON
-		err := r.t.do(ctx, request{creates: "replica set", method: http.MethodPost, path: path, body: body}, &set)
+		err := r.api.do(ctx, request{creates: "replica set", method: http.MethodPost, path: path, body: body}, &set)
 		if err != nil {
 			return nil, err
 		}
 		return (*ReadReplicaSet)(&set), nil
 	}
-	if !r.t.recovery {
+	if !r.api.recovery {
 		return send(ctx)
 	}
-	set, _, err := recoverCreate(ctx, r.t, creation[ReadReplicaSet]{
+	set, _, err := recoverCreate(ctx, r.api, creation[ReadReplicaSet]{
 		noun: "replica set",
 		list: func(ctx context.Context) ([]ReadReplicaSet, error) { return r.List(ctx, projectID, serviceID) },
 		id:   func(set *ReadReplicaSet) string { return set.ID },
@@ -109,7 +109,7 @@ func (r *ReplicaSetsClient) command(ctx context.Context, method, projectID, serv
 	if err != nil {
 		return err
 	}
-	return r.t.do(ctx, request{method: method, path: path, body: body, confirm: confirm}, nil)
+	return r.api.do(ctx, request{method: method, path: path, body: body, confirm: confirm}, nil)
 }
 
 // confirmByRead returns a confirm for a retry's 409: the set is looked up in

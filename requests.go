@@ -55,7 +55,7 @@ type CreateReplicaSetRequest struct {
 // maxNameLen is the API's limit on service and replica set names.
 const maxNameLen = 128
 
-// Wire bodies: the exact JSON of SPEC.md, with unset optional fields omitted.
+// Wire bodies: the exact JSON the API takes, with unset optional fields omitted.
 type (
 	createServiceBody struct {
 		Name           string      `json:"name"`
@@ -232,7 +232,7 @@ func checkName(field, name string, required bool) error {
 	case n == 0 && required:
 		return invalid(field, "required")
 	case n > maxNameLen:
-		return invalid(field, "longer than 128 characters")
+		return invalid(field, "longer than "+strconv.Itoa(maxNameLen)+" characters")
 	case !utf8.ValidString(name):
 		return invalid(field, "not valid UTF-8")
 	}

@@ -4,14 +4,32 @@ import (
 	"context"
 	"crypto/tls"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"net"
 	"net/http"
-	"reflect"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
 )
+
+// The retry rule. Every request is one of two kinds:
+//
+//   - Safe to repeat (every GET and DELETE, and the POSTs that set state:
+//     start, stop, resize, setHA, the pooler, VPC, password and environment
+//     calls): retried on network errors and on 429, 500, 502, 503 and 504.
+//   - Creating (create service, forkService, create replica set): retried on
+//     429 and on connection errors from before the request was sent, never
+//     once it may have acted (mayHaveActed), since a second create can make
+//     a second, billed resource.
+//
+// Backoff is exponential with full jitter between the WithRetryWait bounds;
+// a Retry-After on 429 and 503 is honoured, and one longer than the maximum
+// wait is returned to the caller instead of slept. checkRetry decides each
+// attempt; conclude decides, once the attempts are over, what the call
+// means: a create that may have acted is ErrMaybeCreated, and a retry's 404
+// or 409 that proves an earlier attempt did the work is a success.
 
 // exchange is the state of one SDK call across its attempts. It is the
 // request's context, wrapping the caller's, because retryablehttp's
@@ -40,24 +58,6 @@ type exchange struct {
 	acted, earlierActed bool
 }
 
-// receive reads a 2xx response's body, leaving the response with an empty
-// one, and decodes it into x.out. It reports a body that cannot be used.
-func (x *exchange) receive(resp *http.Response) error {
-	data, err := readBody(resp.Body, resp.ContentLength, maxSuccessBody)
-	_ = resp.Body.Close()
-	resp.Body = http.NoBody
-	if x.out == nil {
-		return nil // the status is the answer; a body, whole or not, adds nothing
-	}
-	if x.attempts > 1 {
-		reflect.ValueOf(x.out).Elem().SetZero() // what an earlier attempt half-filled
-	}
-	if err != nil {
-		return err
-	}
-	return decodeAnswer(data, x.out)
-}
-
 type exchangeKey struct{}
 
 // Value makes the exchange findable by exchangeFrom.
@@ -78,14 +78,14 @@ func exchangeFrom(ctx context.Context) *exchange {
 // the error reaches the caller intact whether the request is retried, given
 // up on, or cancelled during the backoff that follows; a 2xx into the call's
 // result, so a read whose answer was lost is read again.
-func (t *transport) checkRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
+func (api *caller) checkRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
 	x := exchangeFrom(ctx)
 	x.attempts++
 	x.earlierActed = x.acted
 	acted := mayHaveActed(resp, err)
 	x.acted = x.acted || acted
 	if ctxErr := ctx.Err(); ctxErr != nil {
-		t.logAttempt(ctx, x, resp, err, false)
+		api.logAttempt(ctx, x, resp, err, false)
 		return false, ctxErr
 	}
 	retry := false
@@ -99,9 +99,9 @@ func (t *transport) checkRetry(ctx context.Context, resp *http.Response, err err
 		retry = x.answerErr != nil && x.method == http.MethodGet && !errors.Is(x.answerErr, ErrResponseTooLarge)
 		err = x.answerErr // for the log record, retried or not
 	default:
-		apiErr := t.newAPIError(resp, x)
+		apiErr := api.newAPIError(resp, x)
 		x.lastErr = apiErr
-		retry = retryableStatus(resp.StatusCode) && !tooLongToWait(apiErr, t.waitMax)
+		retry = retryableStatus(resp.StatusCode) && !tooLongToWait(apiErr, api.waitMax)
 	}
 	// A create is never repeated once it may have acted: a second one could
 	// make a second, billed resource.
@@ -110,8 +110,8 @@ func (t *transport) checkRetry(ctx context.Context, resp *http.Response, err err
 	}
 	// Deciding here, not in retryablehttp, that retries ran out makes it
 	// return the last response rather than a generic "giving up" error.
-	retry = retry && x.attempts <= t.retryMax
-	t.logAttempt(ctx, x, resp, err, retry)
+	retry = retry && x.attempts <= api.retryMax
+	api.logAttempt(ctx, x, resp, err, retry)
 	return retry, nil
 }
 
@@ -129,8 +129,7 @@ func (t *transport) checkRetry(ctx context.Context, resp *http.Response, err err
 //     act). A reset or a timeout after sending may have acted.
 func mayHaveActed(resp *http.Response, err error) bool {
 	if err != nil {
-		var redirect *redirectError
-		return !notSent(err) && !isCertError(err) && !errors.As(err, &redirect)
+		return !notSent(err) && !isCertError(err) && !isRedirectRefusal(err)
 	}
 	return resp.StatusCode >= 500 || (resp.StatusCode >= 200 && resp.StatusCode <= 299)
 }
@@ -146,8 +145,8 @@ func retryableStatus(status int) bool {
 }
 
 // tooLongToWait reports a Retry-After the caller should see rather than sleep.
-func tooLongToWait(e *APIError, max time.Duration) bool {
-	return honoursRetryAfter(e.StatusCode) && e.RetryAfter > max
+func tooLongToWait(e *APIError, longest time.Duration) bool {
+	return honoursRetryAfter(e.StatusCode) && e.RetryAfter > longest
 }
 
 func honoursRetryAfter(status int) bool {
@@ -157,32 +156,95 @@ func honoursRetryAfter(status int) bool {
 // retryableError reports a connection error that a later attempt may get
 // past: not a refused redirect or a bad certificate, which would repeat.
 func retryableError(err error) bool {
-	var redirect *redirectError
-	return !errors.As(err, &redirect) && !isCertError(err)
+	return !isRedirectRefusal(err) && !isCertError(err)
 }
 
 // notSent reports a connection error that happened before any byte of the
 // request was written (dial, DNS, proxy connect).
 func notSent(err error) bool {
-	var dnsErr *net.DNSError
-	if errors.As(err, &dnsErr) {
+	if _, ok := errors.AsType[*net.DNSError](err); ok {
 		return true
 	}
-	var opErr *net.OpError
-	return errors.As(err, &opErr) && (opErr.Op == "dial" || opErr.Op == "proxyconnect")
+	opErr, ok := errors.AsType[*net.OpError](err)
+	return ok && (opErr.Op == "dial" || opErr.Op == "proxyconnect")
 }
 
 func isCertError(err error) bool {
-	var certErr *tls.CertificateVerificationError
-	return errors.As(err, &certErr)
+	_, ok := errors.AsType[*tls.CertificateVerificationError](err)
+	return ok
+}
+
+// isRedirectRefusal reports a redirect the SDK refused (see redirectPolicy).
+func isRedirectRefusal(err error) bool {
+	_, ok := errors.AsType[*redirectError](err)
+	return ok
+}
+
+// conclude settles what a call's outcome means once its attempts are over.
+// A create that may have acted becomes a *MaybeCreatedError. A repeatable
+// request whose earlier attempt may have acted, and whose last attempt got a
+// 404 or 409, asks r.confirm whether that answer proves the earlier attempt
+// took effect; if so the call succeeds. A first attempt's own 404 or 409 is
+// never reconciled: it is the truth about the request.
+func (api *caller) conclude(ctx context.Context, x *exchange, r request, err error) error {
+	switch {
+	case err == nil:
+		return nil
+	case x.creating && x.acted:
+		return &MaybeCreatedError{Resource: r.creates, Err: err}
+	case r.confirm != nil && x.earlierActed && err == error(x.lastErr) &&
+		(x.lastErr.StatusCode == http.StatusNotFound || x.lastErr.StatusCode == http.StatusConflict):
+		if r.confirm(ctx, x.lastErr) {
+			api.logReconciled(ctx, x)
+			return nil
+		}
+	}
+	return err
+}
+
+// transportError wraps a failure that left no response to report: a network
+// error after the last allowed attempt, or the context ending.
+func (api *caller) transportError(x *exchange, err error) error {
+	if urlErr, ok := errors.AsType[*url.Error](err); ok {
+		err = urlErr.Err // its URL would repeat what the prefix says
+	}
+	attempts := ""
+	if x.attempts > 1 {
+		attempts = fmt.Sprintf(" (after %d attempts)", x.attempts)
+	}
+	err = api.scrubError(err, x)
+	switch {
+	case x.lastErr == nil:
+		return fmt.Errorf("dbcloud: %s %s%s: %w", x.method, x.path, attempts, err)
+	case x.creating && x.acted:
+		// An earlier 429 said nothing was created, but a later attempt may
+		// have created it: its sentinel must not match.
+		return fmt.Errorf("dbcloud: %s %s%s: %w; an earlier response: %v", x.method, x.path, attempts, err, x.lastErr)
+	}
+	// An earlier attempt got a response (a 503, say) before this network
+	// error or the context's end, during the backoff: keep it.
+	return fmt.Errorf("dbcloud: %s %s%s: %w; last response: %w", x.method, x.path, attempts, err, x.lastErr)
+}
+
+// errorHandler runs when retryablehttp stops on an error: after a network
+// error or with the context's error. checkRetry already decided about
+// retries, so it only releases the response.
+func errorHandler(resp *http.Response, err error, _ int) (*http.Response, error) {
+	if err == nil {
+		return resp, nil
+	}
+	if resp != nil {
+		closeBody(resp.Body)
+	}
+	return nil, err
 }
 
 // backoff is retryablehttp's Backoff: an honoured Retry-After, else a wait
 // drawn uniformly (full jitter) between lo and an exponential ceiling capped
 // at hi. checkRetry has already refused any Retry-After longer than hi.
-func (t *transport) backoff(lo, hi time.Duration, retry int, resp *http.Response) time.Duration {
+func (api *caller) backoff(lo, hi time.Duration, retry int, resp *http.Response) time.Duration {
 	if resp != nil && honoursRetryAfter(resp.StatusCode) {
-		if d, ok := parseRetryAfter(resp.Header.Get("Retry-After"), t.now()); ok {
+		if d, ok := parseRetryAfter(resp.Header.Get("Retry-After"), api.now()); ok {
 			return d
 		}
 	}

@@ -38,7 +38,7 @@ func TestParseRetryAfter(t *testing.T) {
 }
 
 func TestBackoffGrowsWithFullJitter(t *testing.T) {
-	tr := &transport{now: func() time.Time { return epoch }}
+	tr := &caller{now: func() time.Time { return epoch }}
 	lo, hi := 100*time.Millisecond, 2*time.Second
 	for retry, ceiling := range []time.Duration{200, 400, 800, 1600, 2000, 2000} {
 		ceiling *= time.Millisecond
@@ -64,7 +64,7 @@ func TestBackoffGrowsWithFullJitter(t *testing.T) {
 }
 
 func TestBackoffHonoursRetryAfterOnlyOn429And503(t *testing.T) {
-	tr := &transport{now: func() time.Time { return epoch }}
+	tr := &caller{now: func() time.Time { return epoch }}
 	header := http.Header{"Retry-After": {"5"}}
 	for status, want := range map[int]bool{429: true, 503: true, 500: false, 502: false} {
 		d := tr.backoff(time.Millisecond, 10*time.Second, 0, &http.Response{StatusCode: status, Header: header})
@@ -85,7 +85,7 @@ func TestRetryAfterHTTPDateEndToEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 	date := epoch.Add(time.Minute)
-	c.t.now = func() time.Time { return date.Add(-30 * time.Millisecond) }
+	c.api.now = func() time.Time { return date.Add(-30 * time.Millisecond) }
 	limited := httpmock.NewStringResponder(429, "").HeaderSet(http.Header{"Retry-After": {date.Format(http.TimeFormat)}})
 	mt.RegisterResponder("GET", "https://api.test/v1/projects/p/services", limited.Then(httpmock.NewStringResponder(200, "[]")))
 
@@ -113,8 +113,8 @@ func TestRetryablehttpLoggerIsOff(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if c.t.rc.Logger != nil {
-			t.Errorf("retryablehttp Logger = %T, want nil", c.t.rc.Logger)
+		if c.api.rc.Logger != nil {
+			t.Errorf("retryablehttp Logger = %T, want nil", c.api.rc.Logger)
 		}
 	}
 }

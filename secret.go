@@ -3,8 +3,10 @@ package dbcloud
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -48,4 +50,46 @@ func (s *Secret) UnmarshalJSON(b []byte) error {
 		return nil
 	}
 	return json.Unmarshal(b, (*string)(s))
+}
+
+// credential holds the API key behind a function value. fmt prints a
+// function as an address, even through reflection and its bad-verb path
+// (%s on a struct dereferences unexported pointers), so no verb on any value
+// of this package can reach the key.
+type credential func() (key string, header []string)
+
+func newCredential(key string) credential {
+	header := []string{"Bearer " + key}
+	return func() (string, []string) { return key, header }
+}
+
+func (c credential) value() string {
+	key, _ := c()
+	return key
+}
+
+func (c credential) header() []string {
+	_, h := c()
+	return h
+}
+
+// scrub replaces the API key and the call's own secret, wherever a server
+// echoed them (a message, a header), with "[redacted]".
+func (api *caller) scrub(s string, x *exchange) string {
+	for _, secret := range []string{api.key.value(), x.scrub} {
+		if secret != "" && strings.Contains(s, secret) {
+			s = strings.ReplaceAll(s, secret, redacted)
+		}
+	}
+	return s
+}
+
+// scrubError keeps the secrets out of an error's text even if a lower layer
+// (a proxy's error, a custom transport) echoed one. It keeps the error, and
+// what it wraps, when there is nothing to scrub.
+func (api *caller) scrubError(err error, x *exchange) error {
+	if msg := err.Error(); api.scrub(msg, x) != msg {
+		return errors.New(api.scrub(msg, x))
+	}
+	return err
 }

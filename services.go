@@ -14,7 +14,7 @@ func (s *ServicesClient) List(ctx context.Context, projectID string) ([]Service,
 		return nil, err
 	}
 	var ws serviceListJSON
-	if err := s.t.do(ctx, request{method: http.MethodGet, path: path}, &ws); err != nil {
+	if err := s.api.do(ctx, request{method: http.MethodGet, path: path}, &ws); err != nil {
 		return nil, err
 	}
 	out := make([]Service, len(ws))
@@ -48,7 +48,7 @@ func (s *ServicesClient) Create(ctx context.Context, projectID string, req *Crea
 	send := func(ctx context.Context) (*Service, error) {
 		return s.service(ctx, request{creates: "service", method: http.MethodPost, path: path, body: body})
 	}
-	if !s.t.recovery {
+	if !s.api.recovery {
 		return send(ctx)
 	}
 	return s.createRecovering(ctx, projectID, send, func([]Service) func(*Service) bool {
@@ -146,7 +146,7 @@ func (s *ServicesClient) Fork(ctx context.Context, projectID, serviceID string, 
 	send := func(ctx context.Context) (*Service, error) {
 		return s.service(ctx, request{creates: "service", method: http.MethodPost, path: path, body: body})
 	}
-	if !s.t.recovery {
+	if !s.api.recovery {
 		return send(ctx)
 	}
 	return s.createRecovering(ctx, projectID, send, func(before []Service) func(*Service) bool {
@@ -164,7 +164,7 @@ func (s *ServicesClient) UpdatePassword(ctx context.Context, projectID, serviceI
 	if err != nil {
 		return err
 	}
-	return s.t.do(ctx, request{method: http.MethodPost, path: path, body: passwordBody{password}, scrub: password}, nil)
+	return s.api.do(ctx, request{method: http.MethodPost, path: path, body: passwordBody{password}, scrub: password}, nil)
 }
 
 // SetEnvironment sets a service's environment tag.
@@ -219,7 +219,7 @@ func (s *ServicesClient) command(ctx context.Context, method, projectID, service
 	if err != nil {
 		return err
 	}
-	return s.t.do(ctx, request{method: method, path: path, body: body, confirm: confirm}, nil)
+	return s.api.do(ctx, request{method: method, path: path, body: body, confirm: confirm}, nil)
 }
 
 // confirmByRead returns a confirm for a retry's 409: the service is read, and
@@ -245,7 +245,7 @@ func (s *ServicesClient) confirmByRead(projectID, serviceID string, done func(*S
 // error when a retry's answer was reconciled and there is no body to decode.
 func (s *ServicesClient) service(ctx context.Context, r request) (*Service, error) {
 	var w serviceJSON
-	if err := s.t.do(ctx, r, &w); err != nil {
+	if err := s.api.do(ctx, r, &w); err != nil {
 		return nil, err
 	}
 	if w.ServiceID == "" {

@@ -21,7 +21,7 @@ const (
 type WaitOption func(*waitConfig)
 
 type waitConfig struct {
-	min, max time.Duration
+	first, longest time.Duration // WithPollInterval
 	timeout  time.Duration
 	progress func(status string)
 	probe    probeConfig // WaitForConnectable only
@@ -29,17 +29,17 @@ type waitConfig struct {
 
 // newWaitConfig applies opts to the defaults.
 func newWaitConfig(opts []WaitOption) waitConfig {
-	cfg := waitConfig{min: DefaultPollMin, max: DefaultPollMax, probe: probeConfig{timeout: defaultProbeTimeout}}
+	cfg := waitConfig{first: DefaultPollMin, longest: DefaultPollMax, probe: probeConfig{timeout: defaultProbeTimeout}}
 	for _, opt := range opts {
 		opt(&cfg)
 	}
 	return cfg
 }
 
-// WithPollInterval sets the delays between polls: the first is min, each
-// next one grows by a random factor between 1.5 and 2, up to max.
-func WithPollInterval(min, max time.Duration) WaitOption {
-	return func(c *waitConfig) { c.min, c.max = min, max }
+// WithPollInterval sets the delays between polls: the first is first, each
+// next one grows by a random factor between 1.5 and 2, up to longest.
+func WithPollInterval(first, longest time.Duration) WaitOption {
+	return func(c *waitConfig) { c.first, c.longest = first, longest }
 }
 
 // WithWaitTimeout bounds the wait, besides any deadline on the context. A wait
@@ -98,7 +98,7 @@ func (s *ServicesClient) WaitForReady(ctx context.Context, projectID, serviceID 
 // the rules of WaitForReady. Seeing DELETING or DELETED while waiting for
 // another status ends the wait with ErrUnexpectedStatus.
 func (s *ServicesClient) WaitForStatus(ctx context.Context, projectID, serviceID string, want ServiceStatus, opts ...WaitOption) (*Service, error) {
-	if _, err := servicePath(projectID, serviceID, ""); err != nil {
+	if err := checkService(projectID, serviceID); err != nil {
 		return nil, err
 	}
 	if want == "" {
@@ -139,7 +139,7 @@ func (s *ServicesClient) checkStatus(ctx context.Context, projectID, serviceID s
 
 // WaitForDeleted polls a service until it is gone (404) or DELETED.
 func (s *ServicesClient) WaitForDeleted(ctx context.Context, projectID, serviceID string, opts ...WaitOption) error {
-	if _, err := servicePath(projectID, serviceID, ""); err != nil {
+	if err := checkService(projectID, serviceID); err != nil {
 		return err
 	}
 	return poll(ctx, &WaitError{Resource: "service", ID: serviceID, Want: deletedWant}, opts,
@@ -161,7 +161,7 @@ func (s *ServicesClient) WaitForDeleted(ctx context.Context, projectID, serviceI
 // "deleting" with ErrUnexpectedStatus. Other errors are handled as in
 // ServicesClient.WaitForReady.
 func (r *ReplicaSetsClient) WaitForActive(ctx context.Context, projectID, serviceID, replicaSetID string, opts ...WaitOption) (*ReadReplicaSet, error) {
-	if _, err := replicaSetPath(projectID, serviceID, replicaSetID, ""); err != nil {
+	if err := checkReplicaSet(projectID, serviceID, replicaSetID); err != nil {
 		return nil, err
 	}
 	var set *ReadReplicaSet
@@ -201,7 +201,7 @@ func (r *ReplicaSetsClient) checkActive(ctx context.Context, projectID, serviceI
 // service's list (or the service itself is gone). A set in "error" ends the
 // wait with ErrUnexpectedStatus.
 func (r *ReplicaSetsClient) WaitForDeleted(ctx context.Context, projectID, serviceID, replicaSetID string, opts ...WaitOption) error {
-	if _, err := replicaSetPath(projectID, serviceID, replicaSetID, ""); err != nil {
+	if err := checkReplicaSet(projectID, serviceID, replicaSetID); err != nil {
 		return err
 	}
 	return poll(ctx, &WaitError{Resource: "replica set", ID: replicaSetID, Want: deletedWant}, opts,
@@ -242,8 +242,8 @@ func isTerminal(err error) bool {
 	if errors.Is(err, ErrUnexpectedStatus) || errors.Is(err, ErrNotFound) || errors.Is(err, ErrNoEndpoint) {
 		return true
 	}
-	var apiErr *APIError
-	return errors.As(err, &apiErr) && apiErr.StatusCode >= 400 && apiErr.StatusCode < 500 &&
+	apiErr, ok := errors.AsType[*APIError](err)
+	return ok && apiErr.StatusCode >= 400 && apiErr.StatusCode < 500 &&
 		apiErr.StatusCode != http.StatusTooManyRequests
 }
 
@@ -252,8 +252,8 @@ func isTerminal(err error) bool {
 // returns the status it saw, if any.
 func poll(ctx context.Context, w *WaitError, opts []WaitOption, check func(context.Context) (string, bool, error)) error {
 	cfg := newWaitConfig(opts)
-	if cfg.min <= 0 || cfg.max < cfg.min {
-		return invalid("WithPollInterval", "want 0 < min <= max")
+	if cfg.first <= 0 || cfg.longest < cfg.first {
+		return invalid("WithPollInterval", "want 0 < first <= longest")
 	}
 	if cfg.timeout > 0 {
 		var cancel context.CancelFunc
@@ -269,7 +269,7 @@ func poll(ctx context.Context, w *WaitError, opts []WaitOption, check func(conte
 	// lastFailure is the newest poll failure of its own (not the context
 	// ending), so that a wait cut short while polls fail says what failed.
 	var lastFailure error
-	for delay := cfg.min; ; delay = nextDelay(delay, cfg.max) {
+	for delay := cfg.first; ; delay = nextDelay(delay, cfg.longest) {
 		status, done, err := check(ctx)
 		if status != "" {
 			w.LastStatus = status
@@ -302,12 +302,12 @@ func poll(ctx context.Context, w *WaitError, opts []WaitOption, check func(conte
 	}
 }
 
-// nextDelay grows a delay by a random factor in [1.5, 2), capped at max: the
+// nextDelay grows a delay by a random factor in [1.5, 2), capped at longest: the
 // polls of many waiting scripts spread out instead of arriving together, and
 // the delay still reaches max in a bounded number of polls.
-func nextDelay(prev, max time.Duration) time.Duration {
+func nextDelay(prev, longest time.Duration) time.Duration {
 	half := prev / 2
-	return min(prev+half+rand.N(half+1), max)
+	return min(prev+half+rand.N(half+1), longest)
 }
 
 // ctxError is why a wait ended with its context, with the last poll
