@@ -22,9 +22,9 @@ type WaitOption func(*waitConfig)
 
 type waitConfig struct {
 	first, longest time.Duration // WithPollInterval
-	timeout  time.Duration
-	progress func(status string)
-	probe    probeConfig // WaitForConnectable only
+	timeout        time.Duration
+	progress       func(status string)
+	probe          probeConfig // WaitForConnectable only
 }
 
 // newWaitConfig applies opts to the defaults.
