@@ -30,7 +30,7 @@ const (
 	benchService = "svc-bench"
 )
 
-// Plain types, as a careful user would write them by hand against SPEC.md:
+// Plain types, as a careful user would write them by hand from the API's reference:
 // the same fields and JSON tags as the SDK's types, the deprecated
 // vpcEndpoint included, since the live API sends both.
 type (
@@ -104,7 +104,7 @@ type (
 		Metadata         *plainMetadata         `json:"metadata,omitempty"`
 	}
 
-	// plainCreateBody is the create-service body of SPEC.md: sizes are strings.
+	// plainCreateBody is the API's create-service body: sizes are strings.
 	plainCreateBody struct {
 		Name           string   `json:"name"`
 		Addons         []string `json:"addons,omitempty"`

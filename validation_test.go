@@ -162,7 +162,7 @@ func TestValidationInputs(t *testing.T) {
 		{"ReplicaSets.Delete/replicaSetID of 2", "replicaSetID", func(ctx context.Context, c *dbcloud.Client) error {
 			return c.ReplicaSets.Delete(ctx, p, s, "ab")
 		}},
-		// "at least 3 characters" (WIRE-NOTES.md): "éa" is 2 characters in 3 bytes.
+		// The API's rule is "at least 3 characters": "éa" is 2 characters in 3 bytes.
 		{"ReplicaSets.Delete/replicaSetID of 2 characters in 3 bytes", "replicaSetID", func(ctx context.Context, c *dbcloud.Client) error {
 			return c.ReplicaSets.Delete(ctx, p, s, "éa")
 		}},

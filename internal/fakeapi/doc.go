@@ -1,6 +1,6 @@
-// Package fakeapi is a stateful, in-memory fake of the database service API
-// (shared/SPEC.md, with the live behaviour of shared/WIRE-NOTES.md). It models
-// the service, with statuses that move with a clock, input validation,
+// Package fakeapi is a stateful, in-memory fake of the database service API,
+// with the status codes, error bodies and input rules of the live service.
+// It models the service, with statuses that move with a clock, input validation,
 // conflicts and logs, instead of replaying scripted answers, so that the
 // SDK's behaviour tests and the quickstart example run with no account and no
 // network.
@@ -107,8 +107,8 @@
 //
 //   - Bodies: Content-Type application/json (parameters allowed), at most
 //     1 MiB, a JSON object. Unknown fields are ignored; null is absent.
-//   - JSON types as SPEC.md: cpu_millis and memory_gbs are strings in create,
-//     fork and both resizes, numbers in replica set create. Integers are JSON
+//   - JSON types as the API defines them: cpu_millis and memory_gbs are
+//     strings in create, fork and both resizes, numbers in replica set create. Integers are JSON
 //     integer literals (no fraction, no exponent) up to 2147483647.
 //   - name: 1 to 128 characters (create, fork, replica set create).
 //   - create and fork sizes: digits (at least 1) or "shared"; "shared" for

@@ -1,6 +1,6 @@
 package fakeapi
 
-// The JSON shapes of the wire, as SPEC.md names them. Fields the fake always
+// The JSON shapes of the wire, with the API's field names. Fields the fake always
 // fills are plain values; those that appear only when they apply are
 // pointers with omitempty.
 
