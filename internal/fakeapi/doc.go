@@ -108,8 +108,9 @@
 //   - Bodies: Content-Type application/json (parameters allowed), at most
 //     1 MiB, a JSON object. Unknown fields are ignored; null is absent.
 //   - JSON types as the API defines them: cpu_millis and memory_gbs are
-//     strings in create, fork and both resizes, numbers in replica set create. Integers are JSON
-//     integer literals (no fraction, no exponent) up to 2147483647.
+//     strings in create, fork and both resizes, numbers in replica set
+//     create. Integers are JSON integer literals (no fraction, no exponent)
+//     up to 2147483647.
 //   - name: 1 to 128 characters (create, fork, replica set create).
 //   - create and fork sizes: digits (at least 1) or "shared"; "shared" for
 //     both or neither. Resize sizes: required, digits only, at least 1.
