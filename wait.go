@@ -50,7 +50,10 @@ func WithWaitTimeout(d time.Duration) WaitOption {
 }
 
 // WithProgress calls fn with the status seen on each poll, for progress
-// output in deploy scripts. fn runs on the waiting goroutine.
+// output in deploy scripts. fn runs on the waiting goroutine. The status is
+// the resource's, as the API sent it: ServiceStatus(status) or
+// ReplicaSetStatus(status) gives the typed value. A string serves the waits
+// of both kinds of resource with one option.
 func WithProgress(fn func(status string)) WaitOption {
 	return func(c *waitConfig) { c.progress = fn }
 }
@@ -60,7 +63,9 @@ type WaitError struct {
 	Resource   string // "service" or "replica set"
 	ID         string
 	Want       string // the status waited for; "deleted" for the delete waits, "connectable" for WaitForConnectable
-	LastStatus string // the last status seen, "" if none
+	// LastStatus is the last status seen, "" if none: a ServiceStatus or a
+	// ReplicaSetStatus, as Resource says, held as the string the API sent.
+	LastStatus string
 	// Err says why the wait stopped: the context's error (a timeout is
 	// context.DeadlineExceeded), ErrNotFound, ErrUnexpectedStatus,
 	// ErrNoEndpoint, or the *APIError that cannot be waited out.
