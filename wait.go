@@ -60,9 +60,9 @@ func WithProgress(fn func(status string)) WaitOption {
 
 // WaitError is a wait that ended without reaching the wanted status.
 type WaitError struct {
-	Resource   string // "service" or "replica set"
-	ID         string
-	Want       string // the status waited for; "deleted" for the delete waits, "connectable" for WaitForConnectable
+	Resource string // "service" or "replica set"
+	ID       string
+	Want     string // the status waited for; "deleted" for the delete waits, "connectable" for WaitForConnectable
 	// LastStatus is the last status seen, "" if none: a ServiceStatus or a
 	// ReplicaSetStatus, as Resource says, held as the string the API sent.
 	LastStatus string
