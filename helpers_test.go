@@ -47,7 +47,15 @@ const serviceJSON = `{"service_id":"s1","project_id":"p1","name":"db","region_co
 func fakeClient(t testing.TB, opts fakeapi.Options, extra ...dbcloud.Option) (*dbcloud.Client, *fakeapi.API) {
 	t.Helper()
 	api := fakeapi.New(opts)
-	srv := httptest.NewServer(api)
+	return clientOf(t, api, api, extra...), api
+}
+
+// clientOf serves h, api or a handler in front of it, with httptest and
+// returns a client of it with tiny retry waits; extra options come last.
+// The server and every connection close with the test.
+func clientOf(t testing.TB, api *fakeapi.API, h http.Handler, extra ...dbcloud.Option) *dbcloud.Client {
+	t.Helper()
+	srv := httptest.NewServer(h)
 	all := append([]dbcloud.Option{
 		dbcloud.WithBaseURL(srv.URL + "/v1"),
 		dbcloud.WithRetryWait(time.Millisecond, 2*time.Millisecond),
@@ -58,9 +66,10 @@ func fakeClient(t testing.TB, opts fakeapi.Options, extra ...dbcloud.Option) (*d
 	}
 	t.Cleanup(func() {
 		c.CloseIdleConnections()
+		srv.CloseClientConnections()
 		srv.Close()
 	})
-	return c, api
+	return c
 }
 
 // fastPolls makes waits poll every millisecond or two.

@@ -33,23 +33,8 @@ func recoveryClient(t *testing.T, wrap func(*fakeapi.API) http.Handler, opts ...
 	if wrap != nil {
 		h = wrap(api)
 	}
-	srv := httptest.NewServer(h)
-	all := append([]dbcloud.Option{
-		dbcloud.WithBaseURL(srv.URL + "/v1"),
-		dbcloud.WithRetryWait(time.Millisecond, 2*time.Millisecond),
-		dbcloud.WithCreateRecovery(),
-		dbcloud.WithCreateSettle(20 * time.Millisecond),
-	}, opts...)
-	c, err := dbcloud.NewClient(api.APIKey(), all...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		c.CloseIdleConnections()
-		srv.CloseClientConnections()
-		srv.Close()
-	})
-	return c, api
+	all := append([]dbcloud.Option{dbcloud.WithCreateRecovery(), dbcloud.WithCreateSettle(20 * time.Millisecond)}, opts...)
+	return clientOf(t, api, h, all...), api
 }
 
 // names lists the names of a project's services, straight from the fake.
