@@ -203,11 +203,13 @@ type captureWriter struct {
 	body   bytes.Buffer
 }
 
+// WriteHeader notes the status and passes it on.
 func (c *captureWriter) WriteHeader(status int) {
 	c.status = status
 	c.ResponseWriter.WriteHeader(status)
 }
 
+// Write keeps a copy of the body and passes it on.
 func (c *captureWriter) Write(p []byte) (int, error) {
 	if c.status == 0 {
 		c.status = http.StatusOK

@@ -31,8 +31,10 @@ type captureHandler struct {
 	group  string // the open group, with a trailing dot
 }
 
+// Enabled is true at every level: the soak captures debug records too.
 func (h *captureHandler) Enabled(context.Context, slog.Level) bool { return true }
 
+// Handle keeps the record, rendered whole.
 func (h *captureHandler) Handle(_ context.Context, r slog.Record) error {
 	var b strings.Builder
 	b.WriteString(r.Level.String())
@@ -49,6 +51,7 @@ func (h *captureHandler) Handle(_ context.Context, r slog.Record) error {
 	return nil
 }
 
+// WithAttrs returns a handler that adds attrs to every record.
 func (h *captureHandler) WithAttrs(attrs []slog.Attr) slog.Handler {
 	var b strings.Builder
 	b.WriteString(h.prefix)
@@ -58,6 +61,7 @@ func (h *captureHandler) WithAttrs(attrs []slog.Attr) slog.Handler {
 	return &captureHandler{store: h.store, prefix: b.String(), group: h.group}
 }
 
+// WithGroup returns a handler that puts later attributes in the group.
 func (h *captureHandler) WithGroup(name string) slog.Handler {
 	if name == "" {
 		return h

@@ -168,6 +168,7 @@ type apiError struct {
 	details string
 }
 
+// Error returns the message of the error body.
 func (e *apiError) Error() string { return e.message }
 
 func badRequest(field, reason string) error {

@@ -11,6 +11,7 @@ type Clock interface{ Now() time.Time }
 
 type realClock struct{}
 
+// Now returns the time of the machine.
 func (realClock) Now() time.Time { return time.Now() }
 
 // ManualClock is a Clock that moves only when told to, so tests can walk a

@@ -275,6 +275,7 @@ type logLines struct {
 	changed chan struct{} // closed when buf grows, then replaced
 }
 
+// Write takes what the server logs.
 func (l *logLines) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -299,6 +300,7 @@ func (l *logLines) find(s string) (<-chan struct{}, bool) {
 	return l.changed, false
 }
 
+// String returns everything logged so far.
 func (l *logLines) String() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
