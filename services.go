@@ -199,8 +199,8 @@ func (s *ServicesClient) action(ctx context.Context, projectID, serviceID, tail 
 	svc, err := s.service(ctx, request{method: http.MethodPost, path: path, body: body,
 		confirm: s.confirmByRead(projectID, serviceID, done, &read)})
 	switch {
-	case err == nil && svc == nil:
-		return read, nil // reconciled
+	case read != nil:
+		return read, nil // a retry's 409 reconciled: confirm read the service
 	case errors.Is(err, ErrInvalidResponse):
 		got, getErr := s.Get(ctx, projectID, serviceID)
 		if getErr != nil {
@@ -241,15 +241,11 @@ func (s *ServicesClient) confirmByRead(projectID, serviceID string, done func(*S
 	}
 }
 
-// service sends r and returns the Service it answers with; nil with a nil
-// error when a retry's answer was reconciled and there is no body to decode.
+// service sends r and returns the Service it answers with.
 func (s *ServicesClient) service(ctx context.Context, r request) (*Service, error) {
 	var w serviceJSON
 	if err := s.api.do(ctx, r, &w); err != nil {
 		return nil, err
-	}
-	if w.ServiceID == "" {
-		return nil, nil
 	}
 	return w.service(), nil
 }
