@@ -12,7 +12,6 @@ import (
 	"os"
 	"strconv"
 	"time"
-	"unicode/utf8"
 )
 
 // The probe speaks the first steps of the PostgreSQL frontend/backend
@@ -198,20 +197,7 @@ type serverError struct {
 // Error quotes the SQLSTATE and the message: both come from the server, so
 // they are cut and escaped.
 func (e *serverError) Error() string {
-	return fmt.Sprintf("server answered SQLSTATE %q: %q", cut(e.code, 5), cut(e.message, maxQuotedMessage))
-}
-
-// cut shortens s to at most n bytes of valid UTF-8, marking a cut with
-// "...".
-func cut(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	s = s[:n]
-	for !utf8.ValidString(s) {
-		s = s[:len(s)-1]
-	}
-	return s + "..."
+	return fmt.Sprintf("server answered SQLSTATE %q: %q", clip(e.code, 5), clip(e.message, maxQuotedMessage))
 }
 
 // parseErrorResponse reads an ErrorResponse body: fields of a type byte and
