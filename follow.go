@@ -3,7 +3,6 @@ package dbcloud
 import (
 	"context"
 	"errors"
-	"fmt"
 	"iter"
 	"maps"
 	"math/rand/v2"
@@ -184,12 +183,11 @@ func (f *follower) poll(ctx context.Context, yield func(LogEntry, error) bool) e
 	// hand, and the cursors of the pages in between to read them again.
 	last := top
 	var cursors []string
-	seen := map[string]bool{}
+	followed := newCursorSet()
 	for last.NextCursor != "" && !f.reached(last) {
-		if seen[last.NextCursor] {
-			return fmt.Errorf("%w: %q", ErrRepeatedCursor, last.NextCursor)
+		if err := followed.add(last.NextCursor); err != nil {
+			return err
 		}
-		seen[last.NextCursor] = true
 		cursors = append(cursors, last.NextCursor)
 		q.Cursor = last.NextCursor
 		if last, err = f.s.ListLogs(ctx, f.projectID, f.service, &q); err != nil {
@@ -229,7 +227,7 @@ func (f *follower) reached(p *LogPage) bool {
 func (f *follower) start(ctx context.Context, q LogOptions, p *LogPage) error {
 	var mark time.Time
 	atMark := map[entryKey]int{}
-	seen := map[string]bool{}
+	followed := newCursorSet()
 	for {
 		for _, e := range p.Entries {
 			if e.Timestamp.IsZero() {
@@ -249,10 +247,9 @@ func (f *follower) start(ctx context.Context, q LogOptions, p *LogPage) error {
 			return nil
 		}
 		// More than a page at the newest instant: count them all.
-		if seen[p.NextCursor] {
-			return fmt.Errorf("%w: %q", ErrRepeatedCursor, p.NextCursor)
+		if err := followed.add(p.NextCursor); err != nil {
+			return err
 		}
-		seen[p.NextCursor] = true
 		q.Cursor = p.NextCursor
 		var err error
 		if p, err = f.s.ListLogs(ctx, f.projectID, f.service, &q); err != nil {

@@ -102,6 +102,33 @@ func (o *LogOptions) query() (url.Values, error) {
 // already gave: following it would loop forever.
 var ErrRepeatedCursor = errors.New("dbcloud: logs cursor repeated")
 
+// cursorSet is the cursors a walk through a history has followed, so that a
+// cursor the API hands back again (a cycle of any length) ends the walk
+// instead of looping forever. Cursors are kept as hashes: 8 bytes a page,
+// not a page's worth of memory.
+type cursorSet struct {
+	seed maphash.Seed
+	seen map[uint64]struct{}
+}
+
+func newCursorSet() cursorSet {
+	return cursorSet{seed: maphash.MakeSeed(), seen: map[uint64]struct{}{}}
+}
+
+// add records cursor, or returns an error matching ErrRepeatedCursor when it
+// was followed before. "" (the newest page) is never a repeat.
+func (c cursorSet) add(cursor string) error {
+	if cursor == "" {
+		return nil
+	}
+	h := maphash.String(c.seed, cursor)
+	if _, dup := c.seen[h]; dup {
+		return fmt.Errorf("%w: %q", ErrRepeatedCursor, cursor)
+	}
+	c.seen[h] = struct{}{}
+	return nil
+}
+
 // AllLogs yields every log entry of a service matching opts, newest first,
 // following the cursor from page to page until the API returns none.
 //
@@ -122,18 +149,11 @@ func (s *ServicesClient) AllLogs(ctx context.Context, projectID, serviceID strin
 		if opts != nil {
 			o = *opts // a copy: the cursor moves, the caller's options do not
 		}
-		// Cursors are remembered as hashes: a loop of any length is caught
-		// for 8 bytes a page, not a page's worth of memory.
-		seed := maphash.MakeSeed()
-		seen := map[uint64]struct{}{}
+		cursors := newCursorSet()
 		for {
-			if o.Cursor != "" {
-				h := maphash.String(seed, o.Cursor)
-				if _, dup := seen[h]; dup {
-					yield(LogEntry{}, fmt.Errorf("%w: %q", ErrRepeatedCursor, o.Cursor))
-					return
-				}
-				seen[h] = struct{}{}
+			if err := cursors.add(o.Cursor); err != nil {
+				yield(LogEntry{}, err)
+				return
 			}
 			page, err := s.ListLogs(ctx, projectID, serviceID, &o)
 			if err != nil {
