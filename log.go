@@ -36,25 +36,13 @@ func (api *caller) logAttempt(ctx context.Context, x *exchange, resp *http.Respo
 	api.logger.LogAttrs(ctx, level, "dbcloud: http attempt", attrs...)
 }
 
-// logReconciled records, at info level, a call whose retry was answered 404
-// or 409 because an earlier attempt had already done the work: an operator
-// reading the log sees why the call succeeded after an error answer.
-func (api *caller) logReconciled(ctx context.Context, x *exchange) {
+// logInfo records, at info level, a step that explains a call's outcome: a
+// retry's error answer turned into success because an earlier attempt had
+// done the work, or a create resolved by listing. Such steps are rare, so
+// the attributes are built whether or not the level is enabled.
+func (api *caller) logInfo(ctx context.Context, msg string, attrs ...slog.Attr) {
 	if api.logger == nil || !api.logger.Enabled(ctx, slog.LevelInfo) {
 		return
 	}
-	api.logger.LogAttrs(ctx, slog.LevelInfo, "dbcloud: an earlier attempt took effect",
-		slog.String("method", x.method),
-		slog.String("path", x.path),
-		slog.Int("attempts", x.attempts),
-		slog.Int("status", x.lastErr.StatusCode),
-	)
-}
-
-// logRecovery records a step of create recovery at info level.
-func (api *caller) logRecovery(ctx context.Context, msg, noun string, sends int, attrs ...slog.Attr) {
-	if api.logger == nil || !api.logger.Enabled(ctx, slog.LevelInfo) {
-		return
-	}
-	api.logger.LogAttrs(ctx, slog.LevelInfo, msg, append([]slog.Attr{slog.String("resource", noun), slog.Int("sends", sends)}, attrs...)...)
+	api.logger.LogAttrs(ctx, slog.LevelInfo, msg, attrs...)
 }

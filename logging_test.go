@@ -58,3 +58,27 @@ func TestLoggerRecordsEachAttempt(t *testing.T) {
 		t.Errorf("records (-want +got):\n%s", diff)
 	}
 }
+
+// A retry's 404 that proves an earlier attempt did the work is logged at
+// info level, so an operator sees why the call succeeded after an error
+// answer.
+func TestLoggerRecordsAReconciledRetry(t *testing.T) {
+	rec := &recorder{}
+	c, mt := mockClient(t, dbcloud.WithLogger(slog.New(rec)))
+	mt.RegisterResponder("DELETE", serviceURL, httpmock.NewErrorResponder(errReset).
+		Then(httpmock.NewStringResponder(404, `{"code":"NOT_FOUND"}`)))
+	if err := c.Services.Delete(t.Context(), "p1", "s1"); err != nil {
+		t.Fatal(err)
+	}
+	var got []map[string]any
+	for _, r := range rec.records {
+		if r["level"] == "INFO" {
+			got = append(got, r)
+		}
+	}
+	want := []map[string]any{{"level": "INFO", "msg": "dbcloud: an earlier attempt took effect",
+		"method": "DELETE", "path": "/projects/p1/services/s1", "attempts": int64(2), "status": int64(404)}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("info records (-want +got):\n%s", diff)
+	}
+}

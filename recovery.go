@@ -49,7 +49,8 @@ func recoverCreate[T any](ctx context.Context, api *caller, c creation[T]) (*T, 
 			maybe.Err = fmt.Errorf("%w; recovery could not tell: %w", maybe.Err, listErr)
 			return nil, false, maybe
 		case len(found) == 1:
-			api.logRecovery(ctx, "dbcloud: create recovered: the resource exists", c.noun, sends, slog.String("id", c.id(found[0])))
+			api.logInfo(ctx, "dbcloud: create recovered: the resource exists",
+				slog.String("resource", c.noun), slog.Int("sends", sends), slog.String("id", c.id(found[0])))
 			return found[0], true, nil
 		case len(found) > 1:
 			for _, f := range found {
@@ -62,7 +63,8 @@ func recoverCreate[T any](ctx context.Context, api *caller, c creation[T]) (*T, 
 		if sends > api.retryMax {
 			return nil, false, fmt.Errorf("dbcloud: the %s was not created (nothing appeared within %v after the failure): %w", c.noun, api.settle, maybe.Err)
 		}
-		api.logRecovery(ctx, "dbcloud: create recovery: the resource was not created; sending again", c.noun, sends)
+		api.logInfo(ctx, "dbcloud: create recovery: the resource was not created; sending again",
+			slog.String("resource", c.noun), slog.Int("sends", sends))
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"crypto/tls"
 	"errors"
 	"fmt"
+	"log/slog"
 	"math/rand/v2"
 	"net"
 	"net/http"
@@ -195,7 +196,9 @@ func (api *caller) conclude(ctx context.Context, x *exchange, r request, err err
 	case r.confirm != nil && x.earlierActed && err == error(x.lastErr) &&
 		(x.lastErr.StatusCode == http.StatusNotFound || x.lastErr.StatusCode == http.StatusConflict):
 		if r.confirm(ctx, x.lastErr) {
-			api.logReconciled(ctx, x)
+			api.logInfo(ctx, "dbcloud: an earlier attempt took effect",
+				slog.String("method", x.method), slog.String("path", x.path),
+				slog.Int("attempts", x.attempts), slog.Int("status", x.lastErr.StatusCode))
 			return nil
 		}
 	}
