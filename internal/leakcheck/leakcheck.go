@@ -27,18 +27,20 @@ func Check(t testing.TB) {
 }
 
 // Left waits, for up to a few seconds, until no more than before goroutines
-// run, and returns how many more are left (0 when none) and, if any, the
-// stacks of all goroutines. It serves harnesses that report a leak rather
-// than fail a test with it.
+// run, and returns how many more are left (0 when none) and, when some are,
+// the stacks of all goroutines, taken right after that count.
+// It serves harnesses that report a leak rather than fail a test with it.
 func Left(before int) (n int, stacks []byte) {
 	deadline := time.Now().Add(settle)
-	for runtime.NumGoroutine() > before {
+	for {
+		n = runtime.NumGoroutine() - before
+		if n <= 0 {
+			return 0, nil
+		}
 		if time.Now().After(deadline) {
 			buf := make([]byte, 1<<20)
-			buf = buf[:runtime.Stack(buf, true)]
-			return runtime.NumGoroutine() - before, buf
+			return n, buf[:runtime.Stack(buf, true)]
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
-	return 0, nil
 }
