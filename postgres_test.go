@@ -45,7 +45,10 @@ func TestWaitForConnectableRealPostgres(t *testing.T) {
 		}
 	})
 
+	// Each subtest binds pg to itself: a failure in pg's methods must end the
+	// subtest, from its own goroutine.
 	t.Run("starting up (57P03): not yet, until promoted", func(t *testing.T) {
+		pg := pg.For(t)
 		pg.StartStandby()
 		pg.WaitLog(`listening on IPv4 address "127.0.0.1"`) // from here every connection gets 57P03
 		err := wait(failing)
@@ -60,6 +63,7 @@ func TestWaitForConnectableRealPostgres(t *testing.T) {
 	})
 
 	t.Run("started: connectable", func(t *testing.T) {
+		pg := pg.For(t)
 		pg.Stop()
 		pg.Start()
 		if err := wait(time.Minute); err != nil {
@@ -68,6 +72,7 @@ func TestWaitForConnectableRealPostgres(t *testing.T) {
 	})
 
 	t.Run("TLS: connectable with the CA trusted, a certificate error without", func(t *testing.T) {
+		pg := pg.For(t)
 		pg.Stop()
 		certs := startTLS(t, pg)
 		if err := wait(time.Minute, WithTLSConfig(&tls.Config{RootCAs: certs.roots})); err != nil {

@@ -2,6 +2,7 @@ package pgtest
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"net"
 	"os"
@@ -25,12 +26,18 @@ const Host = "127.0.0.1"
 const startTimeout = 60 * time.Second
 
 // Cluster is a data directory made by initdb, and the server running on it
-// when started. Its methods fail the test on error.
+// when started. Its methods fail the test it is bound to on error: the test
+// of New, or the one given to For.
 type Cluster struct {
 	// Port is the loopback TCP port the server listens on.
 	Port int
 
-	t    testing.TB
+	t testing.TB
+	*cluster
+}
+
+// cluster is what every binding of a Cluster shares.
+type cluster struct {
 	bin  string // directory of initdb, postgres and pg_ctl
 	dir  string // the cluster's directory: data/ and the unix socket
 	cred *syscall.Credential
@@ -45,14 +52,15 @@ type server struct {
 	log    *logLines
 }
 
-// New runs initdb for a cluster that is not started yet.
+// New runs initdb for a cluster that is not started yet. The server, if
+// running, is stopped when t ends.
 func New(t testing.TB) *Cluster {
 	t.Helper()
 	bin, err := findBinaries()
 	if err != nil {
 		skipOrFail(t, "no PostgreSQL server: %v", err)
 	}
-	c := &Cluster{t: t, bin: bin, dir: t.TempDir()}
+	c := &Cluster{t: t, cluster: &cluster{bin: bin, dir: t.TempDir()}}
 	if os.Geteuid() == 0 {
 		// PostgreSQL refuses to run as root.
 		u, err := user.Lookup("postgres")
@@ -68,9 +76,18 @@ func New(t testing.TB) *Cluster {
 		must(t, os.Chown(c.dir, int(uid), int(gid)))
 	}
 	c.Port = freePort(t)
+	// Registered after TempDir, so it runs before the directory is removed.
+	t.Cleanup(c.Stop)
 	c.run("initdb", "-D", c.data(), "--no-sync", "--no-instructions", "-E", "UTF8", "--locale=C",
 		"--auth-local=trust", "--auth-host=scram-sha-256")
 	return c
+}
+
+// For returns the cluster bound to t, for a subtest: a failure in its
+// methods then ends the subtest, from the subtest's goroutine, as FailNow
+// requires. Both bindings share the server and its logs.
+func (c *Cluster) For(t testing.TB) *Cluster {
+	return &Cluster{Port: c.Port, t: t, cluster: c.cluster}
 }
 
 // findBinaries returns the directory holding initdb, postgres and pg_ctl:
@@ -125,9 +142,10 @@ func freePort(t testing.TB) int {
 
 func (c *Cluster) data() string { return filepath.Join(c.dir, "data") }
 
-// command makes a command of the cluster's binaries, run as its user.
-func (c *Cluster) command(name string, args ...string) *exec.Cmd {
-	cmd := exec.Command(filepath.Join(c.bin, name), args...)
+// command makes a command of the cluster's binaries, run as its user and
+// killed when ctx ends.
+func (c *Cluster) command(ctx context.Context, name string, args ...string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, filepath.Join(c.bin, name), args...)
 	cmd.Dir = c.dir
 	cmd.Env = []string{"LC_ALL=C", "PATH=" + os.Getenv("PATH")}
 	// Pdeathsig: a test binary killed by its timeout takes the server along.
@@ -135,24 +153,20 @@ func (c *Cluster) command(name string, args ...string) *exec.Cmd {
 	return cmd
 }
 
-// run runs a binary to its end, failing the test with its output if it fails.
+// run runs a binary to its end, failing the test with its output if it
+// fails, or kills it if it has not ended in startTimeout.
 func (c *Cluster) run(name string, args ...string) {
 	c.t.Helper()
-	cmd := c.command(name, args...)
+	ctx, cancel := context.WithTimeout(context.Background(), startTimeout)
+	defer cancel()
+	cmd := c.command(ctx, name, args...)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
-	must(c.t, cmd.Start())
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	select {
-	case err := <-done:
-		if err != nil {
-			c.t.Fatalf("%s: %v\n%s", name, err, out.String())
+	if err := cmd.Run(); err != nil {
+		if ctx.Err() != nil {
+			c.t.Fatalf("%s did not finish in %v\n%s", name, startTimeout, out.String())
 		}
-	case <-time.After(startTimeout):
-		_ = cmd.Process.Kill()
-		<-done
-		c.t.Fatalf("%s did not finish in %v\n%s", name, startTimeout, out.String())
+		c.t.Fatalf("%s: %v\n%s", name, err, out.String())
 	}
 }
 
@@ -169,7 +183,8 @@ func (c *Cluster) WriteFile(name string, content []byte) {
 
 // Start starts the server with settings ("name=value", as postgres -c takes
 // them), in the background, and returns at once: whether and when it
-// answers is for the test to find out. It is stopped when the test ends.
+// answers is for the test to find out. It runs until Stop or the end of the
+// test of New, past the subtest that started it.
 func (c *Cluster) Start(settings ...string) {
 	c.t.Helper()
 	if c.srv != nil {
@@ -180,7 +195,7 @@ func (c *Cluster) Start(settings ...string) {
 	for _, s := range settings {
 		args = append(args, "-c", s)
 	}
-	cmd := c.command("postgres", args...)
+	cmd := c.command(context.Background(), "postgres", args...)
 	log := &logLines{}
 	cmd.Stdout, cmd.Stderr = log, log
 	cmd.WaitDelay = startTimeout
@@ -192,7 +207,6 @@ func (c *Cluster) Start(settings ...string) {
 	}()
 	c.srv = srv
 	c.logs = append(c.logs, log)
-	c.t.Cleanup(c.Stop)
 }
 
 // StartStandby starts the server as a standby with no primary and hot
