@@ -1,11 +1,13 @@
 package chaos
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"net"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -101,7 +103,9 @@ type calls struct {
 	mu       sync.Mutex
 	outcomes map[string]map[string]int // op -> outcome -> count
 	late     []Call
-	errTexts []string // every error's text, for the secret check
+	// errTexts holds every error's text, for the secret check: Error() is
+	// the whole text, as no error the SDK returns formats itself otherwise.
+	errTexts []string
 	running  map[int64]runningCall
 	nextID   int64
 }
@@ -146,7 +150,7 @@ func (c *calls) do(root context.Context, workflow int, op string, fn func(contex
 	text := ""
 	if err != nil {
 		text = err.Error()
-		c.errTexts = append(c.errTexts, text, fmt.Sprintf("%+v", err))
+		c.errTexts = append(c.errTexts, text)
 	}
 	if took > c.timeout+c.tolerance {
 		c.late = append(c.late, Call{Workflow: workflow, Op: op, Took: took, Err: text})
@@ -154,7 +158,8 @@ func (c *calls) do(root context.Context, workflow int, op string, fn func(contex
 	return err
 }
 
-// stillRunning returns the calls running now.
+// stillRunning returns the calls running now, by workflow, longest running
+// first within one.
 func (c *calls) stillRunning() []Call {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -162,5 +167,8 @@ func (c *calls) stillRunning() []Call {
 	for _, r := range c.running {
 		out = append(out, Call{Workflow: r.workflow, Op: r.op, Took: time.Since(r.start)})
 	}
+	slices.SortFunc(out, func(a, b Call) int {
+		return cmp.Or(cmp.Compare(a.Workflow, b.Workflow), cmp.Compare(b.Took, a.Took))
+	})
 	return out
 }

@@ -180,8 +180,8 @@ func TestWorkersHardBound(t *testing.T) {
 			if ended != stoppable {
 				t.Errorf("ended = %t, want %t", ended, stoppable)
 			}
-			if len(running) != 2 || running[0].Op != opResize {
-				t.Errorf("running = %+v, want the 2 calls", running)
+			if len(running) != 2 || running[0].Op != opResize || running[0].Workflow != 1 || running[1].Workflow != 2 {
+				t.Errorf("running = %+v, want the 2 calls, by workflow", running)
 			}
 			if len(started) != 2 {
 				t.Errorf("%d workflows started, want one per worker", len(started))

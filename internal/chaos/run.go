@@ -139,15 +139,15 @@ func (s *soak) workflow(n int) {
 }
 
 // workers calls run with workflow numbers, cfg.Workers at a time, starting
-// new ones until stop (or the count bound), and waits for them until hard.
-// Past hard it takes note of the calls still running, and stops them in two
-// steps (cancel, which ends their contexts, then teardown, which closes
-// every connection), waiting up to grace after each. ended reports whether
-// every run returned.
-func (s *soak) workers(run func(n int), stop, hard time.Time, grace time.Duration, cancel, teardown func()) (running []Call, ended bool) {
+// new ones until lastStart (or the count bound), and waits for them until
+// hard. Past hard it takes note of the calls still running, and stops them
+// in two steps (cancel, which ends their contexts, then teardown, which
+// closes every connection), waiting up to patience after each. ended
+// reports whether every run returned.
+func (s *soak) workers(run func(n int), lastStart, hard time.Time, patience time.Duration, cancel, teardown func()) (running []Call, ended bool) {
 	var started atomic.Int64
 	next := func() (int, bool) {
-		if time.Now().After(stop) || s.root.Err() != nil {
+		if time.Now().After(lastStart) || s.root.Err() != nil {
 			return 0, false
 		}
 		n := started.Add(1)
@@ -176,12 +176,12 @@ func (s *soak) workers(run func(n int), stop, hard time.Time, grace time.Duratio
 	running = s.calls.stillRunning()
 	// A call that ignores its context outlives cancel; one blocked on the
 	// network ends when the teardown closes its connection.
-	for _, stop := range []func(){cancel, teardown} {
-		stop()
+	for _, step := range []func(){cancel, teardown} {
+		step()
 		select {
 		case <-done:
 			return running, true
-		case <-time.After(grace):
+		case <-time.After(patience):
 		}
 	}
 	return running, false
