@@ -107,19 +107,29 @@ func (l *liveNet) listen() (net.Listener, error) {
 }
 
 // serve accepts connections until the listener is closed, answering each
-// on its own goroutine.
+// on its own goroutine. Any other Accept error (out of file descriptors,
+// say) is waited out with a growing pause, as net/http's server does, so an
+// endpoint never stops answering while its listener stays open.
 func (l *liveNet) serve(ln net.Listener, decide func() pgAnswer) {
 	defer l.wg.Done()
 	defer func() {
+		_ = ln.Close()
 		l.mu.Lock()
 		delete(l.lns, ln)
 		l.mu.Unlock()
 	}()
+	pause := time.Duration(0)
 	for {
 		conn, err := ln.Accept()
-		if err != nil {
+		if errors.Is(err, net.ErrClosed) {
 			return
 		}
+		if err != nil {
+			pause = min(max(2*pause, 5*time.Millisecond), time.Second)
+			time.Sleep(pause)
+			continue
+		}
+		pause = 0
 		if !l.track(conn) {
 			_ = conn.Close()
 			return
