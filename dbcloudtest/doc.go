@@ -153,8 +153,9 @@
 // DELETED (409). enablePooler and disablePooler answer 409 when the pooler
 // already is on or off; attachToVPC answers 409 when the service is attached
 // to a VPC, and detachFromVPC when it is not attached to that one.
-// updatePassword and setEnvironment always work. A DELETED service (only
-// SetStatus leads there) stays readable and refuses every change.
+// updatePassword and setEnvironment have no other condition. A DELETED
+// service (only SetStatus leads there) stays readable and refuses every
+// change.
 //
 // Read replica sets move like this; every change also needs the service not
 // DELETING or DELETED:
@@ -211,7 +212,9 @@
 //	READY, within the delay      "the database system is starting up" (57P03)
 //	READY, after it              an authentication request (SCRAM-SHA-256)
 //	PAUSED, or a pooler off      accepts and resets the connection
-//	deleted                      closed: the connection is refused
+//	DELETING, or deleted         accepts and resets the connection
+//	gone (404), from the next    closed: the connection is refused
+//	request to the server
 //
 // The delay is WithConnectDelay (0 by default), counted on the server's
 // clock from the moment the resource became READY, so Advance moves through

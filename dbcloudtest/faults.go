@@ -21,7 +21,8 @@ type Fault struct {
 	// used up; 0 means 1.
 	Times int
 	// Status, when not 0, is answered instead of the real response, with
-	// Header and Body. The request does not reach the model.
+	// Header and Body. The request does not reach the model, unless
+	// AfterHandling is set.
 	Status int
 	// Header is added to the answer, real or not: Retry-After, say.
 	Header http.Header
@@ -32,9 +33,10 @@ type Fault struct {
 	// Drop reads the request and closes the connection without an answer:
 	// the client sees a reset. The request does not reach the model.
 	Drop bool
-	// AfterHandling, with Drop, has the model handle the request first, so
-	// the change it asks for happens and only the answer is lost: a create
-	// that made the service although its client saw an error.
+	// AfterHandling, with Drop or Status, has the model handle the request
+	// first, so the change it asks for happens and only the answer is lost:
+	// a create that made the service although its client saw a reset, or a
+	// proxy's 504 after the API acted.
 	AfterHandling bool
 	// Truncate sends the real answer's status and headers, with the full
 	// Content-Length, and half of its body, then closes the connection.

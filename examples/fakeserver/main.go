@@ -18,8 +18,8 @@
 // completes operations at once. -seed makes ids, passwords and logs
 // repeatable. -log-every makes every service write a generated log line at
 // that interval, something to follow with go run ./examples/logs -follow.
-// Each service keeps its newest 100,000 log lines. State lives in memory and
-// is lost when the server stops.
+// Each service keeps its newest 100,000 log lines (up to 200,000 between
+// trims). State lives in memory and is lost when the server stops.
 //
 // The endpoints it hands out are loopback ports that answer like PostgreSQL
 // once their service is READY, so WaitForConnectable works against it.

@@ -177,8 +177,9 @@
 // "READY for" counts from the start of the current READY (or active)
 // status, so a start, a resize or a fork warms up again. An SSLRequest or a
 // GSSENCRequest is answered 'N'; the answer to the startup message is sent
-// and the connection closed. A deleted service's endpoints refuse until it
-// is gone, and then nothing listens there. A live endpoint reads the clock
+// and the connection closed. A deleted service's endpoints reset
+// connections until it is gone; its listeners close at the first request
+// or helper call after that, and then nothing listens there. A live endpoint reads the clock
 // once per connection: with a TickingClock, probes move time as polls do.
 //
 // Live endpoints cost a goroutine and a port each. An API made by New
