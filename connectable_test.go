@@ -23,9 +23,9 @@ func liveStepper(t *testing.T, connectDelay time.Duration) (*dbcloud.Client, *fa
 	t.Helper()
 	leakcheck.Check(t)
 	clock := fakeapi.NewManualClock(time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC))
-	c, api := fakeClient(t, fakeapi.Options{Clock: clock, Step: time.Minute, LiveEndpoints: true, ConnectDelay: connectDelay})
-	t.Cleanup(api.Close) // before the server closes: nothing is in flight by then
-	return c, api, clock
+	api := fakeapi.New(fakeapi.Options{Clock: clock, Step: time.Minute, LiveEndpoints: true, ConnectDelay: connectDelay})
+	t.Cleanup(api.Close) // registered first, so it runs after the server in front of it has closed
+	return clientOf(t, api, api), api, clock
 }
 
 // The database warms up after READY: the wait goes on through the 57P03

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"net"
 	"net/url"
-	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -32,8 +31,11 @@ func TestCloseLeavesNothing(t *testing.T) {
 		_, err := c1.Services.List(context.Background(), srv.ProjectID)
 		held <- err
 	}()
-	for srv.Count("GET", "/projects/*/services") < 2 { // the held List has arrived
-		runtime.Gosched()
+	// The held List's arrival has no event to wait on: look for it, briefly.
+	for deadline := time.Now().Add(5 * time.Second); srv.Count("GET", "/projects/*/services") < 2; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the held List never arrived")
+		}
 	}
 
 	start := time.Now()
