@@ -60,8 +60,7 @@ func NewServer(opts ...Option) *Server {
 		Clock:          clock,
 		Seed:           cfg.seed,
 		RecordRequests: true,
-		LiveEndpoints:  true,
-		ConnectDelay:   cfg.connect,
+		ConnectDelay:   cfg.connect, // Start makes every endpoint live
 	})
 	if err != nil {
 		panic("dbcloudtest: NewServer: " + err.Error())

@@ -2,7 +2,6 @@ package dbcloudtest
 
 import (
 	"encoding/json"
-	"errors"
 	"time"
 
 	"github.com/dbcloud/dbcloud-go"
@@ -38,8 +37,9 @@ func (s *Server) Service(serviceID string) (svc dbcloud.Service, ok bool) {
 	return svc, true
 }
 
-// Services returns every service of every project, newest first, as a list
-// of each project would return them now.
+// Services returns every service of every project, newest first (a
+// project's list answers oldest first), each as the API would return it
+// now.
 func (s *Server) Services() []dbcloud.Service {
 	var out []dbcloud.Service
 	mustDecode(s.api.ServicesJSON(), &out)
@@ -60,42 +60,21 @@ func mustDecode(body []byte, v any) {
 // to. The model then treats the service as it treats that status: a
 // DELETED service stays readable and refuses every change with 409.
 func (s *Server) SetStatus(serviceID string, status dbcloud.ServiceStatus) error {
-	if status == "" {
-		return errors.New("dbcloudtest: SetStatus: empty status")
-	}
-	project, err := s.api.ServiceProject(serviceID)
-	if err != nil {
-		return userError(err)
-	}
-	return userError(s.api.SetStatus(project, serviceID, string(status)))
+	return userError(s.api.SetStatus("", serviceID, string(status)))
 }
 
 // SetReplicaSetStatus forces a read replica set into status (for example
 // dbcloud.ReplicaSetError, from which the API refuses a resize but allows a
 // delete) and cancels the statuses its last operation had planned.
 func (s *Server) SetReplicaSetStatus(serviceID, replicaSetID string, status dbcloud.ReplicaSetStatus) error {
-	if status == "" {
-		return errors.New("dbcloudtest: SetReplicaSetStatus: empty status")
-	}
-	project, err := s.api.ServiceProject(serviceID)
-	if err != nil {
-		return userError(err)
-	}
-	return userError(s.api.SetReplicaSetStatus(project, serviceID, replicaSetID, string(status)))
+	return userError(s.api.SetReplicaSetStatus("", serviceID, replicaSetID, string(status)))
 }
 
 // SeedLogs adds n generated PostgreSQL log entries to a service's history,
 // all older than the entries it has, a few seconds apart and of every
 // severity, so that a test can page through a long history or filter it.
 func (s *Server) SeedLogs(serviceID string, n int) error {
-	if n < 0 {
-		return errors.New("dbcloudtest: SeedLogs: negative count")
-	}
-	project, err := s.api.ServiceProject(serviceID)
-	if err != nil {
-		return userError(err)
-	}
-	return userError(s.api.SeedLogs(project, serviceID, n))
+	return userError(s.api.SeedLogs("", serviceID, n))
 }
 
 // AppendLogs adds entries at the newest end of a service's history, in the
@@ -106,13 +85,9 @@ func (s *Server) SeedLogs(serviceID string, n int) error {
 // already there is an error, and then none of the entries is added. Entries
 // may share a timestamp.
 func (s *Server) AppendLogs(serviceID string, entries ...dbcloud.LogEntry) error {
-	project, err := s.api.ServiceProject(serviceID)
-	if err != nil {
-		return userError(err)
-	}
 	recs := make([]fakeapi.LogEntry, len(entries))
 	for i, e := range entries {
 		recs[i] = fakeapi.LogEntry{Timestamp: e.Timestamp, Severity: e.Severity, Message: e.Message}
 	}
-	return userError(s.api.AppendLogs(project, serviceID, recs...))
+	return userError(s.api.AppendLogs("", serviceID, recs...))
 }

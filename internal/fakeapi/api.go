@@ -54,10 +54,11 @@ type Options struct {
 	// does not say which it is, so clients are tested against both.
 	SinceExclusive bool
 	// LogInterval, when not 0, has every service write one generated log
-	// line each LogInterval of the fake's clock from its creation on, as a
-	// running database does. Nothing runs in the background: the lines that
-	// are due are written, with the timestamps they were due at, when a
-	// request or a helper next reads the clock.
+	// line each LogInterval of the fake's clock from its creation on,
+	// whatever its status, as a feed of lines to follow. Nothing runs in
+	// the background: the lines that are due are written, with the
+	// timestamps they were due at, when a request or a helper next reads
+	// the clock.
 	LogInterval time.Duration
 	// LogRetention, when not 0, bounds each service's history as a real
 	// service's retention does: once a history holds more than twice
@@ -81,6 +82,7 @@ type API struct {
 	sinceExclusive bool
 	logInterval    time.Duration
 	logRetention   int
+	logsDue        int64 // no Options.LogInterval line is due before, Unix nanoseconds
 
 	mu       sync.Mutex
 	idRand   *rand.Rand // ids and passwords: kept apart from logRand so seeding logs never changes later ids
@@ -373,20 +375,26 @@ func encode(rep reply, id string) encoded {
 	}
 	e.header.Set("X-Request-Id", id)
 	if rep.body != nil {
-		var buf bytes.Buffer
-		enc := json.NewEncoder(&buf)
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(rep.body); err != nil {
-			// Only the fake's own types are encoded: a failure is a bug in the fake.
-			panic("fakeapi: encoding a response: " + err.Error())
-		}
-		e.body = buf.Bytes()
+		e.body = wireJSON(rep.body)
 		e.header.Set("Content-Type", "application/json")
 	}
 	if e.status != http.StatusNoContent {
 		e.header.Set("Content-Length", strconv.Itoa(len(e.body)))
 	}
 	return e
+}
+
+// wireJSON encodes one of the fake's own types as the API does, with no
+// HTML escaping. Only the fake's types are encoded: a failure is a bug in
+// the fake.
+func wireJSON(v any) []byte {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		panic("fakeapi: encoding a response: " + err.Error())
+	}
+	return buf.Bytes()
 }
 
 func writeEncoded(w http.ResponseWriter, e encoded) {

@@ -14,6 +14,7 @@ import (
 // keeps since, until and every issued cursor consistent while lines arrive.
 // Entries may share a timestamp, and identical entries are kept as many
 // times as they are given.
+// projectID "" finds the service in any project: service ids are unique.
 func (a *API) AppendLogs(projectID, serviceID string, entries ...LogEntry) error {
 	a.mu.Lock()
 	defer a.mu.Unlock()
@@ -49,6 +50,7 @@ func (a *API) AppendLogs(projectID, serviceID string, entries ...LogEntry) error
 	// All or nothing: a bad entry leaves the history as it was.
 	st.texts = append(st.texts, texts...)
 	st.recs = append(st.recs, recs...)
+	st.trim()
 	return nil
 }
 

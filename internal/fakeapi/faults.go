@@ -125,12 +125,14 @@ func (a *API) serveFault(w http.ResponseWriter, r *http.Request, id string, f *F
 			return
 		}
 	}
+	// The model acts unless the fault answers in its place (a drop or a
+	// canned status) without AfterHandling.
+	var e encoded
+	if f.AfterHandling || (!f.Drop && f.Status == 0) {
+		e = a.handle(r, id)
+	}
 	if f.Drop {
-		if f.AfterHandling {
-			a.handle(r, id)
-		} else {
-			_, _ = io.Copy(io.Discard, io.LimitReader(r.Body, maxBodyBytes))
-		}
+		_, _ = io.Copy(io.Discard, io.LimitReader(r.Body, maxBodyBytes))
 		conn, _ := hijack(w)
 		if tc, ok := conn.(*net.TCPConn); ok {
 			_ = tc.SetLinger(0) // a reset, as when a proxy or the server dies mid-request
@@ -138,14 +140,8 @@ func (a *API) serveFault(w http.ResponseWriter, r *http.Request, id string, f *F
 		_ = conn.Close()
 		return
 	}
-	var e encoded
 	if f.Status != 0 {
-		if f.AfterHandling {
-			a.handle(r, id)
-		}
 		e = canned(f, id)
-	} else {
-		e = a.handle(r, id)
 	}
 	for k, v := range f.Header {
 		e.header[k] = v

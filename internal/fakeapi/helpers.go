@@ -8,6 +8,7 @@ import (
 // SetStatus forces a service into status (for example UNSTABLE, DELETED, or
 // a status this API version does not know) and cancels its pending
 // transitions, so that tests can reach states no request leads to.
+// projectID "" finds the service in any project: service ids are unique.
 func (a *API) SetStatus(projectID, serviceID, status string) error {
 	if status == "" {
 		return errors.New("fakeapi: SetStatus: empty status")
@@ -24,6 +25,7 @@ func (a *API) SetStatus(projectID, serviceID, status string) error {
 
 // SetReplicaSetStatus forces a replica set into status (for example "error")
 // and cancels its pending transitions.
+// projectID "" finds the service in any project: service ids are unique.
 func (a *API) SetReplicaSetStatus(projectID, serviceID, setID, status string) error {
 	if status == "" {
 		return errors.New("fakeapi: SetReplicaSetStatus: empty status")

@@ -56,7 +56,8 @@ type logStore struct {
 	base  int64
 	recs  []logRec
 	texts []string
-	next  int64 // when the next Options.LogInterval line is due, Unix nanoseconds; 0 = not set yet
+	next  int64 // when the next Options.LogInterval line is due, Unix nanoseconds
+	keep  int   // Options.LogRetention: trim applies it as entries are added
 }
 
 func (st *logStore) last() int64 {
@@ -69,6 +70,7 @@ func (st *logStore) last() int64 {
 func (st *logStore) add(r logRec) {
 	r.at = max(r.at, st.last())
 	st.recs = append(st.recs, r)
+	st.trim()
 }
 
 // event records a lifecycle line on the primary.
@@ -137,6 +139,7 @@ func (a *API) seed(s *service, n int, now time.Time) {
 	}
 	s.logs.base -= int64(n)
 	s.logs.recs = append(recs, s.logs.recs...)
+	s.logs.trim()
 }
 
 // randomRec is a realistic line at at: a weighted random template, on the
@@ -152,6 +155,7 @@ func (a *API) randomRec(s *service, at int64) logRec {
 
 // SeedLogs adds n realistic entries to a service's history, all older than
 // the entries it already has, so tests can exercise pagination and filters.
+// projectID "" finds the service in any project: service ids are unique.
 func (a *API) SeedLogs(projectID, serviceID string, n int) error {
 	if n < 0 {
 		return fmt.Errorf("fakeapi: SeedLogs: negative count %d", n)
@@ -168,6 +172,7 @@ func (a *API) SeedLogs(projectID, serviceID string, n int) error {
 
 // Logs returns a service's whole history, newest first: what the logs
 // endpoint returns without filters, all pages concatenated.
+// projectID "" finds the service in any project: service ids are unique.
 func (a *API) Logs(projectID, serviceID string) ([]LogEntry, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
@@ -182,13 +187,15 @@ func (a *API) Logs(projectID, serviceID string) ([]LogEntry, error) {
 	return out, nil
 }
 
-// helperService finds a live service for a test helper; the caller holds a.mu.
+// helperService finds a live service for a test helper. projectID ""
+// matches any project: service ids are unique across projects. The caller
+// holds a.mu.
 func (a *API) helperService(projectID, serviceID string) (*service, time.Time, error) {
 	now := a.clock.Now()
 	a.sweep(now)
-	s, err := a.findService(projectID, serviceID)
-	if err != nil {
-		return nil, now, fmt.Errorf("%w: service %q in project %q", ErrNotFound, serviceID, projectID)
+	s := a.byID[serviceID]
+	if s == nil || (projectID != "" && s.project != projectID) {
+		return nil, now, fmt.Errorf("%w: service %q", ErrNotFound, serviceID)
 	}
 	return s, now, nil
 }
@@ -198,7 +205,6 @@ func (a *API) helperService(projectID, serviceID string) (*service, time.Time, e
 type logFilter struct {
 	since, until       int64
 	hasSince, hasUntil bool
-	sinceExclusive     bool // Options.SinceExclusive
 	node               int32
 	hasNode            bool
 	sevs               uint8 // bit per severity
@@ -208,7 +214,7 @@ type logFilter struct {
 
 func (f *logFilter) match(st *logStore, r logRec) bool {
 	switch {
-	case f.beforeSince(r.at),
+	case f.hasSince && r.at < f.since,
 		f.hasUntil && r.at >= f.until,
 		f.hasNode && r.node != f.node,
 		f.hasSevs && f.sevs&(1<<r.sev) == 0:
@@ -223,11 +229,6 @@ func (f *logFilter) match(st *logStore, r logRec) bool {
 		}
 	}
 	return true
-}
-
-// beforeSince reports an entry time the since bound leaves out.
-func (f *logFilter) beforeSince(at int64) bool {
-	return f.hasSince && (at < f.since || f.sinceExclusive && at == f.since)
 }
 
 func parseLogFilter(q url.Values) (f logFilter, err error) {
@@ -249,11 +250,9 @@ func parseLogFilter(q url.Values) (f logFilter, err error) {
 			return f, badRequest("severities", "values must not be empty or only spaces")
 		}
 		f.hasSevs = true
-		for i, name := range sevNames {
-			if strings.EqualFold(strings.TrimSpace(sev), name) {
-				f.sevs |= 1 << i
-			}
-		}
+		if n, ok := severity(strings.TrimSpace(sev)); ok {
+			f.sevs |= 1 << n
+		} // an unknown level matches nothing
 	}
 	if f.since, f.hasSince, err = timeParam(q, "since"); err != nil {
 		return f, err
@@ -325,7 +324,9 @@ func (a *API) getLogs(c *call) (reply, error) {
 	if err != nil {
 		return reply{}, err
 	}
-	f.sinceExclusive = a.sinceExclusive
+	if a.sinceExclusive && f.hasSince {
+		f.since++ // timestamps are whole nanoseconds: "after since" is "from since+1"
+	}
 	st := &s.logs
 	i := len(st.recs) - 1
 	if q.Has("cursor") {
@@ -340,7 +341,7 @@ func (a *API) getLogs(c *call) (reply, error) {
 	lastIdx := -1
 	for ; i >= 0; i-- {
 		r := st.recs[i]
-		if f.beforeSince(r.at) {
+		if f.hasSince && r.at < f.since {
 			break // entries only get older from here
 		}
 		if !f.match(st, r) {

@@ -111,16 +111,10 @@ func (a *API) noteGone(at time.Time) {
 }
 
 // sweep brings the model up to now: it removes the resources whose deletion
-// has completed, writes the generated log lines that are due and applies the
-// log retention.
+// has completed and writes the generated log lines that are due.
 func (a *API) sweep(now time.Time) {
 	a.removeGone(now)
-	if a.logInterval > 0 || a.logRetention > 0 {
-		for _, s := range a.services {
-			a.writeDueLogs(s, now)
-			s.logs.trim(a.logRetention)
-		}
-	}
+	a.writeDueLogs(now)
 }
 
 // removeGone removes the resources whose deletion has completed, and closes
@@ -224,11 +218,13 @@ func (a *API) newService(now time.Time, project, name, typ, region, env string, 
 		replicas:   replicas,
 		load:       a.idRand.IntN(1 << 20),
 	}
+	s.logs.keep = a.logRetention
 	var err error
 	if s.ep, err = a.openServiceEndpoint(s, false); err != nil {
 		return nil, err
 	}
 	a.startupLogs(s, now)
+	a.startLogInterval(s)
 	a.services = append(a.services, s)
 	a.byID[s.id] = s
 	return s, nil

@@ -22,11 +22,10 @@ func TestServiceViews(t *testing.T) {
 		if !ok {
 			t.Fatalf("ServiceJSON(%s) not found", id)
 		}
-		project, err := f.api.ServiceProject(id)
-		if err != nil {
-			t.Fatal(err)
+		f.proj = "p1"
+		if id == second {
+			f.proj = "p2"
 		}
-		f.proj = project
 		if diff := cmp.Diff(f.get(id), decode(t, body)); diff != "" {
 			t.Errorf("ServiceJSON(%s) differs from GET (-get +view):\n%s", id, diff)
 		}
@@ -42,8 +41,16 @@ func TestServiceViews(t *testing.T) {
 	if _, ok := f.api.ServiceJSON("nope"); ok {
 		t.Error("ServiceJSON of an unknown id")
 	}
-	if _, err := f.api.ServiceProject("nope"); !errors.Is(err, ErrNotFound) {
-		t.Errorf("ServiceProject of an unknown id: %v", err)
+	// The helpers find a service by id alone with project "", and not in
+	// another project.
+	if err := f.api.SetStatus("", second, "UNSTABLE"); err != nil {
+		t.Errorf(`SetStatus("", %s): %v`, second, err)
+	}
+	if err := f.api.SetStatus("p1", second, "UNSTABLE"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("SetStatus in the wrong project: %v, want ErrNotFound", err)
+	}
+	if err := f.api.SeedLogs("", "nope", 1); !errors.Is(err, ErrNotFound) {
+		t.Errorf("SeedLogs of an unknown id: %v, want ErrNotFound", err)
 	}
 }
 
