@@ -4,11 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
 	"log"
 	"net"
 	"net/http"
-	"net/url"
 	"strings"
 	"sync"
 	"time"
@@ -25,16 +26,15 @@ const (
 // Created is a resource the server actually created, as its own answer
 // said, whatever the client then received.
 type Created struct {
-	Kind      string // KindService or KindReplicaSet
-	ID        string
-	Name      string
-	ServiceID string // the service of a replica set
+	Kind string // KindService or KindReplicaSet
+	ID   string
+	Name string
 }
 
 // Backend is the fake API on a loopback socket behind a recorder: the
 // recorder sits between the proxy and the model, so it sees every answer
-// before any fault and notes every resource created and every password the
-// server issued or was given.
+// before any fault and notes every resource created (a fork too) and every
+// password the server issued.
 type Backend struct {
 	// URL is the base URL, ending in /v1, for clients that bypass the proxy.
 	URL       string
@@ -48,6 +48,7 @@ type Backend struct {
 	mu        sync.Mutex
 	created   []Created
 	passwords []string
+	errs      []error // what the recorder could not record
 }
 
 // StartBackend serves a fake API configured by opts on a free loopback port.
@@ -82,13 +83,22 @@ func (b *Backend) Created() []Created {
 	return append([]Created(nil), b.created...)
 }
 
-// Passwords returns every password the server issued (initial_password) or
-// was given (updatePassword). They are secrets: look for them, never print
+// Passwords returns every password the server issued (the initial_password
+// of a create or fork answer). They are secrets: look for them, never print
 // them.
 func (b *Backend) Passwords() []string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return append([]string(nil), b.passwords...)
+}
+
+// RecordErrors returns what the recorder could not record: a handler that
+// panicked, or a create answered 2xx that it could not read. Each may be a
+// resource missing from Created, which the checks would then not see.
+func (b *Backend) RecordErrors() []error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return append([]error(nil), b.errs...)
 }
 
 // Close stops the server and returns once its handlers have ended. It is
@@ -111,52 +121,43 @@ const (
 	routeOther route = iota
 	routeCreateService
 	routeCreateReplicaSet
-	routeUpdatePassword
 )
 
-// routeOf classifies a request by method and path; serviceID is the
-// unescaped service segment, when there is one.
-func routeOf(r *http.Request) (rt route, serviceID string) {
+// routeOf classifies a request by method and path: a fork creates a
+// service.
+func routeOf(r *http.Request) route {
 	segs := strings.Split(strings.TrimPrefix(r.URL.EscapedPath(), "/v1/"), "/")
 	if r.Method != http.MethodPost || len(segs) < 3 || segs[0] != "projects" || segs[2] != "services" {
-		return routeOther, ""
+		return routeOther
 	}
-	if len(segs) == 3 {
-		return routeCreateService, ""
+	switch {
+	case len(segs) == 3:
+		return routeCreateService
+	case len(segs) != 5:
+		return routeOther
+	case segs[4] == "forkService":
+		return routeCreateService
+	case segs[4] == "replicaSets":
+		return routeCreateReplicaSet
 	}
-	serviceID, err := url.PathUnescape(segs[3])
-	if err != nil || len(segs) != 5 {
-		return routeOther, ""
-	}
-	switch segs[4] {
-	case "replicaSets":
-		return routeCreateReplicaSet, serviceID
-	case "updatePassword":
-		return routeUpdatePassword, serviceID
-	}
-	return routeOther, ""
+	return routeOther
 }
 
 // record wraps the model's handler with the recorder.
 func (b *Backend) record(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		rt, serviceID := routeOf(r)
-		switch rt {
-		case routeOther:
-			next.ServeHTTP(w, r)
-			return
-		case routeUpdatePassword:
-			body, err := io.ReadAll(io.LimitReader(r.Body, maxProxiedBody))
-			if err != nil {
-				panic(http.ErrAbortHandler)
+		defer func() {
+			// net/http recovers a handler's panic and logs it where nobody
+			// reads: note it, then let it abort the connection as before.
+			if v := recover(); v != nil {
+				if v != http.ErrAbortHandler {
+					b.fail(fmt.Errorf("%s %s: the handler panicked: %v", r.Method, r.URL.Path, v))
+				}
+				panic(v)
 			}
-			r.Body = io.NopCloser(bytes.NewReader(body))
-			var in struct {
-				Password string `json:"password"`
-			}
-			if json.Unmarshal(body, &in) == nil {
-				b.addPassword(in.Password)
-			}
+		}()
+		rt := routeOf(r)
+		if rt == routeOther {
 			next.ServeHTTP(w, r)
 			return
 		}
@@ -171,29 +172,31 @@ func (b *Backend) record(next http.Handler) http.Handler {
 			Name            string `json:"name"`
 			InitialPassword string `json:"initial_password"`
 		}
-		if err := json.Unmarshal(cw.body.Bytes(), &out); err != nil {
-			panic("chaos: the fake answered a create with an unreadable body: " + err.Error())
+		err := json.Unmarshal(cw.body.Bytes(), &out)
+		c := Created{Kind: KindService, ID: out.ServiceID, Name: out.Name}
+		if rt == routeCreateReplicaSet {
+			c = Created{Kind: KindReplicaSet, ID: out.ID, Name: out.Name}
+		}
+		if err == nil && (c.ID == "" || c.Name == "") {
+			err = errors.New("no id or name in it") // not the body: it holds a password
+		}
+		if err != nil {
+			b.fail(fmt.Errorf("%s %s: the %d answer of a create, not recorded: %w", r.Method, r.URL.Path, cw.status, err))
+			return
 		}
 		b.mu.Lock()
 		defer b.mu.Unlock()
-		if rt == routeCreateService {
-			b.created = append(b.created, Created{Kind: KindService, ID: out.ServiceID, Name: out.Name})
-		} else {
-			b.created = append(b.created, Created{Kind: KindReplicaSet, ID: out.ID, Name: out.Name, ServiceID: serviceID})
-		}
+		b.created = append(b.created, c)
 		if out.InitialPassword != "" {
 			b.passwords = append(b.passwords, out.InitialPassword)
 		}
 	})
 }
 
-func (b *Backend) addPassword(p string) {
-	if p == "" {
-		return
-	}
+func (b *Backend) fail(err error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	b.passwords = append(b.passwords, p)
+	b.errs = append(b.errs, err)
 }
 
 // captureWriter keeps a copy of what the model answers.

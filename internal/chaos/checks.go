@@ -22,6 +22,7 @@ type Check struct {
 // The names of the checks and notes, as the report prints them.
 const (
 	checkListed     = "the server listed directly"
+	checkRecorded   = "server answers the recorder could not record"
 	checkDuplicates = "names created more than once"
 	checkUnknown    = "resources left that no workflow learned about"
 	checkKnownLive  = "learned resources left, not being deleted"
@@ -34,17 +35,29 @@ const (
 	noteNeverLearned = "resources created that no workflow learned about (gone since)"
 )
 
+// ending is what Run gathered once the workflows ended, for the end checks.
+type ending struct {
+	final    []dbcloud.Service // what the server holds
+	finalErr error             // why final could not be read
+	given    []string          // passwords sent with updatePassword, as the proxy saw them
+	records  []string          // the client's log records
+	leaked   int               // goroutines left behind
+	ended    bool              // whether every workflow returned
+}
+
 // fill completes the report with what the workflows recorded and the end
-// checks.
-func (s *soak) fill(rep *Report, b *Backend, final []dbcloud.Service, finalErr error, records []string, leaked int, ended bool) {
+// checks. Every password the SDK returns is among the secrets: the server
+// issued it in a create or fork answer, which the backend records, or
+// recovery set it with updatePassword, which the proxy records.
+func (s *soak) fill(rep *Report, b *Backend, end ending) {
 	led := s.ledger
 	led.mu.Lock()
 	rep.Completed = led.completed
 	rep.Failures = sortedFailures(led.failures)
 	rep.CleanupFailures = sortedFailures(led.cleanupFailures)
 	known := maps.Clone(led.known)
-	secrets := secretSet([]string{b.APIKey}, led.passwords, b.Passwords())
 	led.mu.Unlock()
+	secrets := secretSet([]string{b.APIKey}, b.Passwords(), end.given)
 	rep.Run = rep.Completed + len(rep.Failures)
 
 	c := s.calls
@@ -56,28 +69,29 @@ func (s *soak) fill(rep *Report, b *Backend, final []dbcloud.Service, finalErr e
 	rep.Late = slices.Clone(c.late)
 	errTexts := slices.Clone(c.errTexts)
 	c.mu.Unlock()
-	rep.LogRecords = len(records)
+	rep.LogRecords = len(end.records)
 
 	listed := Check{Name: checkListed}
-	if finalErr != nil {
-		listed.Count, listed.Detail = 1, finalErr.Error()
+	if end.finalErr != nil {
+		listed.Count, listed.Detail = 1, end.finalErr.Error()
 	}
 	created := b.Created()
-	unknown, knownLive, deleting := leftovers(final, known)
-	goroutines := Check{Name: checkGoroutines, Count: leaked}
-	if !ended {
+	unknown, knownLive, deleting := leftovers(end.final, known)
+	goroutines := Check{Name: checkGoroutines, Count: end.leaked}
+	if !end.ended {
 		goroutines.Count, goroutines.Detail = 1, "workflows did not end after their calls were cancelled and the servers closed: not counted"
 	}
 	rep.Secrets = len(secrets)
 	rep.Checks = []Check{
 		listed,
+		recorded(b.RecordErrors()),
 		duplicates(created),
 		unknown,
 		knownLive,
 		callsCheck(checkLate, rep.Late),
 		callsCheck(checkRunning, rep.Running),
 		goroutines,
-		secretsCheck(secrets, errTexts, records),
+		secretsCheck(secrets, errTexts, end.records),
 	}
 	rep.Notes = []Check{deleting, neverLearned(created, known)}
 }
@@ -86,6 +100,18 @@ func sortedFailures(fs []Failure) []Failure {
 	out := slices.Clone(fs)
 	slices.SortFunc(out, func(a, b Failure) int { return cmp.Compare(a.Workflow, b.Workflow) })
 	return out
+}
+
+// recorded counts what the recorder could not record: a create it missed
+// would escape the duplicates check.
+func recorded(errs []error) Check {
+	ch := Check{Name: checkRecorded, Count: len(errs)}
+	var details []string
+	for _, err := range errs {
+		details = append(details, err.Error())
+	}
+	ch.Detail = strings.Join(details, "; ")
+	return ch
 }
 
 // duplicates counts the names the server created more than one resource

@@ -20,7 +20,7 @@ import (
 func TestDuplicates(t *testing.T) {
 	got := duplicates([]Created{
 		{Kind: KindService, ID: "s1", Name: "a"},
-		{Kind: KindReplicaSet, ID: "r1", Name: "a", ServiceID: "s1"}, // another kind: not a duplicate
+		{Kind: KindReplicaSet, ID: "r1", Name: "a"}, // another kind: not a duplicate
 		{Kind: KindService, ID: "s2", Name: "b"},
 		{Kind: KindService, ID: "s3", Name: "a"},
 	})

@@ -3,6 +3,7 @@ package chaos
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"log"
@@ -10,6 +11,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -56,6 +58,9 @@ type Proxy struct {
 	inert        atomic.Int64
 	upstreamErrs atomic.Int64
 	ids          atomic.Int64
+
+	mu        sync.Mutex
+	passwords []string // given with updatePassword
 }
 
 // ProxyCounts is what a proxy saw and did.
@@ -121,6 +126,16 @@ func (p *Proxy) Counts() ProxyCounts {
 	return c
 }
 
+// Passwords returns every password a client sent with updatePassword through
+// the proxy, faulted or not: a request answered by the proxy alone never
+// reaches the server, yet its password is the client's secret. Look for
+// them, never print them.
+func (p *Proxy) Passwords() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append([]string(nil), p.passwords...)
+}
+
 // WaitLate returns once every request answered with a late 5xx has reached
 // the server (each within its Delay), so that checks made after it see what
 // they did.
@@ -162,6 +177,7 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		panic(http.ErrAbortHandler) // the client went away mid-request
 	}
 	p.requests.Add(1)
+	p.notePassword(r, body)
 	f := p.next()
 	p.faults[f.Kind].Add(1)
 
@@ -221,6 +237,22 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	default:
 		p.write(w, ans)
 	}
+}
+
+// notePassword keeps the password of an updatePassword request.
+func (p *Proxy) notePassword(r *http.Request, body []byte) {
+	if r.Method != http.MethodPost || !strings.HasSuffix(r.URL.Path, "/updatePassword") {
+		return
+	}
+	var in struct {
+		Password string `json:"password"`
+	}
+	if json.Unmarshal(body, &in) != nil || in.Password == "" {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.passwords = append(p.passwords, in.Password)
 }
 
 // forward sends the request to the server, within ctx, and reads its answer

@@ -222,20 +222,27 @@ func TestProxyInertFaults(t *testing.T) {
 	}
 }
 
-// TestBackendRecords: the recorder keeps what the server created and the
-// passwords it issued and was given.
+// TestBackendRecords: the recorder keeps what the server created, a fork
+// too, and the passwords it issued.
 func TestBackendRecords(t *testing.T) {
 	leakcheck.Check(t)
 	backend := startBackend(t)
 	id, password := createService(t, backend, "pw")
 	services := backend.URL + "/projects/" + backend.ProjectID + "/services"
+	var fork struct {
+		ID       string `json:"service_id"`
+		Password string `json:"initial_password"`
+	}
+	fx := send(t.Context(), t, "POST", services+"/"+id+"/forkService", backend.APIKey, `{"fork_strategy":"NOW","name":"pw-fork"}`)
+	if err := json.Unmarshal(fx.body, &fork); err != nil || fx.status != 202 || fork.Password == "" {
+		t.Fatalf("fork: %d %q %v", fx.status, fx.body, err)
+	}
 	given := send(t.Context(), t, "POST", services+"/"+id+"/updatePassword", backend.APIKey, `{"password":"given-password-1234"}`)
 	if given.status != 204 {
 		t.Fatalf("updatePassword: %d %q", given.status, given.body)
 	}
-	got := backend.Passwords()
-	if len(got) != 2 || got[0] != password || got[1] != "given-password-1234" {
-		t.Errorf("recorded %d passwords, want the issued one and the given one", len(got))
+	if got := backend.Passwords(); len(got) != 2 || got[0] != password || got[1] != fork.Password {
+		t.Errorf("recorded %d passwords, want the two issued ones", len(got))
 	}
 	rs := send(t.Context(), t, "POST", services+"/"+id+"/replicaSets", backend.APIKey,
 		`{"name":"pw-rs","nodes":1,"cpu_millis":500,"memory_gbs":2}`)
@@ -247,9 +254,35 @@ func TestBackendRecords(t *testing.T) {
 	}
 	want := []chaos.Created{
 		{Kind: chaos.KindService, ID: id, Name: "pw"},
-		{Kind: chaos.KindReplicaSet, ID: set.ID, Name: "pw-rs", ServiceID: id},
+		{Kind: chaos.KindService, ID: fork.ID, Name: "pw-fork"},
+		{Kind: chaos.KindReplicaSet, ID: set.ID, Name: "pw-rs"},
 	}
 	if diff := cmp.Diff(want, backend.Created()); diff != "" {
 		t.Errorf("created (-want +got):\n%s", diff)
+	}
+	if errs := backend.RecordErrors(); len(errs) != 0 {
+		t.Errorf("record errors: %v", errs)
+	}
+}
+
+// TestProxyKeepsGivenPasswords: the password of an updatePassword is kept
+// even when the request never reaches the server.
+func TestProxyKeepsGivenPasswords(t *testing.T) {
+	leakcheck.Check(t)
+	backend := startBackend(t)
+	id, _ := createService(t, backend, "given")
+	proxy, err := chaos.StartProxy(backend.URL, func() chaos.Fault { return chaos.Fault{Kind: chaos.ResetBefore} }, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	services := proxy.URL + "/projects/" + backend.ProjectID + "/services"
+	x := send(t.Context(), t, "POST", services+"/"+id+"/updatePassword", backend.APIKey, `{"password":"given-password-1234"}`)
+	_ = send(t.Context(), t, "POST", services+"/"+id+"/resize", backend.APIKey, `{"password":"not-a-password-update"}`)
+	proxy.Close()
+	if !errors.Is(x.err, syscall.ECONNRESET) {
+		t.Errorf("error = %v, want the reset", x.err)
+	}
+	if diff := cmp.Diff([]string{"given-password-1234"}, proxy.Passwords()); diff != "" {
+		t.Errorf("passwords (-want +got):\n%s", diff)
 	}
 }

@@ -109,11 +109,11 @@ func Run(cfg Config) (*Report, error) {
 	backend.Close()
 	rep.Elapsed = time.Since(start)
 
-	leaked := 0
+	end := ending{final: final, finalErr: finalErr, given: proxy.Passwords(), records: logs.snapshot(), ended: ended}
 	if ended {
-		leaked, rep.Stacks = leakcheck.Left(goroutines)
+		end.leaked, rep.Stacks = leakcheck.Left(goroutines)
 	}
-	s.fill(rep, backend, final, finalErr, logs.snapshot(), leaked, ended)
+	s.fill(rep, backend, end)
 	return rep, nil
 }
 

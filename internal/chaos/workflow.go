@@ -26,7 +26,6 @@ type Failure struct {
 type ledger struct {
 	mu              sync.Mutex
 	known           map[string]bool // ids of services and sets some workflow learned about
-	passwords       []string        // InitialPassword values the SDK returned
 	completed       int
 	failures        []Failure
 	cleanupFailures []Failure
@@ -38,12 +37,6 @@ func (l *ledger) learn(ids ...string) {
 	for _, id := range ids {
 		l.known[id] = true
 	}
-}
-
-func (l *ledger) password(p string) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.passwords = append(l.passwords, p)
 }
 
 // workflow is one deploy script: create a service, wait, resize, wait, add a
@@ -115,7 +108,6 @@ func (w *workflow) createService(ctx context.Context) error {
 	if svc != nil {
 		w.serviceID = svc.ServiceID
 		w.ledger.learn(svc.ServiceID)
-		w.ledger.password(string(svc.InitialPassword))
 	}
 	if errors.Is(err, dbcloud.ErrMaybeCreated) {
 		w.serviceMaybe, w.maybeAt = true, time.Now()

@@ -1,0 +1,73 @@
+package chaos
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+)
+
+// TestRecordErrors: what the recorder cannot record (a handler that
+// panicked, a create answer it cannot read) is kept and fails a check,
+// instead of vanishing into net/http's recovery.
+func TestRecordErrors(t *testing.T) {
+	createURL := "/v1/projects/p/services"
+	cases := []struct {
+		name    string
+		handler http.HandlerFunc
+		want    string
+	}{
+		{"panic", func(http.ResponseWriter, *http.Request) { panic("model bug") }, "the handler panicked: model bug"},
+		{"unreadable", func(w http.ResponseWriter, _ *http.Request) {
+			w.WriteHeader(http.StatusAccepted)
+			_, _ = w.Write([]byte(`{"service_id": `))
+		}, "the 202 answer of a create, not recorded"},
+		{"no id", func(w http.ResponseWriter, _ *http.Request) {
+			w.WriteHeader(http.StatusAccepted)
+			_, _ = w.Write([]byte(`{"name":"a","initial_password":"pw-0123456789"}`))
+		}, "no id or name"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			b := &Backend{}
+			h := b.record(c.handler)
+			func() {
+				defer func() {
+					// A panic goes on to net/http, to drop the connection.
+					if v := recover(); (v != nil) != (c.name == "panic") {
+						t.Errorf("recovered %v", v)
+					}
+				}()
+				h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest(http.MethodPost, createURL, nil))
+			}()
+			errs := b.RecordErrors()
+			if len(errs) != 1 || !strings.Contains(errs[0].Error(), c.want) {
+				t.Fatalf("record errors = %v, want one saying %q", errs, c.want)
+			}
+			if strings.Contains(errs[0].Error(), "pw-0123456789") {
+				t.Errorf("record error %q shows the password", errs[0])
+			}
+			if ch := recorded(errs); ch.Count != 1 || ch.Detail != errs[0].Error() {
+				t.Errorf("check = %+v, want it failed with the error", ch)
+			}
+			if len(b.Created()) != 0 {
+				t.Errorf("created = %v, want nothing", b.Created())
+			}
+		})
+	}
+
+	// A connection aborted on purpose is no recording error.
+	b := &Backend{}
+	func() {
+		defer func() {
+			if v := recover(); v != http.ErrAbortHandler {
+				t.Errorf("recovered %v, want the abort passed on", v)
+			}
+		}()
+		b.record(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { panic(http.ErrAbortHandler) })).
+			ServeHTTP(httptest.NewRecorder(), httptest.NewRequest(http.MethodPost, createURL, nil))
+	}()
+	if errs := b.RecordErrors(); len(errs) != 0 {
+		t.Errorf("record errors = %v after an abort, want none", errs)
+	}
+}
