@@ -49,6 +49,7 @@ func ExampleWithConnectDelay() {
 func TestEndpointsAreLive(t *testing.T) {
 	leakcheck.Check(t)
 	srv := dbcloudtest.NewServer(dbcloudtest.WithConnectDelay(time.Minute))
+	defer srv.Close() // also on an early failure; Close may be called again
 	client := srv.Client()
 	svc := createReady(t, client, srv.ProjectID)
 	if svc.Endpoint == nil || svc.Endpoint.Host != "127.0.0.1" || svc.Endpoint.Port == 0 {
@@ -72,17 +73,17 @@ func TestEndpointsAreLive(t *testing.T) {
 	if err := client.Services.WaitForDeleted(t.Context(), srv.ProjectID, svc.ServiceID); err != nil {
 		t.Fatal(err)
 	}
-	for _, tc := range []struct {
-		name string
-		ep   *dbcloud.Endpoint
-	}{{"a deleted service's", svc.Endpoint}, {"a service's after Close", other.Endpoint}} {
-		if tc.ep == other.Endpoint {
-			srv.Close()
-		}
-		addr := net.JoinHostPort(tc.ep.Host, strconv.Itoa(tc.ep.Port))
-		if conn, err := net.DialTimeout("tcp", addr, time.Second); err == nil {
-			conn.Close()
-			t.Errorf("%s endpoint %s accepts connections", tc.name, addr)
-		}
+	refused(t, "a deleted service's endpoint", svc.Endpoint)
+	srv.Close()
+	refused(t, "an endpoint after Close", other.Endpoint)
+}
+
+// refused fails the test when something still accepts connections at ep.
+func refused(t *testing.T, what string, ep *dbcloud.Endpoint) {
+	t.Helper()
+	addr := net.JoinHostPort(ep.Host, strconv.Itoa(ep.Port))
+	if conn, err := net.DialTimeout("tcp", addr, time.Second); err == nil {
+		conn.Close()
+		t.Errorf("%s, %s, accepts connections", what, addr)
 	}
 }

@@ -29,6 +29,13 @@ type Spec struct {
 // service the project has by that name (starting it if it is paused), so a
 // pipeline can run it again after any failure. opts go to every wait: a
 // timeout, a poll interval, progress output.
+//
+// Give it a client made with dbcloud.WithCreateRecovery: a create whose
+// answer is lost on the way (a reset, a proxy's 5xx) is then settled inside
+// Create, which finds the service or sends the create again when it never
+// arrived. Without it, such a failure is returned (it matches
+// dbcloud.ErrMaybeCreated), and running Deploy again reuses the service by
+// its name once it has landed.
 func Deploy(ctx context.Context, client *dbcloud.Client, projectID string, spec Spec, opts ...dbcloud.WaitOption) (*dbcloud.Service, error) {
 	services := client.Services
 	svc, err := findByName(ctx, client, projectID, spec.Name)
@@ -39,18 +46,6 @@ func Deploy(ctx context.Context, client *dbcloud.Client, projectID string, spec 
 		svc, err = services.Create(ctx, projectID, &dbcloud.CreateServiceRequest{
 			Name: spec.Name, CPUMillis: spec.CPUMillis, MemoryGBs: spec.MemoryGBs,
 		})
-		if errors.Is(err, dbcloud.ErrMaybeCreated) {
-			// The request may have reached the API although its answer was
-			// lost (a reset, a proxy's 5xx): look before giving up, and
-			// never create blindly a second time. A request still on its
-			// way can land after this look; the pipeline's next run then
-			// finds the service by its name. A client made with
-			// dbcloud.WithCreateRecovery settles this inside Create.
-			found, findErr := findByName(ctx, client, projectID, spec.Name)
-			if findErr == nil && found != nil {
-				svc, err = found, nil
-			}
-		}
 		if err != nil {
 			return nil, fmt.Errorf("creating %s: %w", spec.Name, err)
 		}

@@ -147,20 +147,38 @@ func TestDeployRefusesAServiceBeingDeleted(t *testing.T) {
 	}
 }
 
-// The create's connection breaks after the server made the service: Deploy
-// finds it instead of failing or creating a second one.
+// The create's connection breaks after the server made the service. With a
+// recovering client Deploy finds it at once; with a plain one the run fails saying the service may exist, and the pipeline's
+// next run reuses it. Neither creates a second one.
 func TestDeployRecoversFromALostCreateAnswer(t *testing.T) {
+	lostAnswer := dbcloudtest.Fault{Method: "POST", Path: "/projects/*/services", Drop: true, AfterHandling: true}
+
 	srv := newServer(t)
-	srv.InjectFault(dbcloudtest.Fault{Method: "POST", Path: "/projects/*/services", Drop: true, AfterHandling: true})
-	svc, err := mydeploy.Deploy(t.Context(), srv.Client(), srv.ProjectID, orders)
+	srv.InjectFault(lostAnswer)
+	svc, err := mydeploy.Deploy(t.Context(), srv.Client(dbcloud.WithCreateRecovery()), srv.ProjectID, orders)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if all := srv.Services(); len(all) != 1 || all[0].ServiceID != svc.ServiceID {
 		t.Errorf("services %v, want only the deployed %s", all, svc.ServiceID)
 	}
-	if n := srv.Count("POST", "/projects/*/services"); n != 1 {
-		t.Errorf("%d creates sent, want 1", n)
+
+	plain := newServer(t)
+	plain.InjectFault(lostAnswer)
+	if _, err := mydeploy.Deploy(t.Context(), plain.Client(), plain.ProjectID, orders); !errors.Is(err, dbcloud.ErrMaybeCreated) {
+		t.Fatalf("first run without recovery: %v, want ErrMaybeCreated", err)
+	}
+	again, err := mydeploy.Deploy(t.Context(), plain.Client(), plain.ProjectID, orders)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if all := plain.Services(); len(all) != 1 || all[0].ServiceID != again.ServiceID {
+		t.Errorf("services %v, want only the one the rerun reused", all)
+	}
+	for _, s := range []*dbcloudtest.Server{srv, plain} {
+		if n := s.Count("POST", "/projects/*/services"); n != 1 {
+			t.Errorf("%d creates sent, want 1", n)
+		}
 	}
 }
 
@@ -174,6 +192,11 @@ func TestDeployReportsARefusedCreate(t *testing.T) {
 	var apiErr *dbcloud.APIError
 	if !errors.As(err, &apiErr) || apiErr.StatusCode != 503 || apiErr.Message != "region at capacity" {
 		t.Fatalf("Deploy under a refused create: %v", err)
+	}
+	// A 503 may come after the API acted: the SDK says the service may
+	// exist, so the pipeline runs Deploy again rather than giving up.
+	if !errors.Is(err, dbcloud.ErrMaybeCreated) {
+		t.Errorf("err = %v, want it to match ErrMaybeCreated", err)
 	}
 	if n := len(srv.Services()); n != 0 {
 		t.Errorf("%d services made", n)
