@@ -21,6 +21,7 @@ type Check struct {
 
 // The names of the checks and notes, as the report prints them.
 const (
+	checkDrained    = "requests the proxy still held before the checks"
 	checkListed     = "the server listed directly"
 	checkRecorded   = "server answers the recorder could not record"
 	checkDuplicates = "names created more than once"
@@ -39,6 +40,7 @@ const (
 type ending struct {
 	final    []dbcloud.Service // what the server holds
 	finalErr error             // why final could not be read
+	drainErr error             // why the proxy did not drain
 	given    []string          // passwords sent with updatePassword, as the proxy saw them
 	records  []string          // the client's log records
 	leaked   int               // goroutines left behind
@@ -71,6 +73,13 @@ func (s *soak) fill(rep *Report, b *Backend, end ending) {
 	c.mu.Unlock()
 	rep.LogRecords = len(end.records)
 
+	drained := Check{Name: checkDrained}
+	switch {
+	case !end.ended:
+		drained.Count, drained.Detail = 1, "not drained: the workflows did not end"
+	case end.drainErr != nil:
+		drained.Count, drained.Detail = 1, end.drainErr.Error()
+	}
 	listed := Check{Name: checkListed}
 	if end.finalErr != nil {
 		listed.Count, listed.Detail = 1, end.finalErr.Error()
@@ -83,6 +92,7 @@ func (s *soak) fill(rep *Report, b *Backend, end ending) {
 	}
 	rep.Secrets = len(secrets)
 	rep.Checks = []Check{
+		drained,
 		listed,
 		recorded(b.RecordErrors()),
 		duplicates(created),

@@ -49,9 +49,11 @@ type Proxy struct {
 	ctx        context.Context // ends with Close
 	cancel     context.CancelFunc
 	served     chan struct{}
-	handlers   sync.WaitGroup
-	late       sync.WaitGroup // Status5xxLate forwards not landed yet
-	closing    sync.Once
+	// handlers counts the handlers running and the late forwards not
+	// landed yet: each late forward is counted by its handler, before the
+	// handler ends.
+	handlers sync.WaitGroup
+	closing  sync.Once
 
 	requests     atomic.Int64
 	faults       [numKinds]atomic.Int64
@@ -136,14 +138,34 @@ func (p *Proxy) Passwords() []string {
 	return append([]string(nil), p.passwords...)
 }
 
-// WaitLate returns once every request answered with a late 5xx has reached
-// the server (each within its Delay), so that checks made after it see what
-// they did.
-func (p *Proxy) WaitLate() { p.late.Wait() }
+// Drain stops the proxy taking requests and waits, without cancelling
+// anything, until every request it took has ended and every late forward
+// has landed (each within its Delay), so that checks made after it see all
+// the server was sent. It gives up when ctx ends first. Close is still
+// needed after it.
+func (p *Proxy) Drain(ctx context.Context) error {
+	// Shutdown closes the listener and returns once no connection is
+	// serving a request: from then on no handler starts, and the count
+	// is only waited out.
+	if err := p.srv.Shutdown(ctx); err != nil {
+		return fmt.Errorf("chaos: draining the proxy: %w", err)
+	}
+	done := make(chan struct{})
+	go func() {
+		p.handlers.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("chaos: draining the proxy: late forwards still held: %w", ctx.Err())
+	}
+}
 
 // Close stops the proxy and returns once every handler has ended. Spikes,
-// late forwards and forwards still in flight are cancelled. It is safe to call more than
-// once.
+// late forwards and forwards still in flight are cancelled. It is safe to
+// call more than once, and after Drain.
 func (p *Proxy) Close() {
 	p.closing.Do(func() {
 		p.cancel()
@@ -192,20 +214,24 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		reset(w)
 		return
 	case Status5xxLate:
-		p.write(w, p.serverError(f.Status))
 		// The request lives on without its client, as in a gateway that
-		// gave up waiting on a slow upstream: it lands after the answer.
-		p.handlers.Add(1)
-		p.late.Add(1)
-		go func() {
-			defer p.handlers.Done()
-			defer p.late.Done()
-			if hold(p.ctx, f.Delay) {
-				if _, err := p.forward(p.ctx, r, body); err != nil {
-					p.upstreamErrs.Add(1)
+		// gave up waiting on a slow upstream: it lands after the answer. It
+		// is copied now: r is not for use once the handler has returned.
+		req, err := p.upstreamRequest(p.ctx, r, body)
+		if err != nil {
+			p.upstreamErrs.Add(1)
+		} else {
+			p.handlers.Add(1)
+			go func() {
+				defer p.handlers.Done()
+				if hold(p.ctx, f.Delay) {
+					if _, err := p.roundTrip(req); err != nil {
+						p.upstreamErrs.Add(1)
+					}
 				}
-			}
-		}()
+			}()
+		}
+		p.write(w, p.serverError(f.Status))
 		return
 	case Spike:
 		if !hold(r.Context(), f.Delay) {
@@ -255,17 +281,32 @@ func (p *Proxy) notePassword(r *http.Request, body []byte) {
 	p.passwords = append(p.passwords, in.Password)
 }
 
-// forward sends the request to the server, within ctx, and reads its answer
-// whole.
+// forward sends r, whose body was body, to the server, within ctx, and
+// reads its answer whole.
 func (p *Proxy) forward(ctx context.Context, r *http.Request, body []byte) (answer, error) {
-	req, err := http.NewRequestWithContext(ctx, r.Method, p.target+r.URL.RequestURI(), bytes.NewReader(body))
+	req, err := p.upstreamRequest(ctx, r, body)
 	if err != nil {
 		return answer{}, err
+	}
+	return p.roundTrip(req)
+}
+
+// upstreamRequest is r, whose body was body, addressed to the server,
+// within ctx.
+func (p *Proxy) upstreamRequest(ctx context.Context, r *http.Request, body []byte) (*http.Request, error) {
+	req, err := http.NewRequestWithContext(ctx, r.Method, p.target+r.URL.RequestURI(), bytes.NewReader(body))
+	if err != nil {
+		return nil, err
 	}
 	req.Header = r.Header.Clone()
 	for _, h := range hopHeaders {
 		req.Header.Del(h)
 	}
+	return req, nil
+}
+
+// roundTrip sends a request to the server and reads its answer whole.
+func (p *Proxy) roundTrip(req *http.Request) (answer, error) {
 	resp, err := p.upstream.Do(req)
 	if err != nil {
 		return answer{}, err

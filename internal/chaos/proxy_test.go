@@ -6,7 +6,11 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -154,27 +158,63 @@ func TestProxyFaults(t *testing.T) {
 }
 
 // TestProxyLateFault: the client gets the 5xx at once and the server gets
-// the request later, after the client has moved on.
+// the request later, after the client has moved on; Drain waits for it.
+// The server sits behind a gate the test opens, so "at once" and "later"
+// are events, not timings.
 func TestProxyLateFault(t *testing.T) {
 	leakcheck.Check(t)
 	backend := startBackend(t)
-	proxy, err := chaos.StartProxy(backend.URL, func() chaos.Fault {
-		return chaos.Fault{Kind: chaos.Status5xxLate, Status: 504, Delay: 200 * time.Millisecond}
+	arrived, open := make(chan struct{}, 1), make(chan struct{})
+	target, err := url.Parse(strings.TrimSuffix(backend.URL, "/v1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	toBackend := httputil.NewSingleHostReverseProxy(target)
+	gate := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		arrived <- struct{}{}
+		<-open
+		toBackend.ServeHTTP(w, r)
+	}))
+	t.Cleanup(gate.Close)
+	var opening sync.Once
+	openGate := func() { opening.Do(func() { close(open) }) }
+	t.Cleanup(openGate) // before gate.Close, which waits for its handler
+	proxy, err := chaos.StartProxy(gate.URL+"/v1", func() chaos.Fault {
+		return chaos.Fault{Kind: chaos.Status5xxLate, Status: 504, Delay: 10 * time.Millisecond}
 	}, time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
-	x := send(t.Context(), t, "POST", proxy.URL+"/projects/"+backend.ProjectID+"/services", backend.APIKey, `{"name":"late"}`)
-	if x.status != 504 || x.took >= 200*time.Millisecond {
-		t.Errorf("got %d after %s, want the 504 at once", x.status, x.took)
+	defer proxy.Close()
+
+	// A proxy that forwarded before answering would be stuck at the gate.
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	defer cancel()
+	x := send(ctx, t, "POST", proxy.URL+"/projects/"+backend.ProjectID+"/services", backend.APIKey, `{"name":"late"}`)
+	if x.status != 504 {
+		t.Fatalf("got %d (%v) with the server's gate shut, want the 504 at once", x.status, x.err)
 	}
+	<-arrived // forwarded after the answer
 	if got := createdNamed(backend, "late"); got != 0 {
-		t.Errorf("the server created %d services before the delay, want 0", got)
+		t.Errorf("the server created %d services before the gate opened, want 0", got)
 	}
-	proxy.WaitLate()
-	proxy.Close()
+
+	drained := make(chan error, 1)
+	go func() { drained <- proxy.Drain(t.Context()) }()
+	select {
+	case err := <-drained:
+		t.Fatalf("Drain returned (%v) while the late forward was held at the gate", err)
+	case <-time.After(100 * time.Millisecond):
+	}
+	openGate()
+	if err := <-drained; err != nil {
+		t.Fatal(err)
+	}
 	if got := createdNamed(backend, "late"); got != 1 {
 		t.Errorf("the server created %d services once the request landed, want 1", got)
+	}
+	if x := send(t.Context(), t, "GET", proxy.URL+"/projects/"+backend.ProjectID+"/services", backend.APIKey, ""); x.err == nil {
+		t.Errorf("a drained proxy answered %d, want no connection", x.status)
 	}
 }
 

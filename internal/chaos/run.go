@@ -99,17 +99,22 @@ func Run(cfg Config) (*Report, error) {
 	}
 	running, ended := s.workers(s.workflow, start.Add(cfg.Duration), start.Add(cfg.Duration+cfg.Drain), grace, cancel, proxy.Close)
 
+	client.CloseIdleConnections()
+	var end ending
 	if ended {
-		proxy.WaitLate() // what lands late must be seen by the checks
+		// What lands late must be seen by the checks. A request is held
+		// at most SpikeMax, then forwarded like any call.
+		ctx, cancel := context.WithTimeout(context.Background(), cfg.SpikeMax+cfg.CallTimeout)
+		end.drainErr = proxy.Drain(ctx)
+		cancel()
 	}
 	rep := &Report{Config: cfg, Running: running, Proxy: proxy.Counts()}
-	client.CloseIdleConnections()
-	final, finalErr := listDirectly(backend, cfg.CallTimeout)
+	end.final, end.finalErr = listDirectly(backend, cfg.CallTimeout)
 	proxy.Close()
 	backend.Close()
 	rep.Elapsed = time.Since(start)
 
-	end := ending{final: final, finalErr: finalErr, given: proxy.Passwords(), records: logs.snapshot(), ended: ended}
+	end.given, end.records, end.ended = proxy.Passwords(), logs.snapshot(), ended
 	if ended {
 		end.leaked, rep.Stacks = leakcheck.Left(goroutines)
 	}
