@@ -41,6 +41,7 @@ type Backend struct {
 	APIKey    string
 	ProjectID string
 
+	api     *fakeapi.API
 	srv     *http.Server
 	served  chan struct{}
 	closing sync.Once
@@ -59,6 +60,7 @@ func StartBackend(opts fakeapi.Options) (*Backend, error) {
 	}
 	api := fakeapi.New(opts)
 	b := &Backend{
+		api:       api,
 		URL:       "http://" + ln.Addr().String() + "/v1",
 		APIKey:    api.APIKey(),
 		ProjectID: api.ProjectID(),
@@ -90,6 +92,32 @@ func (b *Backend) Passwords() []string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return append([]string(nil), b.passwords...)
+}
+
+// serviceState is what the end checks read of a service: the model's own
+// view, decoded here rather than by the SDK under test.
+type serviceState struct {
+	ID     string     `json:"service_id"`
+	Name   string     `json:"name"`
+	Status string     `json:"status"`
+	Sets   []setState `json:"read_replica_sets"`
+}
+
+// setState is what the end checks read of a replica set.
+type setState struct {
+	ID     string `json:"id"`
+	Name   string `json:"name"`
+	Status string `json:"status"`
+}
+
+// services returns every service the model holds now, with its sets, read
+// from the model itself: neither the proxy nor the SDK takes part.
+func (b *Backend) services() ([]serviceState, error) {
+	var out []serviceState
+	if err := json.Unmarshal(b.api.ServicesJSON(), &out); err != nil {
+		return nil, fmt.Errorf("chaos: decoding the model's services: %w", err)
+	}
+	return out, nil
 }
 
 // RecordErrors returns what the recorder could not record: a handler that

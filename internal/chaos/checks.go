@@ -7,8 +7,6 @@ import (
 	"slices"
 	"strings"
 	"time"
-
-	"github.com/dbcloud/dbcloud-go"
 )
 
 // Check is one end check: it passes when Count is 0. Detail says what was
@@ -22,7 +20,7 @@ type Check struct {
 // The names of the checks and notes, as the report prints them.
 const (
 	checkDrained    = "requests the proxy still held before the checks"
-	checkListed     = "the server listed directly"
+	checkListed     = "the server's final state, read from the model"
 	checkRecorded   = "server answers the recorder could not record"
 	checkDuplicates = "names created more than once"
 	checkUnknown    = "resources left that no workflow learned about"
@@ -38,13 +36,13 @@ const (
 
 // ending is what Run gathered once the workflows ended, for the end checks.
 type ending struct {
-	final    []dbcloud.Service // what the server holds
-	finalErr error             // why final could not be read
-	drainErr error             // why the proxy did not drain
-	given    []string          // passwords sent with updatePassword, as the proxy saw them
-	records  []string          // the client's log records
-	leaked   int               // goroutines left behind
-	ended    bool              // whether every workflow returned
+	final    []serviceState // what the server holds
+	finalErr error          // why final could not be read
+	drainErr error          // why the proxy did not drain
+	given    []string       // passwords sent with updatePassword, as the proxy saw them
+	records  []string       // the client's log records
+	leaked   int            // goroutines left behind
+	ended    bool           // whether every workflow returned
 }
 
 // fill completes the report with what the workflows recorded and the end
@@ -147,12 +145,19 @@ func duplicates(created []Created) Check {
 	return ch
 }
 
+// The statuses of what is being deleted, as the API spells them.
+const (
+	statusDeleting = "DELETING"
+	statusDeleted  = "DELETED"
+	setDeleting    = "deleting"
+)
+
 // leftovers sorts what the server still holds: resources no workflow
 // learned about (a failure, whatever their status), learned ones not being
 // deleted (a cleanup that failed), and learned ones being deleted. A
 // deletion the server accepted completes without the client, one fake
 // Step later, so those count as cleaned up.
-func leftovers(final []dbcloud.Service, known map[string]bool) (unknown, knownLive, deleting Check) {
+func leftovers(final []serviceState, known map[string]bool) (unknown, knownLive, deleting Check) {
 	unknown = Check{Name: checkUnknown}
 	knownLive = Check{Name: checkKnownLive}
 	deleting = Check{Name: noteDeleting}
@@ -171,10 +176,9 @@ func leftovers(final []dbcloud.Service, known map[string]bool) (unknown, knownLi
 		}
 	}
 	for _, svc := range final {
-		sort(KindService, svc.ServiceID, svc.Name, string(svc.Status),
-			svc.Status == dbcloud.StatusDeleting || svc.Status == dbcloud.StatusDeleted)
-		for _, set := range svc.ReadReplicaSets {
-			sort(KindReplicaSet, set.ID, set.Name, string(set.Status), set.Status == dbcloud.ReplicaSetDeleting)
+		sort(KindService, svc.ID, svc.Name, svc.Status, svc.Status == statusDeleting || svc.Status == statusDeleted)
+		for _, set := range svc.Sets {
+			sort(KindReplicaSet, set.ID, set.Name, set.Status, set.Status == setDeleting)
 		}
 	}
 	unknown.Detail = strings.Join(u, "; ")

@@ -31,12 +31,12 @@ func TestDuplicates(t *testing.T) {
 }
 
 func TestLeftovers(t *testing.T) {
-	final := []dbcloud.Service{
-		{ServiceID: "s1", Name: "unknown", Status: dbcloud.StatusReady},
-		{ServiceID: "s2", Name: "known", Status: dbcloud.StatusReady},
-		{ServiceID: "s3", Name: "going", Status: dbcloud.StatusDeleting, ReadReplicaSets: []dbcloud.ReadReplicaSet{
-			{ID: "r1", Name: "known-set", Status: dbcloud.ReplicaSetDeleting},
-			{ID: "r2", Name: "unknown-set", Status: dbcloud.ReplicaSetDeleting},
+	final := []serviceState{
+		{ID: "s1", Name: "unknown", Status: "READY"},
+		{ID: "s2", Name: "known", Status: "READY"},
+		{ID: "s3", Name: "going", Status: "DELETING", Sets: []setState{
+			{ID: "r1", Name: "known-set", Status: "deleting"},
+			{ID: "r2", Name: "unknown-set", Status: "deleting"},
 		}},
 	}
 	known := map[string]bool{"s2": true, "s3": true, "r1": true}

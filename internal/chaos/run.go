@@ -109,7 +109,7 @@ func Run(cfg Config) (*Report, error) {
 		cancel()
 	}
 	rep := &Report{Config: cfg, Running: running, Proxy: proxy.Counts()}
-	end.final, end.finalErr = listDirectly(backend, cfg.CallTimeout)
+	end.final, end.finalErr = backend.services()
 	proxy.Close()
 	backend.Close()
 	rep.Elapsed = time.Since(start)
@@ -190,17 +190,4 @@ func (s *soak) workers(run func(n int), lastStart, hard time.Time, patience time
 		}
 	}
 	return running, false
-}
-
-// listDirectly lists the server's services, their sets included, bypassing
-// the proxy.
-func listDirectly(b *Backend, timeout time.Duration) ([]dbcloud.Service, error) {
-	c, err := dbcloud.NewClient(b.APIKey, dbcloud.WithBaseURL(b.URL))
-	if err != nil {
-		return nil, err
-	}
-	defer c.CloseIdleConnections()
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
-	defer cancel()
-	return c.Services.List(ctx, b.ProjectID)
 }

@@ -1,10 +1,16 @@
 package chaos
 
 import (
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/dbcloud/dbcloud-go/internal/fakeapi"
+	"github.com/dbcloud/dbcloud-go/internal/leakcheck"
 )
 
 // TestRecordErrors: what the recorder cannot record (a handler that
@@ -69,5 +75,48 @@ func TestRecordErrors(t *testing.T) {
 	}()
 	if errs := b.RecordErrors(); len(errs) != 0 {
 		t.Errorf("record errors = %v after an abort, want none", errs)
+	}
+}
+
+// TestBackendServices: the end checks read the model's own view, sets
+// included, without the SDK.
+func TestBackendServices(t *testing.T) {
+	leakcheck.Check(t)
+	b, err := StartBackend(fakeapi.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	hc := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}
+	post := func(path, body string) map[string]any {
+		t.Helper()
+		req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, b.URL+path, strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Authorization", "Bearer "+b.APIKey)
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := hc.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var out map[string]any
+		if err := json.NewDecoder(resp.Body).Decode(&out); err != nil || resp.StatusCode != http.StatusAccepted {
+			t.Fatalf("POST %s: %d %v", path, resp.StatusCode, err)
+		}
+		return out
+	}
+	services := "/projects/" + b.ProjectID + "/services"
+	id := post(services, `{"name":"db"}`)["service_id"].(string)
+	setID := post(services+"/"+id+"/replicaSets", `{"name":"db-rs","nodes":1,"cpu_millis":500,"memory_gbs":2}`)["id"].(string)
+
+	got, err := b.services()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []serviceState{{ID: id, Name: "db", Status: "READY", Sets: []setState{{ID: setID, Name: "db-rs", Status: "active"}}}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
