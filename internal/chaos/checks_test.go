@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -78,15 +79,25 @@ func TestSecretsCheck(t *testing.T) {
 	}
 }
 
-// TestCaptureHandlerRendersEverything: a secret cannot hide from the check
-// in an attribute added by With, in a group or behind a LogValuer.
-func TestCaptureHandlerRendersEverything(t *testing.T) {
+// TestLogStore: a record is one line, even when a value spans lines, and a
+// secret in an attribute added by With, in a group or behind a LogValuer is
+// there as it is.
+func TestLogStore(t *testing.T) {
 	store := &logStore{}
-	log := slog.New(store.handler()).With("a", 1).WithGroup("g").With("b", "two")
-	log.Debug("msg", "c", lazy("three"), slog.Group("h", "d", 4), "secret", dbcloud.Secret("hidden"))
-	want := []string{"DEBUG msg a=1 g.b=two g.c=three g.h.d=4 g.secret=[redacted]"}
-	if diff := cmp.Diff(want, store.snapshot()); diff != "" {
-		t.Errorf("(-want +got):\n%s", diff)
+	log := slog.New(store.handler()).With("key", "fake-key-0123456789").WithGroup("g")
+	log.Debug("first", "err", errors.New("line one\nline two: pw-abcdefghij"))
+	log.Info("second", slog.Group("h", "p", lazy("pw-klmnopqrst")), "secret", dbcloud.Secret("pw-hidden"))
+	records := store.snapshot()
+	if len(records) != 2 {
+		t.Fatalf("%d records, want 2: %q", len(records), records)
+	}
+	secrets := []string{"fake-key-0123456789", "pw-abcdefghij", "pw-klmnopqrst", "pw-hidden"}
+	for i, want := range [][]string{secrets[:2], {secrets[0], secrets[2]}} {
+		for _, s := range secrets {
+			if got := strings.Contains(records[i], s); got != slices.Contains(want, s) {
+				t.Errorf("record %q holds %s: %t, want %t", records[i], s, got, !got)
+			}
+		}
 	}
 }
 
