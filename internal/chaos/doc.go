@@ -13,7 +13,7 @@
 // Workflows (create a service, wait, resize, wait, create a replica set,
 // wait, read all logs, delete both, wait) run concurrently through one
 // client with create recovery, each call with its own deadline; a failed
-// workflow cleans up what it learned. At the end the server is listed
+// workflow cleans up what it learned. At the end the model is read
 // directly and the report says how many workflows completed, which faults
 // were injected, how every call ended, and whether anything was created
 // twice, left behind unknown, late, leaked or logged a secret.
