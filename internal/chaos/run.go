@@ -38,8 +38,8 @@ type Config struct {
 	RetryWaitMin, RetryWaitMax time.Duration // the client's WithRetryWait
 	PollMin, PollMax           time.Duration // the waits' WithPollInterval
 	// CreateSettle is the client's WithCreateSettle. The workflows' cleanup
-	// also waits it out after a create failed with ErrMaybeCreated, before
-	// it looks for the resource by name.
+	// also waits it out after a create failed with ErrMaybeCreated naming
+	// no resource, before it looks for the resource by name.
 	CreateSettle time.Duration
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -48,12 +49,46 @@ type workflow struct {
 	n    int
 	name string
 
-	serviceID, setID string
-	// maybeAt is when a create failed with ErrMaybeCreated (the service's,
-	// or its set's, as serviceMaybe and setMaybe say); zero if none did.
-	maybeAt                    time.Time
-	serviceMaybe, setMaybe     bool
-	serviceDeleted, setDeleted bool // the delete was accepted
+	service, set resource
+}
+
+// resource is what a workflow learned of a resource it created.
+type resource struct {
+	id string // as the create returned it; "" if it returned none
+	// candidates are the ids the create's *MaybeCreatedError named: the
+	// resources that may be this one.
+	candidates []string
+	// searchAt is set when the create failed with ErrMaybeCreated naming
+	// no id: from then on (the settle period after the failure, as recovery
+	// waits, since the request may still be on its way) a list shows
+	// whether it happened. Zero otherwise.
+	searchAt time.Time
+	deleted  bool // the delete was accepted
+}
+
+// createFailed notes what a create's error says may exist; a
+// *MaybeCreatedError's ids become known.
+func (w *workflow) createFailed(r *resource, err error) {
+	maybe, _ := errors.AsType[*dbcloud.MaybeCreatedError](err)
+	switch {
+	case maybe != nil && len(maybe.IDs) > 0:
+		r.candidates = maybe.IDs
+		w.ledger.learn(maybe.IDs...)
+	case errors.Is(err, dbcloud.ErrMaybeCreated):
+		r.searchAt = time.Now().Add(w.cfg.CreateSettle)
+	}
+}
+
+// toDelete returns the ids cleanup deletes, each once: the one the create
+// returned (unless its delete was accepted), the candidates, and found.
+func (r *resource) toDelete(found []string) []string {
+	var ids []string
+	if r.id != "" && !r.deleted {
+		ids = append(ids, r.id)
+	}
+	ids = slices.Concat(ids, r.candidates, found)
+	slices.Sort(ids)
+	return slices.Compact(ids)
 }
 
 // run runs the workflow and, if a call fails, the cleanup, and records the
@@ -106,36 +141,32 @@ func (w *workflow) createService(ctx context.Context) error {
 	// A service that recovery found but could not give a new password comes
 	// back together with the error, so that it is not lost.
 	if svc != nil {
-		w.serviceID = svc.ServiceID
+		w.service.id = svc.ServiceID
 		w.ledger.learn(svc.ServiceID)
 	}
-	if errors.Is(err, dbcloud.ErrMaybeCreated) {
-		w.serviceMaybe, w.maybeAt = true, time.Now()
-	}
+	w.createFailed(&w.service, err)
 	return err
 }
 
 func (w *workflow) waitReady(ctx context.Context) error {
-	_, err := w.client.Services.WaitForReady(ctx, w.project, w.serviceID, w.poll)
+	_, err := w.client.Services.WaitForReady(ctx, w.project, w.service.id, w.poll)
 	return err
 }
 
 func (w *workflow) resize(ctx context.Context) error {
-	_, err := w.client.Services.Resize(ctx, w.project, w.serviceID, &dbcloud.ResizeRequest{CPUMillis: 1000, MemoryGBs: 4})
+	_, err := w.client.Services.Resize(ctx, w.project, w.service.id, &dbcloud.ResizeRequest{CPUMillis: 1000, MemoryGBs: 4})
 	return err
 }
 
 func (w *workflow) createReplicaSet(ctx context.Context) error {
-	set, err := w.client.ReplicaSets.Create(ctx, w.project, w.serviceID, &dbcloud.CreateReplicaSetRequest{
+	set, err := w.client.ReplicaSets.Create(ctx, w.project, w.service.id, &dbcloud.CreateReplicaSetRequest{
 		Name: w.setName(), Nodes: 1, CPUMillis: 500, MemoryGBs: 2,
 	})
 	if err != nil {
-		if errors.Is(err, dbcloud.ErrMaybeCreated) {
-			w.setMaybe, w.maybeAt = true, time.Now()
-		}
+		w.createFailed(&w.set, err)
 		return err
 	}
-	w.setID = set.ID
+	w.set.id = set.ID
 	w.ledger.learn(set.ID)
 	return nil
 }
@@ -143,7 +174,7 @@ func (w *workflow) createReplicaSet(ctx context.Context) error {
 func (w *workflow) setName() string { return w.name + "-rs" }
 
 func (w *workflow) waitActive(ctx context.Context) error {
-	_, err := w.client.ReplicaSets.WaitForActive(ctx, w.project, w.serviceID, w.setID, w.poll)
+	_, err := w.client.ReplicaSets.WaitForActive(ctx, w.project, w.service.id, w.set.id, w.poll)
 	return err
 }
 
@@ -152,7 +183,7 @@ var errNoLogs = errors.New("chaos: AllLogs yielded no entry")
 
 func (w *workflow) readLogs(ctx context.Context) error {
 	n := 0
-	for _, err := range w.client.Services.AllLogs(ctx, w.project, w.serviceID, nil) {
+	for _, err := range w.client.Services.AllLogs(ctx, w.project, w.service.id, nil) {
 		if err != nil {
 			return err
 		}
@@ -165,30 +196,30 @@ func (w *workflow) readLogs(ctx context.Context) error {
 }
 
 func (w *workflow) deleteReplicaSet(ctx context.Context) error {
-	err := w.client.ReplicaSets.Delete(ctx, w.project, w.serviceID, w.setID)
-	w.setDeleted = err == nil
+	err := w.client.ReplicaSets.Delete(ctx, w.project, w.service.id, w.set.id)
+	w.set.deleted = err == nil
 	return err
 }
 
 func (w *workflow) waitReplicaSetDeleted(ctx context.Context) error {
-	return w.client.ReplicaSets.WaitForDeleted(ctx, w.project, w.serviceID, w.setID, w.poll)
+	return w.client.ReplicaSets.WaitForDeleted(ctx, w.project, w.service.id, w.set.id, w.poll)
 }
 
 func (w *workflow) deleteService(ctx context.Context) error {
-	err := w.client.Services.Delete(ctx, w.project, w.serviceID)
-	w.serviceDeleted = err == nil
+	err := w.client.Services.Delete(ctx, w.project, w.service.id)
+	w.service.deleted = err == nil
 	return err
 }
 
 func (w *workflow) waitServiceDeleted(ctx context.Context) error {
-	return w.client.Services.WaitForDeleted(ctx, w.project, w.serviceID, w.poll)
+	return w.client.Services.WaitForDeleted(ctx, w.project, w.service.id, w.poll)
 }
 
 // cleanup deletes what the workflow created, as a careful script would:
-// what it knows by id, and, after a create that failed with
-// ErrMaybeCreated, whatever carries the requested name. Each call gets a
-// fresh deadline and is repeated a bounded number of times. It returns the
-// first cleanup call that never succeeded.
+// what it knows by id, what a create that may have happened named, and,
+// after such a create that named nothing, whatever carries the requested
+// name. Each call gets a fresh deadline and is repeated a bounded number of
+// times. It returns the first cleanup call that never succeeded.
 func (w *workflow) cleanup() *Failure {
 	var fail *Failure
 	note := func(op string, err error) {
@@ -197,21 +228,11 @@ func (w *workflow) cleanup() *Failure {
 		}
 	}
 
-	if !w.maybeAt.IsZero() {
-		// As recovery does: the create's request may still be on its way,
-		// and a list before the settle period has passed proves nothing.
-		select {
-		case <-time.After(time.Until(w.maybeAt.Add(w.cfg.CreateSettle))):
-		case <-w.root.Done():
-		}
-	}
-	var sets []string
-	if w.setID != "" && !w.setDeleted {
-		sets = append(sets, w.setID)
-	}
-	if w.setMaybe {
-		found, err := w.findByName(opCleanupListReplicaSets, func(ctx context.Context) (map[string]string, error) {
-			list, err := w.client.ReplicaSets.List(ctx, w.project, w.serviceID)
+	var found []string
+	if !w.set.searchAt.IsZero() {
+		var err error
+		found, err = w.findByName(opCleanupListReplicaSets, w.set.searchAt, func(ctx context.Context) (map[string]string, error) {
+			list, err := w.client.ReplicaSets.List(ctx, w.project, w.service.id)
 			names := map[string]string{}
 			for _, s := range list {
 				names[s.ID] = s.Name
@@ -219,20 +240,17 @@ func (w *workflow) cleanup() *Failure {
 			return names, err
 		}, w.setName())
 		note(opCleanupListReplicaSets, err)
-		sets = append(sets, found...)
 	}
-	for _, id := range sets {
+	for _, id := range w.set.toDelete(found) {
 		note(opCleanupDeleteSet, w.retry(opCleanupDeleteSet, deleted, func(ctx context.Context) error {
-			return w.client.ReplicaSets.Delete(ctx, w.project, w.serviceID, id)
+			return w.client.ReplicaSets.Delete(ctx, w.project, w.service.id, id)
 		}))
 	}
 
-	var services []string
-	if w.serviceID != "" && !w.serviceDeleted {
-		services = append(services, w.serviceID)
-	}
-	if w.serviceMaybe {
-		found, err := w.findByName(opCleanupListServices, func(ctx context.Context) (map[string]string, error) {
+	found = nil
+	if !w.service.searchAt.IsZero() {
+		var err error
+		found, err = w.findByName(opCleanupListServices, w.service.searchAt, func(ctx context.Context) (map[string]string, error) {
 			list, err := w.client.Services.List(ctx, w.project)
 			names := map[string]string{}
 			for _, s := range list {
@@ -241,9 +259,8 @@ func (w *workflow) cleanup() *Failure {
 			return names, err
 		}, w.name)
 		note(opCleanupListServices, err)
-		services = append(services, found...)
 	}
-	for _, id := range services {
+	for _, id := range w.service.toDelete(found) {
 		err := w.retry(opCleanupDeleteService, deleted, func(ctx context.Context) error {
 			return w.client.Services.Delete(ctx, w.project, id)
 		})
@@ -259,9 +276,13 @@ func (w *workflow) cleanup() *Failure {
 	return fail
 }
 
-// findByName lists (with retries) and returns the ids whose name is name;
-// they become known.
-func (w *workflow) findByName(op string, list func(context.Context) (map[string]string, error), name string) ([]string, error) {
+// findByName waits until from, then lists (with retries) and returns the
+// ids whose name is name; they become known.
+func (w *workflow) findByName(op string, from time.Time, list func(context.Context) (map[string]string, error), name string) ([]string, error) {
+	select {
+	case <-time.After(time.Until(from)):
+	case <-w.root.Done():
+	}
 	var ids []string
 	err := w.retry(op, succeeded, func(ctx context.Context) error {
 		names, err := list(ctx)
