@@ -242,23 +242,38 @@ func TestProxyDoesNotForwardWhatTheClientAbandoned(t *testing.T) {
 	}
 }
 
-// TestProxyInertFaults: a cut-off of an empty body cannot act; the answer
-// arrives whole and the proxy counts the fault as inert.
+// TestProxyInertFaults: a cut-off of an empty body and a malformed body on
+// a 204 cannot act; the answer arrives whole and the proxy counts the fault
+// as inert.
 func TestProxyInertFaults(t *testing.T) {
 	leakcheck.Check(t)
 	backend := startBackend(t)
 	id, _ := createService(t, backend, "inert")
-	proxy, err := chaos.StartProxy(backend.URL, func() chaos.Fault { return chaos.Fault{Kind: chaos.CutOff} }, time.Second)
-	if err != nil {
-		t.Fatal(err)
+	service := "/projects/" + backend.ProjectID + "/services/" + id
+	cases := []struct {
+		kind         chaos.Kind
+		method, path string
+		body         string
+		status       int
+	}{
+		{chaos.Malformed, "POST", service + "/updatePassword", `{"password":"inert-password-1234"}`, 204},
+		{chaos.CutOff, "DELETE", service, "", 202},
 	}
-	x := send(t.Context(), t, "DELETE", proxy.URL+"/projects/"+backend.ProjectID+"/services/"+id, backend.APIKey, "")
-	proxy.Close()
-	if x.err != nil || x.bodyErr != nil || x.status != 202 {
-		t.Errorf("delete through a cut-off: %d %v %v, want a whole 202", x.status, x.err, x.bodyErr)
-	}
-	if got := proxy.Counts().Inert; got != 1 {
-		t.Errorf("inert = %d, want 1", got)
+	for _, c := range cases {
+		t.Run(c.kind.String(), func(t *testing.T) {
+			proxy, err := chaos.StartProxy(backend.URL, func() chaos.Fault { return chaos.Fault{Kind: c.kind} }, time.Second)
+			if err != nil {
+				t.Fatal(err)
+			}
+			x := send(t.Context(), t, c.method, proxy.URL+c.path, backend.APIKey, c.body)
+			proxy.Close()
+			if x.err != nil || x.bodyErr != nil || x.status != c.status || len(x.body) != 0 {
+				t.Errorf("%s %s through a %s: %d %q %v %v, want a whole, empty %d", c.method, c.path, c.kind, x.status, x.body, x.err, x.bodyErr, c.status)
+			}
+			if got := proxy.Counts(); got.Inert != 1 || got.Faults[c.kind] != 1 {
+				t.Errorf("counts = %+v, want 1 %s, inert", got, c.kind)
+			}
+		})
 	}
 }
 
