@@ -159,7 +159,7 @@ func (p *Proxy) Drain(ctx context.Context) error {
 	case <-done:
 		return nil
 	case <-ctx.Done():
-		return fmt.Errorf("chaos: draining the proxy: late forwards still held: %w", ctx.Err())
+		return fmt.Errorf("chaos: draining the proxy: handlers or late forwards still running: %w", ctx.Err())
 	}
 }
 
