@@ -32,6 +32,7 @@ type caller struct {
 	recovery     bool          // WithCreateRecovery
 	settle       time.Duration // WithCreateSettle
 	logger       *slog.Logger
+	observer     Observer // WithObserver; nil observes nothing
 	now          func() time.Time
 }
 

@@ -82,6 +82,7 @@ func NewClient(apiKey string, opts ...Option) (*Client, error) {
 		recovery:     cfg.recovery,
 		settle:       cfg.settle,
 		logger:       cfg.logger,
+		observer:     cfg.observer,
 		now:          time.Now,
 	}
 	api.rc = &retryablehttp.Client{

@@ -19,6 +19,7 @@ type clientConfig struct {
 	logger       *slog.Logger
 	recovery     bool
 	settle       time.Duration
+	observer     Observer
 }
 
 // Defaults of the retry policy: up to 4 retries, waits from 500 ms to 30 s.

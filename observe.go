@@ -1,0 +1,87 @@
+package dbcloud
+
+import (
+	"context"
+	"time"
+)
+
+// Observer is told about every call a Client makes and about each attempt
+// of it, for tracing and metrics. The module
+// github.com/dbcloud/dbcloud-go/otel implements it with OpenTelemetry; the
+// root module stays free of that dependency. Set it with WithObserver.
+//
+// The methods run on the calling goroutine, in this order for one call:
+// StartCall, then StartAttempt and EndAttempt for each attempt, then
+// EndCall. They must be safe for concurrent use, since a Client is, and
+// they should return quickly: they run on the call's path.
+type Observer interface {
+	// StartCall is called once per call, before anything is sent. The
+	// context it returns is the call's from then on (to carry a span, say);
+	// return ctx to keep it.
+	StartCall(ctx context.Context, call CallInfo) context.Context
+	// StartAttempt is called before each attempt is sent, attempt counting
+	// from 1. Its returned context is that attempt's.
+	StartAttempt(ctx context.Context, call CallInfo, attempt int) context.Context
+	// EndAttempt is called once the attempt's answer, or its failure, is
+	// known, with the context StartAttempt returned.
+	EndAttempt(ctx context.Context, call CallInfo, attempt AttemptInfo)
+	// EndCall is called once per call, after its last attempt and whatever
+	// the SDK did to settle its outcome (a reconciled retry, a create's
+	// recovery), with the context StartCall returned.
+	EndCall(ctx context.Context, call CallInfo, result CallResult)
+}
+
+// CallInfo names one call. Operation and Path are low-cardinality: they
+// never hold an id, so they suit metric attributes; the ids are given apart.
+type CallInfo struct {
+	// Operation is the SDK method, such as "Services.Create" or
+	// "ReplicaSets.Delete".
+	Operation string
+	// Method is the HTTP method.
+	Method string
+	// Path is the path template after the base URL, ids as placeholders:
+	// "/projects/{project_id}/services/{service_id}/start".
+	Path string
+	// The ids of the call's path; "" where the path has none.
+	ProjectID, ServiceID, ReplicaSetID string
+}
+
+// AttemptInfo is what one attempt got.
+type AttemptInfo struct {
+	// Attempt counts from 1.
+	Attempt int
+	// StatusCode is the answer's HTTP status; 0 when no answer came.
+	StatusCode int
+	// RequestID is the answer's X-Request-Id, if the server sent one.
+	RequestID string
+	// Duration is the attempt's own time, from sending to its answer or
+	// failure.
+	Duration time.Duration
+	// Err is why the attempt failed (an *APIError, a network error, a
+	// timeout of the attempt); nil for a usable 2xx.
+	Err error
+	// Retry reports that another attempt follows; RetryReason says why
+	// ("status 503", "network error", "attempt timeout", ...).
+	Retry       bool
+	RetryReason string
+}
+
+// CallResult is how a call ended.
+type CallResult struct {
+	// Attempts is how many attempts were sent.
+	Attempts int
+	// StatusCode is the last answer's HTTP status; 0 when none came.
+	StatusCode int
+	// RequestID is the last answer's X-Request-Id, if any.
+	RequestID string
+	// Duration is the whole call's time.
+	Duration time.Duration
+	// Err is what the caller got; nil on success.
+	Err error
+}
+
+// WithObserver sets an Observer told about every call and attempt. nil, like
+// no option, observes nothing and costs nothing.
+func WithObserver(o Observer) Option {
+	return func(c *clientConfig) { c.observer = o }
+}
