@@ -24,7 +24,8 @@ type clientConfig struct {
 	budget       int           // WithRetryBudget
 }
 
-// Defaults of the retry policy: up to 4 retries, waits from 500 ms to 30 s.
+// Defaults of the retry policy: up to 4 retries, waits from 500 ms to 30 s;
+// see "Retries" in the package documentation.
 const (
 	DefaultRetryMax     = 4
 	DefaultRetryWaitMin = 500 * time.Millisecond

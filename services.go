@@ -42,10 +42,9 @@ func (s *ServicesClient) List(ctx context.Context, projectID string) ([]Service,
 // WaitForReady to block until it can be used. The response is the only one
 // that carries InitialPassword.
 //
-// Create is never retried after the request may have acted on the server (a
-// 5xx, a timeout, a connection reset after sending, a lost answer): a repeat
-// could create a second, billed service. Such a failure matches
-// ErrMaybeCreated: list the project before creating again, or use
+// A create is never repeated once its request may have acted (see
+// "Retries" in the package documentation): such a failure matches
+// ErrMaybeCreated. List the project before creating again, or use
 // WithCreateRecovery, which does it for you. A service that recovery found
 // comes back with a new InitialPassword; if setting it failed, Create
 // returns the service together with a *MaybeCreatedError naming it, so its
@@ -146,7 +145,7 @@ func (s *ServicesClient) DisablePooler(ctx context.Context, projectID, serviceID
 
 // Fork creates a new, independent service from a service's data and returns
 // it, usually QUEUED, with its InitialPassword. Like Create, it is never
-// retried once the request may have acted, its ambiguous failures match
+// repeated once the request may have acted, its ambiguous failures match
 // ErrMaybeCreated, and WithCreateRecovery resolves them (matching the fork
 // by its name, by default the parent's name with "-fork", and its parent).
 func (s *ServicesClient) Fork(ctx context.Context, projectID, serviceID string, req *ForkServiceRequest) (*Service, error) {
