@@ -43,6 +43,14 @@ func (r *ReplicaSetsClient) Create(ctx context.Context, projectID, serviceID str
 	if err != nil {
 		return nil, err
 	}
+	if !r.api.recovery {
+		var set replicaSetJSON
+		o := r.api.send(ctx, cr, &set)
+		if err := r.api.failure(cr, &o); err != nil {
+			return nil, r.api.end(c, &o, err)
+		}
+		return (*ReadReplicaSet)(&set), r.api.end(c, &o, nil)
+	}
 	var o outcome
 	send := func(ctx context.Context) (*ReadReplicaSet, error) {
 		var set replicaSetJSON
@@ -51,10 +59,6 @@ func (r *ReplicaSetsClient) Create(ctx context.Context, projectID, serviceID str
 			return nil, err
 		}
 		return (*ReadReplicaSet)(&set), nil
-	}
-	if !r.api.recovery {
-		set, err := send(ctx)
-		return set, r.api.end(c, &o, err)
 	}
 	set, _, err := recoverCreate(ctx, r.api, creation[ReadReplicaSet]{
 		noun: "replica set",

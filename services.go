@@ -266,6 +266,14 @@ func (s *ServicesClient) create(ctx context.Context, r request, projectID string
 	if err != nil {
 		return nil, err
 	}
+	if !s.api.recovery { // no closure: the common path allocates nothing more
+		var w serviceJSON
+		o := s.api.send(ctx, r, &w)
+		if err := s.api.failure(r, &o); err != nil {
+			return nil, s.api.end(c, &o, err)
+		}
+		return w.service(), s.api.end(c, &o, nil)
+	}
 	var o outcome
 	send := func(ctx context.Context) (*Service, error) {
 		var w serviceJSON
@@ -275,12 +283,7 @@ func (s *ServicesClient) create(ctx context.Context, r request, projectID string
 		}
 		return w.service(), nil
 	}
-	var svc *Service
-	if s.api.recovery {
-		svc, err = s.createRecovering(ctx, projectID, send, ours)
-	} else {
-		svc, err = send(ctx)
-	}
+	svc, err := s.createRecovering(ctx, projectID, send, ours)
 	return svc, s.api.end(c, &o, err)
 }
 
