@@ -63,6 +63,8 @@ func (api *caller) endAttempt(x *exchange, err error, retry bool, reason string)
 	}
 	if err == nil && x.status != 0 && (x.status < 200 || x.status > 299) {
 		err = x.lastErr
+	} else if err != nil {
+		err = api.scrubError(err, x) // a lower layer may have echoed a secret
 	}
 	ctx := x.observed
 	if ctx == nil {
