@@ -47,7 +47,7 @@ func (api *caller) startAttempt(req *http.Request) {
 	x.attempts++
 	x.start = api.now()
 	var ctx context.Context = x
-	if api.observer != nil {
+	if api.observed(x) {
 		ctx = api.observer.StartAttempt(x, x.info, x.attempts)
 		x.observed = ctx
 	}

@@ -58,7 +58,7 @@ func (api *caller) run(ctx context.Context, r request, out any) error {
 // x.lastErr.
 func (api *caller) endAttempt(x *exchange, err error, retry bool, reason string) {
 	api.logAttempt(x, x, err, retry)
-	if api.observer == nil {
+	if !api.observed(x) {
 		return
 	}
 	if err == nil && x.status != 0 && (x.status < 200 || x.status > 299) {
@@ -98,4 +98,11 @@ func (api *caller) command(ctx context.Context, r request, confirmed func(contex
 		err = nil
 	}
 	return api.end(c, &o, err)
+}
+
+// observed reports whether the observer hears of x's attempts: only those
+// of a call it was told about (a request sent through caller.do by an
+// operation without a CallInfo has no StartCall).
+func (api *caller) observed(x *exchange) bool {
+	return api.observer != nil && x.info.Operation != ""
 }

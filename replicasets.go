@@ -25,9 +25,9 @@ func (r *ReplicaSetsClient) List(ctx context.Context, projectID, serviceID strin
 
 // Create starts creating a read replica set on a READY service and returns
 // it, usually "creating"; use WaitForActive to block until it serves. Like
-// every create, it is never retried once the request may have acted, its
-// ambiguous failures match ErrMaybeCreated, and WithCreateRecovery resolves
-// them by listing the service's sets for the requested name.
+// every create (see "Retries" in the package documentation), its ambiguous
+// failures match ErrMaybeCreated, and WithCreateRecovery resolves them by
+// listing the service's sets for the requested name.
 func (r *ReplicaSetsClient) Create(ctx context.Context, projectID, serviceID string, req *CreateReplicaSetRequest) (*ReadReplicaSet, error) {
 	path, err := servicePath(projectID, serviceID, "/replicaSets")
 	if err != nil {
