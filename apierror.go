@@ -16,6 +16,9 @@ const (
 	// maxFieldRunes bounds each text field of an *APIError, so that a server
 	// cannot make an error line a megabyte long.
 	maxFieldRunes = 1000
+	// maxMessageScan is how much of a non-JSON error body is searched for
+	// the message's start.
+	maxMessageScan = 64 << 10
 )
 
 // newAPIError reads a non-2xx response into an *APIError and leaves the
@@ -27,7 +30,7 @@ func (api *caller) newAPIError(resp *http.Response, x *exchange) *APIError {
 
 	e := &APIError{
 		StatusCode: resp.StatusCode,
-		RequestID:  api.scrub(resp.Header.Get("X-Request-Id"), x),
+		RequestID:  api.serverText(resp.Header.Get("X-Request-Id"), x),
 		Method:     x.method,
 		Path:       x.path,
 	}
@@ -46,8 +49,9 @@ func (api *caller) newAPIError(resp *http.Response, x *exchange) *APIError {
 		e.Message = clip(api.scrub(body.Message, x), maxFieldRunes)
 		e.Details = clip(api.scrub(body.Details, x), maxFieldRunes)
 	} else {
-		// Scrubbed before it is cut: a key across the cut would leave a prefix.
-		e.Message = textStart([]byte(api.scrub(string(data), x)))
+		// Scrubbed before it is cut: a key across the cut would leave a
+		// prefix. Only the start of a long body can reach the message.
+		e.Message = textStart([]byte(api.scrub(string(data[:min(len(data), maxMessageScan)]), x)))
 	}
 	return e
 }
@@ -60,11 +64,17 @@ func (api *caller) responseError(resp *http.Response, x *exchange) error {
 	}
 	return &ResponseError{
 		StatusCode: resp.StatusCode,
-		RequestID:  api.scrub(resp.Header.Get("X-Request-Id"), x),
+		RequestID:  api.serverText(resp.Header.Get("X-Request-Id"), x),
 		Method:     x.method,
 		Path:       x.path,
-		Err:        err,
+		Err:        api.scrubError(err, x),
 	}
+}
+
+// serverText makes a text the server chose (a header, a field) fit for an
+// error or a log record: without the call's secrets, at most maxFieldRunes.
+func (api *caller) serverText(s string, x *exchange) string {
+	return clip(api.scrub(s, x), maxFieldRunes)
 }
 
 // clip cuts s after n runes.

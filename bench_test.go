@@ -13,6 +13,7 @@ package dbcloud_test
 // compare medians over several counts; sec/op is sensitive to other load.
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"runtime"
@@ -462,4 +463,43 @@ func TestWaitPollSchedule(t *testing.T) {
 		}
 	}
 	t.Logf("%d polls in %v, gaps %v", len(times), elapsed.Round(time.Microsecond), gaps)
+}
+
+// noopObserver is an Observer that does nothing, to price the calls to it.
+type noopObserver struct{}
+
+func (noopObserver) StartCall(ctx context.Context, _ dbcloud.CallInfo) context.Context { return ctx }
+func (noopObserver) StartAttempt(ctx context.Context, _ dbcloud.CallInfo, _ int) context.Context {
+	return ctx
+}
+func (noopObserver) EndAttempt(context.Context, dbcloud.CallInfo, dbcloud.AttemptInfo) {}
+func (noopObserver) EndCall(context.Context, dbcloud.CallInfo, dbcloud.CallResult)     {}
+
+// BenchmarkGetServiceObserved prices the Observer: observer=nil must cost
+// what BenchmarkGetService/impl=sdk does; observer=noop is what calling a
+// do-nothing observer adds.
+func BenchmarkGetServiceObserved(b *testing.B) {
+	body := benchMarshal(b, benchFullService(0))
+	srv := benchServer(b, benchResponder(http.MethodGet,
+		"/v1/projects/"+benchProject+"/services/"+benchService, http.StatusOK, body))
+	for _, tt := range []struct {
+		name string
+		o    dbcloud.Observer
+	}{{"nil", nil}, {"noop", noopObserver{}}} {
+		b.Run("observer="+tt.name, func(b *testing.B) {
+			c, err := dbcloud.NewClient(benchKey, dbcloud.WithBaseURL(srv.URL+"/v1"),
+				dbcloud.WithHTTPClient(&http.Client{Transport: benchTransport()}), dbcloud.WithObserver(tt.o))
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer c.CloseIdleConnections()
+			ctx := b.Context()
+			b.ReportAllocs()
+			for b.Loop() {
+				if sinkService, err = c.Services.Get(ctx, benchProject, benchService); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }

@@ -16,9 +16,10 @@ import (
 var headerJSON = []string{"application/json"}
 
 // caller makes every API call of a Client: it adds the headers, has
-// retryablehttp run the attempts under the retry rule (retry.go), and turns
-// the answer into a value or an error. It is immutable after NewClient, so a
-// Client is safe for concurrent use.
+// retryablehttp run the attempts under the retry rule (retry.go), and
+// returns their outcome for the operation to decide what it means. It is
+// immutable after NewClient (the retry budget is atomic), so a Client is
+// safe for concurrent use.
 type caller struct {
 	base      string // scheme://host/.../v1, no trailing slash
 	key       credential
@@ -28,7 +29,10 @@ type caller struct {
 	// Client.CloseIdleConnections.
 	roundTripper http.RoundTripper
 	retryMax     int
+	waitMin      time.Duration
 	waitMax      time.Duration
+	attemptMax   time.Duration // WithAttemptTimeout
+	budget       *retryBudget  // WithRetryBudget; nil: unlimited
 	recovery     bool          // WithCreateRecovery
 	settle       time.Duration // WithCreateSettle
 	logger       *slog.Logger
@@ -36,8 +40,9 @@ type caller struct {
 	now          func() time.Time
 }
 
-// request describes one API call.
+// request describes one API request.
 type request struct {
+	info   CallInfo // the operation, for the observer
 	method string
 	path   string // escaped, after the base URL
 	query  url.Values
@@ -46,25 +51,74 @@ type request struct {
 	// creates names what a request that makes a new resource makes
 	// ("service", "replica set"); "" for every other request.
 	creates string
-	// confirm, for a repeatable request, is asked about a retry's 404 or 409
-	// when an earlier attempt may have acted: it reports whether that answer
-	// (and what it reads to check it) proves the earlier attempt took
-	// effect, in which case the call succeeds.
-	confirm func(ctx context.Context, answer *APIError) bool
+}
+
+// outcome is what the attempts of one request came to, for the operation
+// to decide what it means.
+type outcome struct {
+	// err is the failure of the last attempt (an *APIError, a network
+	// error, a *ResponseError), or nil for a usable 2xx.
+	err error
+	// lastErr is the last non-2xx answer, even if a network error followed.
+	lastErr *APIError
+	// acted: some attempt may have acted on the server; earlierActed: one
+	// before the last may have.
+	acted, earlierActed bool
+	attempts            int
+	elapsed             time.Duration
+	// status and requestID are the last answer's; 0 and "" if none came.
+	status    int
+	requestID string
+}
+
+// answeredByEarlier reports a retry answered 404 or 409 after an earlier
+// attempt may have acted: the earlier attempt may have done the work, and
+// the operation can read the resource to find out. A first attempt's own
+// 404 or 409 is never such an answer: it is the truth about the request.
+func (o *outcome) answeredByEarlier() bool {
+	return o.earlierActed && o.lastErr != nil && o.err == error(o.lastErr) &&
+		(o.lastErr.StatusCode == http.StatusNotFound || o.lastErr.StatusCode == http.StatusConflict)
 }
 
 // do sends r, decodes a 2xx body into out (nil: the body is discarded), and
-// returns what the call means once its attempts are over (see conclude).
+// returns nil or the error the caller gets: for a create that may have
+// acted, a *MaybeCreatedError.
 func (api *caller) do(ctx context.Context, r request, out any) error {
-	x := &exchange{Context: ctx, creating: r.creates != "", method: r.method, path: r.path, scrub: r.scrub, out: out}
-	return api.conclude(ctx, x, r, api.send(x, r))
+	o := api.send(ctx, r, out)
+	return api.failure(r, &o)
 }
 
-// send runs the attempts of one call through retryablehttp.
-func (api *caller) send(x *exchange, r request) error {
-	if err := x.Err(); err != nil {
-		return fmt.Errorf("dbcloud: %s %s: %w", r.method, r.path, err)
+// failure is the error a caller gets for o when the operation has nothing
+// to reconcile.
+func (api *caller) failure(r request, o *outcome) error {
+	if o.err != nil && r.creates != "" && o.acted {
+		return &MaybeCreatedError{Resource: r.creates, Err: o.err}
 	}
+	return o.err
+}
+
+// send runs the attempts of one request through retryablehttp and returns
+// their outcome.
+func (api *caller) send(ctx context.Context, r request, out any) outcome {
+	start := api.now()
+	if err := ctx.Err(); err != nil {
+		return outcome{err: fmt.Errorf("dbcloud: %s %s: %w", r.method, r.path, err)}
+	}
+	x := &exchange{Context: ctx, info: r.info, creating: r.creates != "", method: r.method, path: r.path, scrub: r.scrub, out: out}
+	err := api.attempts(x, r)
+	if err == nil {
+		if x.spent > 0 {
+			api.budget.give(x.spent)
+		} else {
+			api.budget.give(successGain)
+		}
+	}
+	return outcome{err: err, lastErr: x.lastErr, acted: x.acted, earlierActed: x.earlierActed,
+		attempts: x.attempts, elapsed: api.now().Sub(start), status: x.status, requestID: x.requestID}
+}
+
+// attempts sends r's attempts and returns why the last one failed, or nil.
+func (api *caller) attempts(x *exchange, r request) error {
 	u := api.base + r.path
 	if len(r.query) > 0 {
 		u += "?" + r.query.Encode()
@@ -84,7 +138,7 @@ func (api *caller) send(x *exchange, r request) error {
 		return fmt.Errorf("dbcloud: %s %s: %w", r.method, r.path, err)
 	}
 	h := req.Header
-	h["Authorization"] = api.key.header()
+	h["Authorization"] = api.key.header() // the one place the key is set
 	h["Accept"] = headerJSON
 	h["User-Agent"] = api.userAgent
 	if body != nil {
@@ -93,6 +147,9 @@ func (api *caller) send(x *exchange, r request) error {
 
 	resp, err := api.rc.Do(req)
 	if err != nil {
+		if x.cancelAttempt != nil { // the context ended before checkRetry ran
+			x.endAttempt()
+		}
 		return api.transportError(x, err)
 	}
 	// checkRetry has read and closed the body, into x.lastErr or x.out.
@@ -103,4 +160,12 @@ func (api *caller) send(x *exchange, r request) error {
 		return api.responseError(resp, x)
 	}
 	return nil
+}
+
+// reconciled logs that a retry's error answer was turned into success
+// because an earlier attempt had done the work.
+func (api *caller) reconciled(ctx context.Context, r request, o *outcome) {
+	api.logInfo(ctx, "dbcloud: an earlier attempt took effect",
+		slog.String("method", r.method), slog.String("path", r.path),
+		slog.Int("attempts", o.attempts), slog.Int("status", o.lastErr.StatusCode))
 }

@@ -1,6 +1,7 @@
 package dbcloud
 
 import (
+	"math"
 	"net"
 	"net/http"
 	"net/url"
@@ -63,6 +64,12 @@ func NewClient(apiKey string, opts ...Option) (*Client, error) {
 	if cfg.retryWaitMin < 0 || cfg.retryWaitMax < cfg.retryWaitMin {
 		return nil, invalid("retryWait", "want 0 <= min <= max")
 	}
+	if cfg.attempt < 0 {
+		return nil, invalid("attemptTimeout", "must not be negative")
+	}
+	if cfg.budget < 0 {
+		return nil, invalid("retryBudget", "must be 0 (off) or more")
+	}
 	ua := "dbcloud-go/" + Version
 	if cfg.userAgent != "" {
 		if strings.ContainsFunc(cfg.userAgent, isControl) {
@@ -76,9 +83,12 @@ func NewClient(apiKey string, opts ...Option) (*Client, error) {
 		base:         base,
 		key:          newCredential(apiKey),
 		userAgent:    []string{ua},
-		roundTripper: hc.Transport.(keepPool).rt,
+		roundTripper: hc.Transport.(attemptTransport).rt,
 		retryMax:     cfg.retryMax,
+		waitMin:      cfg.retryWaitMin,
 		waitMax:      cfg.retryWaitMax,
+		attemptMax:   cfg.attempt,
+		budget:       newRetryBudget(cfg.budget),
 		recovery:     cfg.recovery,
 		settle:       cfg.settle,
 		logger:       cfg.logger,
@@ -86,20 +96,18 @@ func NewClient(apiKey string, opts ...Option) (*Client, error) {
 		now:          time.Now,
 	}
 	api.rc = &retryablehttp.Client{
-		HTTPClient:   hc,
-		RetryWaitMin: cfg.retryWaitMin,
-		RetryWaitMax: cfg.retryWaitMax,
-		RetryMax:     cfg.retryMax,
+		HTTPClient: hc,
+		// checkRetry decides every retry, counts and deadlines included,
+		// and sleeps the backoff itself: retryablehttp only runs attempts.
+		RetryMax:     math.MaxInt32,
 		CheckRetry:   api.checkRetry,
-		Backoff:      api.backoff,
+		Backoff:      func(time.Duration, time.Duration, int, *http.Response) time.Duration { return 0 },
 		ErrorHandler: errorHandler,
+		RequestLogHook: func(_ retryablehttp.Logger, req *http.Request, _ int) {
+			api.startAttempt(req)
+		},
 		// Logger stays nil: retryablehttp's own logger prints full URLs to
 		// stderr; attempts are logged through cfg.logger instead.
-	}
-	if api.logger != nil {
-		api.rc.RequestLogHook = func(_ retryablehttp.Logger, req *http.Request, _ int) {
-			exchangeFrom(req.Context()).start = api.now()
-		}
 	}
 	return &Client{Services: &ServicesClient{api}, ReplicaSets: &ReplicaSetsClient{api}, api: api}, nil
 }

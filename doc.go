@@ -31,18 +31,50 @@
 //
 // # Retries
 //
-// Requests are retried with exponential backoff and full jitter (by default
-// up to 4 retries, waiting 500 ms to 30 s), honouring Retry-After on 429 and
-// 503. What is retried depends on the request:
+// This is the retry rule; the rest of the documentation links here.
 //
-//   - Requests that are safe to repeat (every GET and DELETE, and the POSTs
-//     that set state, such as start, stop, resize or setHA) are retried on
-//     network errors, 429, 500, 502, 503 and 504.
-//   - Requests that create something (Services.Create, Services.Fork,
-//     ReplicaSets.Create) are retried only on 429 and on connection errors
-//     that happened before the request was sent. A 5xx, a timeout or a reset
-//     after sending is returned: a repeated create could make a second,
-//     billed service.
+// Every request is one of two kinds:
+//
+//   - Safe to repeat: every GET and DELETE, and the POSTs that set state
+//     (start, stop, resize, setHA, the pooler, VPC, password and environment
+//     calls). Retried on network errors, on an attempt that timed out, and
+//     on 429, 500, 502, 503 and 504; a GET whose 2xx body was lost is read
+//     again.
+//   - Creating: Services.Create, Services.Fork and ReplicaSets.Create.
+//     Retried only on 429 and on connection errors from before the request
+//     was sent, never once it may have acted (a 5xx, a timeout or a reset
+//     after sending, a lost answer): a second create can make a second,
+//     billed resource.
+//
+// How long one attempt may take. With a deadline on the context, an attempt
+// of a safe request may use half of the time left, but at least 500 ms (all
+// that is left, when less), and at most WithAttemptTimeout: a held
+// connection costs one attempt, and the other half is there for a retry. A
+// create's attempt is not cut short: its answer may still come, and cutting
+// it would turn a sure answer into ErrMaybeCreated; it has the whole
+// deadline. With WithCreateRecovery a create follows the rule of safe
+// requests instead, since recovery needs the time kept back to find out
+// what happened. Without a deadline, every attempt is bounded by
+// WithAttemptTimeout (DefaultAttemptTimeout, 30 s).
+//
+// How many retries. Backoff is exponential with full jitter between the
+// WithRetryWait bounds (by default 500 ms to 30 s); a Retry-After on 429 and
+// 503 is honoured, and one longer than the longest wait is returned to the
+// caller (APIError.RetryAfter) instead of slept. Without a deadline a request
+// is retried at most WithRetryMax times (DefaultRetryMax, 4). With a
+// deadline the time decides instead of the count: a request is retried
+// while the deadline leaves time after the backoff, which is shortened to at
+// most half of what is left; WithRetryMax(0) still turns retries off.
+//
+// Every retry also draws on the Client's retry budget (WithRetryBudget), a
+// token bucket shared by all goroutines of the Client that holds
+// DefaultRetryBudget (100) retries: a retry costs one (two after a timeout),
+// a call that succeeds at its first attempt earns a fifth of one back, and a
+// call that succeeds after retries gives back what they cost. When it is
+// empty, failures are returned without a retry: an outage costs the API one
+// attempt per call, not five.
+//
+// A cancelled context stops at once, also during a backoff.
 //
 // # Under faults
 //
@@ -64,9 +96,9 @@
 // (WithCreateSettle) has passed with nothing new, or reports several
 // candidates.
 //
-// A Retry-After longer than the maximum wait is not slept: the *APIError is
-// returned with RetryAfter set. A cancelled context stops at once, also
-// during a backoff.
+// When the settle period cannot end before the context's deadline, recovery
+// lists once and returns at once: the resource it found, or the
+// *MaybeCreatedError.
 //
 // # Waiting
 //

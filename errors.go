@@ -35,12 +35,10 @@ var (
 	ErrInvalidResponse = errors.New("dbcloud: invalid response")
 	// ErrMaybeCreated matches the error of a create (Services.Create,
 	// Services.Fork, ReplicaSets.Create) that failed after its request may
-	// have reached the server: a 5xx answer, a connection reset or a timeout
-	// after the request was sent, or a 2xx whose body was lost or malformed.
-	// The resource may exist. It never matches a 4xx answer, a 429 that
-	// retries did not ride out, a failure before sending or a
-	// *ValidationError: those mean nothing was created, whatever came before.
-	// WithCreateRecovery resolves such failures instead of returning them.
+	// have reached the server: the resource may exist. Any other failed
+	// create made nothing. "Retries" in the package documentation says
+	// which failures are which. WithCreateRecovery resolves them instead
+	// of returning them.
 	ErrMaybeCreated = errors.New("dbcloud: the resource may have been created")
 	// ErrResponseTooLarge is wrapped by a *ResponseError when a success body
 	// exceeds the SDK's size bound (32 MiB), so a runaway response cannot

@@ -68,8 +68,10 @@ func fuzzCaller() *caller {
 // leave the response with an empty body.
 func fuzzAttempt(t *testing.T, resp *http.Response, x *exchange) {
 	t.Helper()
-	ctx := context.WithValue(context.Background(), exchangeKey{}, x)
-	retry, err := fuzzCaller().checkRetry(ctx, resp, nil)
+	if x.Context == nil {
+		x.Context = context.Background()
+	}
+	retry, err := fuzzCaller().checkRetry(x, resp, nil)
 	if retry || err != nil {
 		t.Fatalf("checkRetry with no retry allowed = %v, %v", retry, err)
 	}

@@ -3,20 +3,19 @@ package dbcloud
 import (
 	"fmt"
 	"net/http"
-	"time"
 )
-
-// defaultAttemptTimeout bounds one attempt of the default HTTP client, so an
-// unattended script cannot hang on a server that never answers even when its
-// context has no deadline.
-const defaultAttemptTimeout = 60 * time.Second
 
 // maxRedirects matches net/http's own limit.
 const maxRedirects = 10
 
 // newHTTPClient returns the client used for each attempt: a shallow copy of
 // the caller's (which stays untouched) or a default one, with the SDK's
-// redirect policy and its transport wrapped in keepPool.
+// redirect policy and its transport wrapped in attemptTransport. The default
+// client has no Timeout: attempts are bounded by their own context (see
+// attemptTimeout). An http.Client Timeout would also cancel each request
+// just as its body is read to the end, which in net/http races with
+// returning the connection to the pool and, under many goroutines, closes
+// about half of them.
 func newHTTPClient(user *http.Client) *http.Client {
 	if user == nil {
 		tr := http.DefaultTransport.(*http.Transport).Clone()
@@ -24,25 +23,17 @@ func newHTTPClient(user *http.Client) *http.Client {
 		// goroutines would otherwise dial anew for most requests. All of
 		// MaxIdleConns (100) may go to the API's one host.
 		tr.MaxIdleConnsPerHost = tr.MaxIdleConns
-		user = &http.Client{Transport: tr, Timeout: defaultAttemptTimeout}
+		user = &http.Client{Transport: tr}
 	}
 	hc := *user
 	rt := user.Transport
 	if rt == nil {
 		rt = http.DefaultTransport
 	}
-	hc.Transport = keepPool{rt}
+	hc.Transport = attemptTransport{rt}
 	hc.CheckRedirect = redirectPolicy(user.CheckRedirect)
 	return &hc
 }
-
-// keepPool hides CloseIdleConnections from retryablehttp, which calls it after
-// every failed call: on a Client shared by many goroutines that would drop the
-// pooled connections of all of them because of one failure.
-type keepPool struct{ rt http.RoundTripper }
-
-// RoundTrip sends r through the wrapped transport.
-func (p keepPool) RoundTrip(r *http.Request) (*http.Response, error) { return p.rt.RoundTrip(r) }
 
 // redirectError is a redirect the SDK refused. It is never retried.
 type redirectError struct{ err error }
@@ -59,8 +50,11 @@ func refuse(format string, args ...any) error {
 
 // redirectPolicy keeps the API key where it was meant to go: never to another
 // host (port included, subdomains too, stricter than net/http), never over a
-// downgrade from https, never in clear to a non-loopback host. The caller's
-// own policy, if any, runs after it.
+// downgrade from https, never in clear to a non-loopback host. A redirect to
+// another host that would re-send the request's body (a 307 or 308 to a
+// POST, such as UpdatePassword's password) is refused: a body can hold a
+// secret as much as the header can. The caller's own policy, if any, runs
+// after it.
 func redirectPolicy(next func(*http.Request, []*http.Request) error) func(*http.Request, []*http.Request) error {
 	return func(req *http.Request, via []*http.Request) error {
 		first, prev := via[0], via[len(via)-1]
@@ -73,6 +67,9 @@ func redirectPolicy(next func(*http.Request, []*http.Request) error) func(*http.
 			return refuse("to plain http://%s", to.Host)
 		}
 		if req.URL.Host != first.URL.Host {
+			if req.ContentLength != 0 || (req.Body != nil && req.Body != http.NoBody) {
+				return refuse("to %s: the request body is not sent to another host", req.URL.Host)
+			}
 			req.Header.Del("Authorization")
 		}
 		if next == nil {

@@ -3,12 +3,11 @@ package dbcloud
 import (
 	"context"
 	"log/slog"
-	"net/http"
 )
 
 // logAttempt records one attempt at debug level, or at warn level when it
 // failed and will be retried. It never records headers or bodies.
-func (api *caller) logAttempt(ctx context.Context, x *exchange, resp *http.Response, err error, retry bool) {
+func (api *caller) logAttempt(ctx context.Context, x *exchange, err error, retry bool) {
 	level := slog.LevelDebug
 	if retry {
 		level = slog.LevelWarn
@@ -23,10 +22,10 @@ func (api *caller) logAttempt(ctx context.Context, x *exchange, resp *http.Respo
 		slog.Int("attempt", x.attempts),
 		slog.Duration("duration", api.now().Sub(x.start)),
 	)
-	if resp != nil {
-		attrs = append(attrs, slog.Int("status", resp.StatusCode))
-		if id := resp.Header.Get("X-Request-Id"); id != "" {
-			attrs = append(attrs, slog.String("request_id", api.scrub(id, x)))
+	if x.status != 0 {
+		attrs = append(attrs, slog.Int("status", x.status))
+		if x.requestID != "" {
+			attrs = append(attrs, slog.String("request_id", api.serverText(x.requestID, x)))
 		}
 	}
 	if err != nil {

@@ -20,9 +20,12 @@ type clientConfig struct {
 	recovery     bool
 	settle       time.Duration
 	observer     Observer
+	attempt      time.Duration // WithAttemptTimeout
+	budget       int           // WithRetryBudget
 }
 
-// Defaults of the retry policy: up to 4 retries, waits from 500 ms to 30 s.
+// Defaults of the retry policy: up to 4 retries, waits from 500 ms to 30 s;
+// see "Retries" in the package documentation.
 const (
 	DefaultRetryMax     = 4
 	DefaultRetryWaitMin = 500 * time.Millisecond
@@ -35,6 +38,8 @@ func defaultConfig() clientConfig {
 		retryWaitMin: DefaultRetryWaitMin,
 		retryWaitMax: DefaultRetryWaitMax,
 		settle:       DefaultCreateSettle,
+		attempt:      DefaultAttemptTimeout,
+		budget:       DefaultRetryBudget,
 	}
 }
 
@@ -48,7 +53,9 @@ func WithBaseURL(baseURL string) Option {
 // WithHTTPClient sets the http.Client used for each attempt. The SDK does not
 // modify it: it works on a shallow copy, to which it adds its redirect policy
 // (no Authorization to another host, no downgrade to http). The default client
-// has a pooled transport and a 60 s timeout per attempt.
+// has a pooled transport of up to 100 connections to the API's host; the
+// time of each attempt is bounded by the SDK (WithAttemptTimeout), not by
+// an http.Client Timeout.
 func WithHTTPClient(hc *http.Client) Option {
 	return func(c *clientConfig) { c.httpClient = hc }
 }
@@ -60,8 +67,9 @@ func WithUserAgent(product string) Option {
 }
 
 // WithRetryMax sets how many times a failed request is retried after the
-// first attempt; 0 disables retries. Which failures are retried depends on
-// the request: see the package documentation.
+// first attempt when its context has no deadline; with a deadline, retries
+// are bounded by the time left instead. 0 disables retries in both cases.
+// See "Retries" in the package documentation for the whole rule.
 func WithRetryMax(n int) Option {
 	return func(c *clientConfig) { c.retryMax = n }
 }
@@ -109,4 +117,31 @@ func WithCreateRecovery() Option {
 // context bounds it in any case.
 func WithCreateSettle(d time.Duration) Option {
 	return func(c *clientConfig) { c.settle = d }
+}
+
+// DefaultAttemptTimeout bounds one attempt of a call whose context has no
+// deadline. Every API operation answers in well under a second, a create in
+// a few; 30 s leaves room for a slow link and a loaded server while keeping
+// an unattended script from hanging on a held connection.
+const DefaultAttemptTimeout = 30 * time.Second
+
+// WithAttemptTimeout sets how long one attempt may take when the call's
+// context has no deadline (DefaultAttemptTimeout by default); 0 leaves such
+// attempts unbounded. With a deadline, the rule of "Retries" in the package
+// documentation applies, and d caps it.
+func WithAttemptTimeout(d time.Duration) Option {
+	return func(c *clientConfig) { c.attempt = d }
+}
+
+// DefaultRetryBudget is the number of retries a Client allows in a row
+// when every attempt fails, the same as the AWS SDK v2's default retry quota.
+const DefaultRetryBudget = 100
+
+// WithRetryBudget sets the client-wide retry budget: how many retries all
+// goroutines of the Client together may send while every attempt fails
+// (DefaultRetryBudget by default); successes earn it back. It keeps an
+// outage from turning into a retry storm. 0 turns the budget off. See
+// "Retries" in the package documentation.
+func WithRetryBudget(retries int) Option {
+	return func(c *clientConfig) { c.budget = retries }
 }

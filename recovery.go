@@ -45,6 +45,9 @@ func recoverCreate[T any](ctx context.Context, api *caller, c creation[T]) (*T, 
 		}
 		found, listErr := awaitCreated(ctx, api, c, known, ours, time.Now())
 		switch {
+		case errors.Is(listErr, errSettleAfterDeadline):
+			maybe.Err = fmt.Errorf("%w; recovery listed once: %w", maybe.Err, listErr)
+			return nil, false, maybe
 		case listErr != nil:
 			maybe.Err = fmt.Errorf("%w; recovery could not tell: %w", maybe.Err, listErr)
 			return nil, false, maybe
@@ -92,6 +95,9 @@ func listBefore[T any](ctx context.Context, api *caller, list func(context.Conte
 // 429), or when lists keep failing past the settle period.
 func awaitCreated[T any](ctx context.Context, api *caller, c creation[T], known map[string]bool, ours func(*T) bool, failedAt time.Time) ([]*T, error) {
 	deadline := failedAt.Add(api.settle)
+	if end, ok := ctx.Deadline(); ok && end.Before(deadline) {
+		return listOnce(ctx, c, known, ours)
+	}
 	delay := max(api.settle/8, time.Millisecond)
 	failures := 0
 	for {
@@ -99,12 +105,7 @@ func awaitCreated[T any](ctx context.Context, api *caller, c creation[T], known 
 		items, err := c.list(ctx)
 		if err == nil {
 			failures = 0
-			var found []*T
-			for i := range items {
-				if !known[c.id(&items[i])] && ours(&items[i]) {
-					found = append(found, &items[i])
-				}
-			}
+			found := newOnes(items, c.id, known, ours)
 			if len(found) > 0 || !listedAt.Before(deadline) {
 				return found, nil
 			}
@@ -120,6 +121,37 @@ func awaitCreated[T any](ctx context.Context, api *caller, c creation[T], known 
 		}
 		delay = min(2*delay, maxSettlePoll)
 	}
+}
+
+// errSettleAfterDeadline is why recovery gave up at once: the settle period
+// would end after the caller's deadline, so a list without the resource
+// could not prove the create lost.
+var errSettleAfterDeadline = errors.New("the settle period ends after the deadline, and no new resource with the requested name is listed yet")
+
+// listOnce is awaitCreated when the settle period cannot end before the
+// deadline: one list, whose finds are returned as usual; none is
+// errSettleAfterDeadline, since the create may still land.
+func listOnce[T any](ctx context.Context, c creation[T], known map[string]bool, ours func(*T) bool) ([]*T, error) {
+	items, err := c.list(ctx)
+	if err != nil {
+		return nil, err
+	}
+	found := newOnes(items, c.id, known, ours)
+	if len(found) == 0 {
+		return nil, errSettleAfterDeadline
+	}
+	return found, nil
+}
+
+// newOnes returns the items that are ours and were not known before.
+func newOnes[T any](items []T, id func(*T) string, known map[string]bool, ours func(*T) bool) []*T {
+	var found []*T
+	for i := range items {
+		if !known[id(&items[i])] && ours(&items[i]) {
+			found = append(found, &items[i])
+		}
+	}
+	return found
 }
 
 // sleep waits for d, or returns the context's error when it ends first.

@@ -257,21 +257,44 @@ func TestCreateRecoveryFindsSeveral(t *testing.T) {
 	}
 }
 
-// Recovery is bounded by the context: a create that never arrives, with a
-// settle period longer than the caller's deadline, ends at the deadline and
-// is still ambiguous.
-func TestCreateRecoveryEndsWithTheContext(t *testing.T) {
-	c, api := recoveryClient(t, nil, dbcloud.WithCreateSettle(time.Hour))
-	api.InjectFault(fakeapi.Fault{Method: "POST", Path: servicesPattern, Drop: true})
-	ctx, cancel := context.WithTimeout(t.Context(), 100*time.Millisecond)
-	defer cancel()
-	start := time.Now()
-	_, err := c.Services.Create(ctx, api.ProjectID(), &dbcloud.CreateServiceRequest{Name: "orders"})
-	if !errors.Is(err, dbcloud.ErrMaybeCreated) || !errors.Is(err, context.DeadlineExceeded) {
-		t.Errorf("err = %v, want ErrMaybeCreated and the deadline", err)
-	}
-	if d := time.Since(start); d > 2*time.Second {
-		t.Errorf("took %v, want about the 100ms deadline", d)
+// Recovery respects the deadline: when the settle period cannot end before
+// it, recovery lists once and answers at once, instead of waiting until the
+// deadline: with the service if it is listed, else with the ambiguous error.
+func TestCreateRecoveryListsOnceWhenTheSettleEndsAfterTheDeadline(t *testing.T) {
+	for _, tt := range []struct {
+		name    string
+		fault   fakeapi.Fault
+		created bool
+	}{
+		{"the create never arrived", fakeapi.Fault{Method: "POST", Path: servicesPattern, Drop: true}, false},
+		{"the create landed, its answer was lost", fakeapi.Fault{Method: "POST", Path: servicesPattern, Drop: true, AfterHandling: true}, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			c, api := recoveryClient(t, nil, dbcloud.WithCreateSettle(time.Hour))
+			api.InjectFault(tt.fault)
+			ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+			defer cancel()
+			start := time.Now()
+			svc, err := c.Services.Create(ctx, api.ProjectID(), &dbcloud.CreateServiceRequest{Name: "orders"})
+			if d := time.Since(start); d > 2*time.Second {
+				t.Errorf("took %v, want an answer at once, long before the 10 s deadline", d)
+			}
+			if got := api.Count("GET", servicesPattern); got != 2 {
+				t.Errorf("lists = %d, want 2 (before the create and once after)", got)
+			}
+			if tt.created {
+				if err != nil || svc == nil || svc.Name != "orders" {
+					t.Fatalf("Create = %v, %v; want the service found by the list", svc, err)
+				}
+				return
+			}
+			if !errors.Is(err, dbcloud.ErrMaybeCreated) || errors.Is(err, context.DeadlineExceeded) {
+				t.Errorf("err = %v, want ErrMaybeCreated, before the deadline", err)
+			}
+			if !strings.Contains(fmt.Sprint(err), "settle period ends after the deadline") {
+				t.Errorf("err = %v, want it to say why recovery stopped", err)
+			}
+		})
 	}
 }
 

@@ -12,7 +12,8 @@ func (r *ReplicaSetsClient) List(ctx context.Context, projectID, serviceID strin
 		return nil, err
 	}
 	var sets replicaSetListJSON
-	if err := r.api.do(ctx, request{method: http.MethodGet, path: path}, &sets); err != nil {
+	req := request{info: serviceCall("ReplicaSets.List", http.MethodGet, tplReplicaSets, projectID, serviceID), method: http.MethodGet, path: path}
+	if err := r.api.run(ctx, req, &sets); err != nil {
 		return nil, err
 	}
 	out := make([]ReadReplicaSet, len(sets))
@@ -24,9 +25,9 @@ func (r *ReplicaSetsClient) List(ctx context.Context, projectID, serviceID strin
 
 // Create starts creating a read replica set on a READY service and returns
 // it, usually "creating"; use WaitForActive to block until it serves. Like
-// every create, it is never retried once the request may have acted, its
-// ambiguous failures match ErrMaybeCreated, and WithCreateRecovery resolves
-// them by listing the service's sets for the requested name.
+// every create (see "Retries" in the package documentation), its ambiguous
+// failures match ErrMaybeCreated, and WithCreateRecovery resolves them by
+// listing the service's sets for the requested name.
 func (r *ReplicaSetsClient) Create(ctx context.Context, projectID, serviceID string, req *CreateReplicaSetRequest) (*ReadReplicaSet, error) {
 	path, err := servicePath(projectID, serviceID, "/replicaSets")
 	if err != nil {
@@ -36,16 +37,28 @@ func (r *ReplicaSetsClient) Create(ctx context.Context, projectID, serviceID str
 	if err != nil {
 		return nil, err
 	}
+	cr := request{info: serviceCall("ReplicaSets.Create", http.MethodPost, tplReplicaSets, projectID, serviceID),
+		creates: "replica set", method: http.MethodPost, path: path, body: body}
+	ctx, c, err := r.api.begin(ctx, cr.info)
+	if err != nil {
+		return nil, err
+	}
+	if !r.api.recovery {
+		var set replicaSetJSON
+		o := r.api.send(ctx, cr, &set)
+		if err := r.api.failure(cr, &o); err != nil {
+			return nil, r.api.end(c, &o, err)
+		}
+		return (*ReadReplicaSet)(&set), r.api.end(c, &o, nil)
+	}
+	var o outcome
 	send := func(ctx context.Context) (*ReadReplicaSet, error) {
 		var set replicaSetJSON
-		err := r.api.do(ctx, request{creates: "replica set", method: http.MethodPost, path: path, body: body}, &set)
-		if err != nil {
+		o = r.api.send(ctx, cr, &set)
+		if err := r.api.failure(cr, &o); err != nil {
 			return nil, err
 		}
 		return (*ReadReplicaSet)(&set), nil
-	}
-	if !r.api.recovery {
-		return send(ctx)
 	}
 	set, _, err := recoverCreate(ctx, r.api, creation[ReadReplicaSet]{
 		noun: "replica set",
@@ -56,14 +69,14 @@ func (r *ReplicaSetsClient) Create(ctx context.Context, projectID, serviceID str
 		},
 		send: send,
 	})
-	return set, err
+	return set, r.api.end(c, &o, err)
 }
 
 // Delete starts deleting a read replica set; use WaitForDeleted to block
 // until it is gone. A retry answered 404, or 409 while the set is deleting
 // or already gone, after an earlier attempt may have acted, is a success.
 func (r *ReplicaSetsClient) Delete(ctx context.Context, projectID, serviceID, replicaSetID string) error {
-	return r.command(ctx, http.MethodDelete, projectID, serviceID, replicaSetID, "", nil, func(ctx context.Context, answer *APIError) bool {
+	return r.command(ctx, "ReplicaSets.Delete", http.MethodDelete, tplReplicaSet, projectID, serviceID, replicaSetID, "", nil, func(ctx context.Context, answer *APIError) bool {
 		if answer.StatusCode == http.StatusNotFound {
 			return true
 		}
@@ -78,19 +91,19 @@ func (r *ReplicaSetsClient) Resize(ctx context.Context, projectID, serviceID, re
 	if err != nil {
 		return err
 	}
-	return r.command(ctx, http.MethodPost, projectID, serviceID, replicaSetID, "/resize", body,
+	return r.command(ctx, "ReplicaSets.Resize", http.MethodPost, tplReplicaSet+"/resize", projectID, serviceID, replicaSetID, "/resize", body,
 		r.confirmByRead(projectID, serviceID, replicaSetID, setResizedTo(req)))
 }
 
 // EnablePooler switches a read replica set's connection pooler on.
 func (r *ReplicaSetsClient) EnablePooler(ctx context.Context, projectID, serviceID, replicaSetID string) error {
-	return r.command(ctx, http.MethodPost, projectID, serviceID, replicaSetID, "/enablePooler", nil,
+	return r.command(ctx, "ReplicaSets.EnablePooler", http.MethodPost, tplReplicaSet+"/enablePooler", projectID, serviceID, replicaSetID, "/enablePooler", nil,
 		r.confirmByRead(projectID, serviceID, replicaSetID, setPoolerOn))
 }
 
 // DisablePooler switches a read replica set's connection pooler off.
 func (r *ReplicaSetsClient) DisablePooler(ctx context.Context, projectID, serviceID, replicaSetID string) error {
-	return r.command(ctx, http.MethodPost, projectID, serviceID, replicaSetID, "/disablePooler", nil,
+	return r.command(ctx, "ReplicaSets.DisablePooler", http.MethodPost, tplReplicaSet+"/disablePooler", projectID, serviceID, replicaSetID, "/disablePooler", nil,
 		r.confirmByRead(projectID, serviceID, replicaSetID, not(setPoolerOn)))
 }
 
@@ -99,20 +112,21 @@ func (r *ReplicaSetsClient) SetEnvironment(ctx context.Context, projectID, servi
 	if err := checkEnvironment("env", env, false); err != nil {
 		return err
 	}
-	return r.command(ctx, http.MethodPost, projectID, serviceID, replicaSetID, "/setEnvironment", environmentBody{env}, nil)
+	return r.command(ctx, "ReplicaSets.SetEnvironment", http.MethodPost, tplReplicaSet+"/setEnvironment", projectID, serviceID, replicaSetID, "/setEnvironment", environmentBody{env}, nil)
 }
 
-// command sends a repeatable request on one replica set. confirm, if not
-// nil, reconciles a retry's 404 or 409 (see request.confirm).
-func (r *ReplicaSetsClient) command(ctx context.Context, method, projectID, serviceID, replicaSetID, tail string, body any, confirm func(context.Context, *APIError) bool) error {
+// command sends a repeatable request on one replica set; see
+// caller.command for confirmed.
+func (r *ReplicaSetsClient) command(ctx context.Context, op, method, tpl, projectID, serviceID, replicaSetID, tail string, body any, confirmed func(context.Context, *APIError) bool) error {
 	path, err := replicaSetPath(projectID, serviceID, replicaSetID, tail)
 	if err != nil {
 		return err
 	}
-	return r.api.do(ctx, request{method: method, path: path, body: body, confirm: confirm}, nil)
+	info := CallInfo{Operation: op, Method: method, Path: tpl, ProjectID: projectID, ServiceID: serviceID, ReplicaSetID: replicaSetID}
+	return r.api.command(ctx, request{info: info, method: method, path: path, body: body}, confirmed)
 }
 
-// confirmByRead returns a confirm for a retry's 409: the set is looked up in
+// confirmByRead returns a confirmation of a retry's 409: the set is looked up in
 // its service's list, and the answer proves an earlier attempt worked when
 // done holds for it.
 func (r *ReplicaSetsClient) confirmByRead(projectID, serviceID, replicaSetID string, done func(*ReadReplicaSet) bool) func(context.Context, *APIError) bool {

@@ -5,7 +5,6 @@ import (
 	"crypto/tls"
 	"errors"
 	"fmt"
-	"log/slog"
 	"math/rand/v2"
 	"net"
 	"net/http"
@@ -15,22 +14,10 @@ import (
 	"time"
 )
 
-// The retry rule. Every request is one of two kinds:
-//
-//   - Safe to repeat (every GET and DELETE, and the POSTs that set state:
-//     start, stop, resize, setHA, the pooler, VPC, password and environment
-//     calls): retried on network errors and on 429, 500, 502, 503 and 504.
-//   - Creating (create service, forkService, create replica set): retried on
-//     429 and on connection errors from before the request was sent, never
-//     once it may have acted (mayHaveActed), since a second create can make
-//     a second, billed resource.
-//
-// Backoff is exponential with full jitter between the WithRetryWait bounds;
-// a Retry-After on 429 and 503 is honoured, and one longer than the maximum
-// wait is returned to the caller instead of slept. checkRetry decides each
-// attempt; conclude decides, once the attempts are over, what the call
-// means: a create that may have acted is ErrMaybeCreated, and a retry's 404
-// or 409 that proves an earlier attempt did the work is a success.
+// The retry rule is stated once, under "Retries" in the package
+// documentation (doc.go). This file applies it to each attempt: checkRetry
+// decides whether another attempt follows; the operations decide, from the
+// outcome (caller.go), what a call's failure means.
 
 // exchange is the state of one SDK call across its attempts. It is the
 // request's context, wrapping the caller's, because retryablehttp's
@@ -38,17 +25,16 @@ import (
 // itself saves the allocation of a context.WithValue per call.
 type exchange struct {
 	context.Context
-	// creating: the request makes a new resource (create service,
-	// forkService, create replica set). It is not retried once it may have
-	// acted: a repeated create can make a second, billed service. Every
-	// other request has the same effect when sent twice.
+	info CallInfo // for the observer
+	// creating: the request makes a new resource, and is never repeated
+	// once it may have acted.
 	creating bool
 	method   string
 	path     string
 	scrub    string // a caller's secret (UpdatePassword) to keep out of errors
 	out      any    // where a 2xx body is decoded; nil: the status is the answer
 	attempts int
-	start    time.Time // of the current attempt, for logs
+	start    time.Time // of the current attempt
 	lastErr  *APIError // from the last non-2xx response
 	// answerErr is why the last 2xx could not be used: its body was cut
 	// off, malformed or empty. It is found in checkRetry, so that a GET
@@ -57,63 +43,118 @@ type exchange struct {
 	// acted: some attempt may have acted on the server (mayHaveActed);
 	// earlierActed: one before the latest attempt may have.
 	acted, earlierActed bool
+	// The current attempt's context (see startAttempt), and what the
+	// observer's StartAttempt returned, for its EndAttempt.
+	attemptCtx    context.Context
+	cancelAttempt context.CancelFunc
+	observed      context.Context
+	// spent is what this call's retries took from the retry budget.
+	spent int64
+	// status and requestID are of the last answer; timedOut: the attempt
+	// timeout ended the last attempt.
+	status    int
+	requestID string
+	timedOut  bool
 }
 
-type exchangeKey struct{}
-
-// Value makes the exchange findable by exchangeFrom.
-func (x *exchange) Value(key any) any {
-	if key == (exchangeKey{}) {
-		return x
-	}
-	return x.Context.Value(key)
-}
-
-func exchangeFrom(ctx context.Context) *exchange {
-	x, _ := ctx.Value(exchangeKey{}).(*exchange)
-	return x
-}
+// errAttemptTimeout is the failure of an attempt that the attempt timeout
+// ended.
+var errAttemptTimeout = errors.New("attempt timed out")
 
 // checkRetry is the retryablehttp.CheckRetry of every client. It reads each
 // response while its body is still readable: a non-2xx into an *APIError, so
 // the error reaches the caller intact whether the request is retried, given
 // up on, or cancelled during the backoff that follows; a 2xx into the call's
-// result, so a read whose answer was lost is read again.
+// result, so a read whose answer was lost is read again. When it retries, it
+// also sleeps the backoff: only it knows the call's deadline.
 func (api *caller) checkRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
-	x := exchangeFrom(ctx)
-	x.attempts++
+	x := ctx.(*exchange)
 	x.earlierActed = x.acted
 	acted := mayHaveActed(resp, err)
 	x.acted = x.acted || acted
-	if ctxErr := ctx.Err(); ctxErr != nil {
-		api.logAttempt(ctx, x, resp, err, false)
-		return false, ctxErr
+	retry, reason := false, ""
+	x.status, x.requestID = 0, ""
+	if resp != nil {
+		x.status = resp.StatusCode
+		x.requestID = resp.Header.Get("X-Request-Id")
 	}
-	retry := false
 	switch {
 	case err != nil:
-		retry = retryableError(err)
+		retry, reason = retryableError(err), "network error"
 	case resp.StatusCode >= 200 && resp.StatusCode <= 299:
 		x.answerErr = x.receive(resp)
 		// Reading again is harmless; any other request's 2xx proves it took
 		// effect, and repeating it would only conflict.
 		retry = x.answerErr != nil && x.method == http.MethodGet && !errors.Is(x.answerErr, ErrResponseTooLarge)
-		err = x.answerErr // for the log record, retried or not
+		reason = "invalid answer"
+		err = x.answerErr
 	default:
 		apiErr := api.newAPIError(resp, x)
 		x.lastErr = apiErr
 		retry = retryableStatus(resp.StatusCode) && !tooLongToWait(apiErr, api.waitMax)
+		reason = "status " + strconv.Itoa(resp.StatusCode)
+	}
+	timedOut := x.endAttempt()
+	x.timedOut = timedOut
+	if timedOut {
+		err, reason = errAttemptTimeout, "attempt timeout"
+	}
+	if ctxErr := x.Context.Err(); ctxErr != nil {
+		api.endAttempt(x, err, false, "")
+		return false, ctxErr
 	}
 	// A create is never repeated once it may have acted: a second one could
 	// make a second, billed resource.
 	if x.creating && acted {
 		retry = false
 	}
-	// Deciding here, not in retryablehttp, that retries ran out makes it
-	// return the last response rather than a generic "giving up" error.
-	retry = retry && x.attempts <= api.retryMax
-	api.logAttempt(ctx, x, resp, err, retry)
+	var wait time.Duration
+	if retry {
+		wait, retry = api.nextWait(x, resp, timedOut)
+	}
+	if !retry {
+		reason = ""
+	}
+	api.endAttempt(x, err, retry, reason)
+	if retry {
+		if err := sleep(x.Context, wait); err != nil {
+			return false, err
+		}
+	}
 	return retry, nil
+}
+
+// nextWait applies the limits of "Retries" (package documentation) to a
+// retry that the failure allows: the call's count without a deadline, the
+// time left with one, and the client's retry budget. It returns the backoff
+// to sleep first.
+func (api *caller) nextWait(x *exchange, resp *http.Response, timedOut bool) (time.Duration, bool) {
+	if api.retryMax == 0 {
+		return 0, false
+	}
+	wait, honoured := api.backoff(x.attempts-1, resp)
+	if deadline, ok := x.Deadline(); ok {
+		// The backoff may use at most half of the time left, so that the
+		// attempt after it has the other half.
+		room := time.Until(deadline) / 2
+		if wait > room {
+			if honoured || room <= 0 {
+				return 0, false // the server's wait leaves no room
+			}
+			wait = room
+		}
+	} else if x.attempts > api.retryMax {
+		return 0, false
+	}
+	cost := int64(retryCost)
+	if timedOut {
+		cost = timeoutCost
+	}
+	if !api.budget.take(cost) {
+		return 0, false
+	}
+	x.spent += cost
+	return wait, true
 }
 
 // mayHaveActed reports whether an attempt may have changed something on the
@@ -181,35 +222,16 @@ func isRedirectRefusal(err error) bool {
 	return ok
 }
 
-// conclude settles what a call's outcome means once its attempts are over.
-// A create that may have acted becomes a *MaybeCreatedError. A repeatable
-// request whose earlier attempt may have acted, and whose last attempt got a
-// 404 or 409, asks r.confirm whether that answer proves the earlier attempt
-// took effect; if so the call succeeds. A first attempt's own 404 or 409 is
-// never reconciled: it is the truth about the request.
-func (api *caller) conclude(ctx context.Context, x *exchange, r request, err error) error {
-	switch {
-	case err == nil:
-		return nil
-	case x.creating && x.acted:
-		return &MaybeCreatedError{Resource: r.creates, Err: err}
-	case r.confirm != nil && x.earlierActed && err == error(x.lastErr) &&
-		(x.lastErr.StatusCode == http.StatusNotFound || x.lastErr.StatusCode == http.StatusConflict):
-		if r.confirm(ctx, x.lastErr) {
-			api.logInfo(ctx, "dbcloud: an earlier attempt took effect",
-				slog.String("method", x.method), slog.String("path", x.path),
-				slog.Int("attempts", x.attempts), slog.Int("status", x.lastErr.StatusCode))
-			return nil
-		}
-	}
-	return err
-}
-
 // transportError wraps a failure that left no response to report: a network
 // error after the last allowed attempt, or the context ending.
 func (api *caller) transportError(x *exchange, err error) error {
 	if urlErr, ok := errors.AsType[*url.Error](err); ok {
 		err = urlErr.Err // its URL would repeat what the prefix says
+	}
+	if x.timedOut {
+		// Not the caller's context.DeadlineExceeded: its deadline has not
+		// passed.
+		err = errAttemptTimeout
 	}
 	attempts := ""
 	if x.attempts > 1 {
@@ -242,15 +264,17 @@ func errorHandler(resp *http.Response, err error, _ int) (*http.Response, error)
 	return nil, err
 }
 
-// backoff is retryablehttp's Backoff: an honoured Retry-After, else a wait
-// drawn uniformly (full jitter) between lo and an exponential ceiling capped
-// at hi. checkRetry has already refused any Retry-After longer than hi.
-func (api *caller) backoff(lo, hi time.Duration, retry int, resp *http.Response) time.Duration {
+// backoff is the wait before retry number retry+1: an honoured Retry-After
+// (reported as such), else a wait drawn uniformly (full jitter) between the
+// shortest wait and an exponential ceiling capped at the longest. checkRetry
+// has already refused any Retry-After longer than the longest wait.
+func (api *caller) backoff(retry int, resp *http.Response) (time.Duration, bool) {
 	if resp != nil && honoursRetryAfter(resp.StatusCode) {
 		if d, ok := parseRetryAfter(resp.Header.Get("Retry-After"), api.now()); ok {
-			return d
+			return d, true
 		}
 	}
+	lo, hi := api.waitMin, api.waitMax
 	ceiling := hi
 	if retry < 30 {
 		if c := lo << (retry + 1); c > 0 && c < hi {
@@ -258,9 +282,9 @@ func (api *caller) backoff(lo, hi time.Duration, retry int, resp *http.Response)
 		}
 	}
 	if ceiling <= lo {
-		return lo
+		return lo, false
 	}
-	return lo + rand.N(ceiling-lo+1)
+	return lo + rand.N(ceiling-lo+1), false
 }
 
 // maxRetryAfter bounds a parsed Retry-After so absurd values cannot overflow.

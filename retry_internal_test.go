@@ -38,13 +38,13 @@ func TestParseRetryAfter(t *testing.T) {
 }
 
 func TestBackoffGrowsWithFullJitter(t *testing.T) {
-	tr := &caller{now: func() time.Time { return epoch }}
 	lo, hi := 100*time.Millisecond, 2*time.Second
+	tr := &caller{now: func() time.Time { return epoch }, waitMin: lo, waitMax: hi}
 	for retry, ceiling := range []time.Duration{200, 400, 800, 1600, 2000, 2000} {
 		ceiling *= time.Millisecond
 		seenLow, seenHigh := false, false
 		for range 2000 {
-			d := tr.backoff(lo, hi, retry, nil)
+			d, _ := tr.backoff(retry, nil)
 			if d < lo || d > ceiling {
 				t.Fatalf("retry %d: backoff %v outside [%v, %v]", retry, d, lo, ceiling)
 			}
@@ -55,19 +55,19 @@ func TestBackoffGrowsWithFullJitter(t *testing.T) {
 			t.Errorf("retry %d: 2000 draws did not spread over [%v, %v]", retry, lo, ceiling)
 		}
 	}
-	if d := tr.backoff(lo, hi, 200, nil); d < lo || d > hi {
+	if d, _ := tr.backoff(200, nil); d < lo || d > hi {
 		t.Errorf("a very late retry waited %v, want within [%v, %v]", d, lo, hi)
 	}
-	if d := tr.backoff(0, 0, 3, nil); d != 0 {
+	if d, _ := (&caller{}).backoff(3, nil); d != 0 {
 		t.Errorf("zero bounds waited %v", d)
 	}
 }
 
 func TestBackoffHonoursRetryAfterOnlyOn429And503(t *testing.T) {
-	tr := &caller{now: func() time.Time { return epoch }}
+	tr := &caller{now: func() time.Time { return epoch }, waitMin: time.Millisecond, waitMax: 10 * time.Second}
 	header := http.Header{"Retry-After": {"5"}}
 	for status, want := range map[int]bool{429: true, 503: true, 500: false, 502: false} {
-		d := tr.backoff(time.Millisecond, 10*time.Second, 0, &http.Response{StatusCode: status, Header: header})
+		d, _ := tr.backoff(0, &http.Response{StatusCode: status, Header: header})
 		if got := d == 5*time.Second; got != want {
 			t.Errorf("status %d: backoff %v; honoured = %v, want %v", status, d, got, want)
 		}

@@ -1,0 +1,108 @@
+package dbcloud
+
+import (
+	"context"
+	"time"
+)
+
+// call is one operation in progress: what the observer was told at its
+// start. Its zero value (no observer) costs nothing.
+type call struct {
+	info  CallInfo
+	ctx   context.Context // what StartCall returned
+	start time.Time
+}
+
+// begin starts an operation once its input is valid: it asks guard whether
+// the client may make it, then tells the observer. The returned context is
+// the operation's from then on.
+func (api *caller) begin(ctx context.Context, info CallInfo) (context.Context, call, error) {
+	if err := api.guard(ctx, info); err != nil {
+		return ctx, call{}, err
+	}
+	if api.observer == nil {
+		return ctx, call{}, nil
+	}
+	c := call{info: info, start: api.now()}
+	c.ctx = api.observer.StartCall(ctx, info)
+	return c.ctx, c, nil
+}
+
+// end tells the observer how the operation ended, with the outcome of its
+// main request (nil if none was sent), and returns err.
+func (api *caller) end(c call, o *outcome, err error) error {
+	if api.observer == nil {
+		return err
+	}
+	r := CallResult{Duration: api.now().Sub(c.start), Err: err}
+	if o != nil {
+		r.Attempts, r.StatusCode, r.RequestID = o.attempts, o.status, o.requestID
+	}
+	api.observer.EndCall(c.ctx, c.info, r)
+	return err
+}
+
+// run is the whole life of a plain operation: begin, send r, end. Its
+// error is the caller's (see failure).
+func (api *caller) run(ctx context.Context, r request, out any) error {
+	ctx, c, err := api.begin(ctx, r.info)
+	if err != nil {
+		return err
+	}
+	o := api.send(ctx, r, out)
+	return api.end(c, &o, api.failure(r, &o))
+}
+
+// endAttempt records one attempt's end in the log and for the observer.
+// err is why the attempt failed short of an error answer, which is in
+// x.lastErr.
+func (api *caller) endAttempt(x *exchange, err error, retry bool, reason string) {
+	api.logAttempt(x, x, err, retry)
+	if !api.observed(x) {
+		return
+	}
+	if err == nil && x.status != 0 && (x.status < 200 || x.status > 299) {
+		err = x.lastErr
+	} else if err != nil {
+		err = api.scrubError(err, x) // a lower layer may have echoed a secret
+	}
+	ctx := x.observed
+	if ctx == nil {
+		ctx = x
+	}
+	api.observer.EndAttempt(ctx, x.info, AttemptInfo{
+		Attempt:     x.attempts,
+		StatusCode:  x.status,
+		RequestID:   api.serverText(x.requestID, x),
+		Duration:    api.now().Sub(x.start),
+		Err:         err,
+		Retry:       retry,
+		RetryReason: reason,
+	})
+	x.observed = nil
+}
+
+// command runs an operation whose answer carries nothing to return.
+// confirmed, if not nil, is asked about a retry's 404 or 409 after an
+// earlier attempt may have acted (outcome.answeredByEarlier): true means
+// the earlier attempt did the work, and the call succeeds.
+func (api *caller) command(ctx context.Context, r request, confirmed func(context.Context, *APIError) bool) error {
+	ctx, c, err := api.begin(ctx, r.info)
+	if err != nil {
+		return err
+	}
+	o := api.send(ctx, r, nil)
+	err = api.failure(r, &o)
+	if confirmed != nil && o.answeredByEarlier() && confirmed(ctx, o.lastErr) {
+		api.reconciled(ctx, r, &o)
+		err = nil
+	}
+	return api.end(c, &o, err)
+}
+
+// observed reports whether the observer hears of x's attempts: only those
+// of a call it was told about (a request sent through caller.do by an
+// operation without a CallInfo has no StartCall).
+func (api *caller) observed(x *exchange) bool {
+	return api.observer != nil && x.info.Operation != ""
+}
