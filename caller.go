@@ -15,7 +15,8 @@ import (
 // headerJSON is shared by every request: net/http only reads header values.
 var headerJSON = []string{"application/json"}
 
-// caller makes every API call of a Client: it adds the headers, has
+// caller makes every API call of a Client: it adds the headers (the
+// credential is added below, by authTransport), has
 // retryablehttp run the attempts under the retry rule (retry.go), and turns
 // the answer into a value or an error. It is immutable after NewClient, so a
 // Client is safe for concurrent use.
@@ -34,6 +35,8 @@ type caller struct {
 	logger       *slog.Logger
 	observer     Observer // WithObserver; nil observes nothing
 	now          func() time.Time
+	projectID    string       // WithProjectID, DBCLOUD_PROJECT_ID
+	readOnly     readOnlyMode // WithReadOnly, WithReadOnlyProd
 }
 
 // request describes one API call.
@@ -84,7 +87,6 @@ func (api *caller) send(x *exchange, r request) error {
 		return fmt.Errorf("dbcloud: %s %s: %w", r.method, r.path, err)
 	}
 	h := req.Header
-	h["Authorization"] = api.key.header()
 	h["Accept"] = headerJSON
 	h["User-Agent"] = api.userAgent
 	if body != nil {

@@ -57,13 +57,14 @@ func refuse(format string, args ...any) error {
 	return &redirectError{fmt.Errorf(format, args...)}
 }
 
-// redirectPolicy keeps the API key where it was meant to go: never to another
-// host (port included, subdomains too, stricter than net/http), never over a
-// downgrade from https, never in clear to a non-loopback host. The caller's
-// own policy, if any, runs after it.
+// redirectPolicy refuses a redirect to another scheme, a downgrade from
+// https, and plain http to a non-loopback host. The credential is not its
+// concern: authTransport adds it only to requests for the API's own host, so
+// a redirect elsewhere never carries it. The caller's own policy, if any,
+// runs after it.
 func redirectPolicy(next func(*http.Request, []*http.Request) error) func(*http.Request, []*http.Request) error {
 	return func(req *http.Request, via []*http.Request) error {
-		first, prev := via[0], via[len(via)-1]
+		prev := via[len(via)-1]
 		switch to := req.URL; {
 		case to.Scheme != "https" && to.Scheme != "http":
 			return refuse("to scheme %q", to.Scheme)
@@ -71,9 +72,6 @@ func redirectPolicy(next func(*http.Request, []*http.Request) error) func(*http.
 			return refuse("from https to http://%s", to.Host)
 		case to.Scheme == "http" && !isLoopback(to.Hostname()):
 			return refuse("to plain http://%s", to.Host)
-		}
-		if req.URL.Host != first.URL.Host {
-			req.Header.Del("Authorization")
 		}
 		if next == nil {
 			if len(via) >= maxRedirects {

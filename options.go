@@ -20,6 +20,8 @@ type clientConfig struct {
 	recovery     bool
 	settle       time.Duration
 	observer     Observer
+	projectID    string
+	readOnly     readOnlyMode
 }
 
 // Defaults of the retry policy: up to 4 retries, waits from 500 ms to 30 s.
