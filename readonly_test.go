@@ -48,14 +48,18 @@ func mutations() []mutation {
 		}},
 		{"Services.EnablePooler", func(ctx context.Context, c *dbcloud.Client) error { return c.Services.EnablePooler(ctx, "p1", "s1") }},
 		{"Services.DisablePooler", func(ctx context.Context, c *dbcloud.Client) error { return c.Services.DisablePooler(ctx, "p1", "s1") }},
-		{"Services.AttachToVPC", func(ctx context.Context, c *dbcloud.Client) error { return c.Services.AttachToVPC(ctx, "p1", "s1", "42") }},
+		{"Services.AttachToVPC", func(ctx context.Context, c *dbcloud.Client) error {
+			return c.Services.AttachToVPC(ctx, "p1", "s1", "42")
+		}},
 		{"Services.DetachFromVPC", func(ctx context.Context, c *dbcloud.Client) error {
 			return c.Services.DetachFromVPC(ctx, "p1", "s1", "42")
 		}},
 		{"ReplicaSets.Create", func(ctx context.Context, c *dbcloud.Client) error {
 			return second(c.ReplicaSets.Create(ctx, "p1", "s1", &dbcloud.CreateReplicaSetRequest{Name: "r", Nodes: 1, CPUMillis: 500, MemoryGBs: 2}))
 		}},
-		{"ReplicaSets.Delete", func(ctx context.Context, c *dbcloud.Client) error { return c.ReplicaSets.Delete(ctx, "p1", "s1", "rs1") }},
+		{"ReplicaSets.Delete", func(ctx context.Context, c *dbcloud.Client) error {
+			return c.ReplicaSets.Delete(ctx, "p1", "s1", "rs1")
+		}},
 		{"ReplicaSets.Resize", func(ctx context.Context, c *dbcloud.Client) error {
 			return c.ReplicaSets.Resize(ctx, "p1", "s1", "rs1", resize)
 		}},
