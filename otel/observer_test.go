@@ -90,12 +90,12 @@ func counts(t *testing.T, data metricdata.Aggregation) []string {
 func attrString(s attribute.Set) string {
 	var parts []string
 	for _, kv := range s.ToSlice() {
-		parts = append(parts, string(kv.Key)+"="+kv.Value.Emit())
+		parts = append(parts, string(kv.Key)+"="+kv.Value.String())
 	}
 	return strings.Join(parts, ",")
 }
 
-func itoa(n int64) string { return attribute.Int64Value(n).Emit() }
+func itoa(n int64) string { return attribute.Int64Value(n).String() }
 
 func attr(span sdktrace.ReadOnlySpan, key string) (attribute.Value, bool) {
 	for _, kv := range span.Attributes() {
@@ -149,8 +149,8 @@ func TestPlainCall(t *testing.T) {
 		{call, "dbcloud.attempts", "1"}, {attempt, "http.response.status_code", "200"},
 		{attempt, "dbcloud.request_id", "req-1"},
 	} {
-		if v, ok := attr(want.span, want.key); !ok || v.Emit() != want.val {
-			t.Errorf("%s: %s = %q, want %q", want.span.Name(), want.key, v.Emit(), want.val)
+		if v, ok := attr(want.span, want.key); !ok || v.String() != want.val {
+			t.Errorf("%s: %s = %q, want %q", want.span.Name(), want.key, v.String(), want.val)
 		}
 	}
 	if call.Status().Code == codes.Error || attempt.Status().Code == codes.Error {
@@ -206,11 +206,11 @@ func TestRetriedCall(t *testing.T) {
 	if first.Status().Code != codes.Error || second.Status().Code == codes.Error || call.Status().Code == codes.Error {
 		t.Errorf("statuses %v, %v, %v; want the first attempt's only in error", first.Status(), second.Status(), call.Status())
 	}
-	if v, _ := attr(first, "dbcloud.retry_reason"); v.Emit() != "status 503" {
-		t.Errorf("retry reason %q", v.Emit())
+	if v, _ := attr(first, "dbcloud.retry_reason"); v.String() != "status 503" {
+		t.Errorf("retry reason %q", v.String())
 	}
-	if v, _ := attr(second, "http.request.resend_count"); v.Emit() != "1" {
-		t.Errorf("resend count %q", v.Emit())
+	if v, _ := attr(second, "http.request.resend_count"); v.String() != "1" {
+		t.Errorf("resend count %q", v.String())
 	}
 	for _, s := range spans[:2] {
 		if s.Parent().SpanID() != call.SpanContext().SpanID() {
@@ -285,8 +285,8 @@ func TestAmbiguousCreate(t *testing.T) {
 	if call.Name() != "Services.Create" || call.Status().Code != codes.Error {
 		t.Errorf("call span %q status %v", call.Name(), call.Status())
 	}
-	if v, _ := attr(call, "error.type"); v.Emit() != "maybe_created" {
-		t.Errorf("error.type = %q, want maybe_created", v.Emit())
+	if v, _ := attr(call, "error.type"); v.String() != "maybe_created" {
+		t.Errorf("error.type = %q, want maybe_created", v.String())
 	}
 	if _, ok := attr(call, "dbcloud.service_id"); ok {
 		t.Error("a create's span has a service id")
