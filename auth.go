@@ -3,6 +3,7 @@ package dbcloud
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/url"
@@ -53,7 +54,8 @@ type tokenAuth struct {
 	now func() time.Time
 
 	mu       sync.Mutex
-	current  *Token // nil until the first fetch succeeds
+	current  *Token    // nil until the first fetch succeeds
+	fetched  time.Time // when current was fetched
 	previous Secret // the token current replaced, still scrubbed
 	inflight *tokenFetch
 }
@@ -86,8 +88,7 @@ func (t *tokenAuth) refresh(ctx context.Context, refused string) (string, bool) 
 // else the result of a fetch, started or joined.
 func (t *tokenAuth) token(ctx context.Context, refused string) (*Token, error) {
 	t.mu.Lock()
-	if c := t.current; c != nil && (refused == "" || string(c.AccessToken) != refused) &&
-		(c.Expiry.IsZero() || t.now().Add(TokenRefreshMargin).Before(c.Expiry)) {
+	if c := t.current; c != nil && (refused == "" || string(c.AccessToken) != refused) && t.usable() {
 		t.mu.Unlock()
 		return c, nil
 	}
@@ -104,11 +105,28 @@ func (t *tokenAuth) token(ctx context.Context, refused string) (*Token, error) {
 	case <-f.done:
 		return f.tok, f.err
 	case <-ctx.Done():
-		return nil, ctx.Err()
+		// A tokenError, like the source's own failure: nothing was sent, so
+		// not even a create may have acted.
+		return nil, &tokenError{fmt.Errorf("no token yet: %w", ctx.Err())}
 	}
 }
 
+// usable reports whether the current token may still be sent: it never
+// expires, or more than the refresh margin is left. The margin is
+// TokenRefreshMargin, or half the token's lifetime for a token issued for
+// less than twice that, so that a short-lived token is not fetched anew for
+// every request.
+func (t *tokenAuth) usable() bool {
+	c := t.current
+	if c.Expiry.IsZero() {
+		return true
+	}
+	margin := min(TokenRefreshMargin, c.Expiry.Sub(t.fetched)/2)
+	return t.now().Add(margin).Before(c.Expiry)
+}
+
 func (t *tokenAuth) fetch(f *tokenFetch) {
+	fetched := t.now()
 	tok, err := t.src.Token()
 	switch {
 	case err != nil:
@@ -125,7 +143,7 @@ func (t *tokenAuth) fetch(f *tokenFetch) {
 		if t.current != nil {
 			t.previous = t.current.AccessToken
 		}
-		t.current = tok
+		t.current, t.fetched = tok, fetched
 	}
 	t.inflight = nil
 	t.mu.Unlock()
@@ -144,6 +162,27 @@ func (t *tokenAuth) secrets() []string {
 		s = append(s, string(t.previous))
 	}
 	return s
+}
+
+// tokenFirst gets a call's token before its first attempt, waiting no
+// longer than the caller's context and the attempt timeout allow. A token
+// source's failure or delay is then the call's error before anything is
+// sent: inside an attempt, net/http would rewrite an error that comes after
+// its Client.Timeout into text, and the SDK could no longer tell that the
+// request never left. Static credentials have nothing to fetch.
+func (api *caller) tokenFirst(x *exchange) error {
+	a, ok := api.key().(*tokenAuth)
+	if !ok {
+		return nil
+	}
+	ctx := context.Context(x)
+	if d := api.rc.HTTPClient.Timeout; d > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, d)
+		defer cancel()
+	}
+	_, err := a.authorization(ctx)
+	return err
 }
 
 // tokenError is a TokenSource's failure. The request was not sent (see

@@ -96,6 +96,9 @@ func (api *caller) send(x *exchange, r request) error {
 		h["Content-Type"] = headerJSON
 	}
 
+	if err := api.tokenFirst(x); err != nil {
+		return fmt.Errorf("dbcloud: %s %s: %w", r.method, r.path, api.scrubError(err, x))
+	}
 	resp, err := api.rc.Do(req)
 	if err != nil {
 		return api.transportError(x, err)

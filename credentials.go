@@ -60,8 +60,11 @@ func PersonalAccessToken(publicKey, secretKey string) Credentials {
 // are refreshed.
 //
 // The Client keeps the last token and asks src for a new one when it has
-// less than TokenRefreshMargin left before its Expiry (a zero Expiry never
-// expires), so a token is replaced before the API would refuse it. Calls
+// less than TokenRefreshMargin left before its Expiry (half its lifetime,
+// for a token issued for less than twice the margin; a zero Expiry never
+// expires), so a token is replaced before the API would refuse it. A call
+// gets its token before its first attempt, waiting no longer than its
+// context and the attempt timeout (http.Client.Timeout) allow. Calls
 // that need a new token at the same moment share one Token call; each waits
 // for it no longer than its own context allows.
 //
@@ -121,7 +124,8 @@ type Token struct {
 
 // TokenRefreshMargin is how long before a token's Expiry the Client asks
 // its TokenSource for a new one, so that a request is not sent with a token
-// that expires on its way.
+// that expires on its way. A token issued for less than twice the margin is
+// replaced at half its lifetime instead.
 const TokenRefreshMargin = 30 * time.Second
 
 // NewClientWithCredentials returns a client that authenticates with creds.
