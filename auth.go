@@ -56,7 +56,7 @@ type tokenAuth struct {
 	mu       sync.Mutex
 	current  *Token    // nil until the first fetch succeeds
 	fetched  time.Time // when current was fetched
-	previous Secret // the token current replaced, still scrubbed
+	previous Secret    // the token current replaced, still scrubbed
 	inflight *tokenFetch
 }
 
