@@ -20,33 +20,34 @@ type credential func() authorizer
 
 // newCredential returns the credential of an API key: a static Bearer.
 func newCredential(key string) credential {
-	a := staticAuth{header: "Bearer " + key, hide: []string{key}}
+	a := &staticAuth{header: []string{"Bearer " + key}, hide: []string{key}}
 	return func() authorizer { return a }
 }
 
-// authorizer is one kind of credentials.
+// authorizer is one kind of credentials. Header values are []string, the
+// form of http.Header, built once and shared read-only by every request.
 type authorizer interface {
 	// authorization returns the Authorization value of the next request.
-	authorization(ctx context.Context) (string, error)
+	authorization(ctx context.Context) ([]string, error)
 	// refresh returns a value to send instead of refused, which the API
 	// answered with 401; ok is false when there is none (a static
 	// credential, a source that failed or gave the same token again).
-	refresh(ctx context.Context, refused string) (value string, ok bool)
+	refresh(ctx context.Context, refused []string) (value []string, ok bool)
 	// secrets lists what must never appear in an error or a log record.
 	secrets() []string
 }
 
 // staticAuth is an API key or a personal access token.
 type staticAuth struct {
-	header string
+	header []string
 	hide   []string
 }
 
-func (a staticAuth) authorization(context.Context) (string, error) { return a.header, nil }
+func (a *staticAuth) authorization(context.Context) ([]string, error) { return a.header, nil }
 
-func (a staticAuth) refresh(context.Context, string) (string, bool) { return "", false }
+func (a *staticAuth) refresh(context.Context, []string) ([]string, bool) { return nil, false }
 
-func (a staticAuth) secrets() []string { return a.hide }
+func (a *staticAuth) secrets() []string { return a.hide }
 
 // tokenAuth caches the tokens of a TokenSource (see BearerTokens).
 type tokenAuth struct {
@@ -54,41 +55,49 @@ type tokenAuth struct {
 	now func() time.Time
 
 	mu       sync.Mutex
-	current  *Token    // nil until the first fetch succeeds
-	fetched  time.Time // when current was fetched
-	previous Secret    // the token current replaced, still scrubbed
+	current  *issued // nil until the first fetch succeeds
+	previous Secret  // the token current replaced, still scrubbed
 	inflight *tokenFetch
+}
+
+// issued is a token as the client keeps it.
+type issued struct {
+	access  Secret
+	header  []string // "Bearer <access>"
+	expiry  time.Time
+	fetched time.Time
 }
 
 // tokenFetch is one call of the source, shared by every request that
 // needs a new token while it runs.
 type tokenFetch struct {
 	done chan struct{}
-	tok  *Token
+	tok  *issued
 	err  error
 }
 
-func (t *tokenAuth) authorization(ctx context.Context) (string, error) {
+func (t *tokenAuth) authorization(ctx context.Context) ([]string, error) {
 	tok, err := t.token(ctx, "")
 	if err != nil {
-		return "", err
+		return nil, err
 	}
-	return "Bearer " + string(tok.AccessToken), nil
+	return tok.header, nil
 }
 
-func (t *tokenAuth) refresh(ctx context.Context, refused string) (string, bool) {
-	tok, err := t.token(ctx, strings.TrimPrefix(refused, "Bearer "))
-	if err != nil || "Bearer "+string(tok.AccessToken) == refused {
-		return "", false
+func (t *tokenAuth) refresh(ctx context.Context, refused []string) ([]string, bool) {
+	old := strings.TrimPrefix(refused[0], "Bearer ")
+	tok, err := t.token(ctx, Secret(old))
+	if err != nil || string(tok.access) == old {
+		return nil, false
 	}
-	return "Bearer " + string(tok.AccessToken), true
+	return tok.header, true
 }
 
 // token returns the cached token while it is usable and is not refused,
 // else the result of a fetch, started or joined.
-func (t *tokenAuth) token(ctx context.Context, refused string) (*Token, error) {
+func (t *tokenAuth) token(ctx context.Context, refused Secret) (*issued, error) {
 	t.mu.Lock()
-	if c := t.current; c != nil && (refused == "" || string(c.AccessToken) != refused) && t.usable() {
+	if c := t.current; c != nil && c.access != refused && t.usable(c) {
 		t.mu.Unlock()
 		return c, nil
 	}
@@ -111,23 +120,22 @@ func (t *tokenAuth) token(ctx context.Context, refused string) (*Token, error) {
 	}
 }
 
-// usable reports whether the current token may still be sent: it never
-// expires, or more than the refresh margin is left. The margin is
-// TokenRefreshMargin, or half the token's lifetime for a token issued for
-// less than twice that, so that a short-lived token is not fetched anew for
-// every request.
-func (t *tokenAuth) usable() bool {
-	c := t.current
-	if c.Expiry.IsZero() {
+// usable reports whether c may still be sent: it never expires, or more
+// than the refresh margin is left. The margin is TokenRefreshMargin, or half
+// the token's lifetime for a token issued for less than twice that, so that
+// a short-lived token is not fetched anew for every request.
+func (t *tokenAuth) usable(c *issued) bool {
+	if c.expiry.IsZero() {
 		return true
 	}
-	margin := min(TokenRefreshMargin, c.Expiry.Sub(t.fetched)/2)
-	return t.now().Add(margin).Before(c.Expiry)
+	margin := min(TokenRefreshMargin, c.expiry.Sub(c.fetched)/2)
+	return t.now().Add(margin).Before(c.expiry)
 }
 
 func (t *tokenAuth) fetch(f *tokenFetch) {
 	fetched := t.now()
 	tok, err := t.src.Token()
+	var got *issued
 	switch {
 	case err != nil:
 		err = &tokenError{err}
@@ -136,18 +144,19 @@ func (t *tokenAuth) fetch(f *tokenFetch) {
 	case strings.ContainsFunc(string(tok.AccessToken), func(r rune) bool { return r == ' ' || isControl(r) }):
 		err = &tokenError{errors.New("its token contains spaces or control characters")}
 	default:
-		tok = &Token{AccessToken: tok.AccessToken, Expiry: tok.Expiry} // the source keeps its own
+		got = &issued{access: tok.AccessToken, header: []string{"Bearer " + string(tok.AccessToken)},
+			expiry: tok.Expiry, fetched: fetched}
 	}
 	t.mu.Lock()
-	if err == nil {
+	if got != nil {
 		if t.current != nil {
-			t.previous = t.current.AccessToken
+			t.previous = t.current.access
 		}
-		t.current, t.fetched = tok, fetched
+		t.current = got
 	}
 	t.inflight = nil
 	t.mu.Unlock()
-	f.tok, f.err = tok, err
+	f.tok, f.err = got, err
 	close(f.done)
 }
 
@@ -156,7 +165,7 @@ func (t *tokenAuth) secrets() []string {
 	defer t.mu.Unlock()
 	s := make([]string, 0, 2)
 	if t.current != nil {
-		s = append(s, string(t.current.AccessToken))
+		s = append(s, string(t.current.access))
 	}
 	if t.previous != "" {
 		s = append(s, string(t.previous))
@@ -252,13 +261,13 @@ func (t *authTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 
 // withAuthorization returns a copy of r with the Authorization header set;
 // a RoundTripper must not change the request it was given.
-func withAuthorization(r *http.Request, value string) *http.Request {
+func withAuthorization(r *http.Request, value []string) *http.Request {
 	c := *r
 	c.Header = make(http.Header, len(r.Header)+1)
 	for k, v := range r.Header {
 		c.Header[k] = v
 	}
-	c.Header["Authorization"] = []string{value}
+	c.Header["Authorization"] = value
 	return &c
 }
 

@@ -51,7 +51,7 @@ func PersonalAccessToken(publicKey, secretKey string) Credentials {
 		return Credentials{err: invalid("secretKey", "contains control characters")}
 	}
 	encoded := base64.StdEncoding.EncodeToString([]byte(publicKey + ":" + secretKey))
-	a := staticAuth{header: "Basic " + encoded, hide: []string{secretKey, encoded}}
+	a := &staticAuth{header: []string{"Basic " + encoded}, hide: []string{secretKey, encoded}}
 	return Credentials{c: func() authorizer { return a }}
 }
 
