@@ -59,9 +59,6 @@ type request struct {
 // do sends r, decodes a 2xx body into out (nil: the body is discarded), and
 // returns what the call means once its attempts are over (see conclude).
 func (api *caller) do(ctx context.Context, r request, out any) error {
-	if err := api.guard(ctx, tempCallInfo(r)); err != nil { // TEMP until the pipeline (#16) lands
-		return err
-	}
 	x := &exchange{Context: ctx, creating: r.creates != "", method: r.method, path: r.path, scrub: r.scrub, out: out}
 	return api.conclude(ctx, x, r, api.send(x, r))
 }
