@@ -15,11 +15,11 @@ import (
 // headerJSON is shared by every request: net/http only reads header values.
 var headerJSON = []string{"application/json"}
 
-// caller makes every API call of a Client: it adds the headers, has
-// retryablehttp run the attempts under the retry rule (retry.go), and
-// returns their outcome for the operation to decide what it means. It is
-// immutable after NewClient (the retry budget is atomic), so a Client is
-// safe for concurrent use.
+// caller makes every API call of a Client: it adds the headers (the
+// credential is added below, by authTransport), has retryablehttp run the
+// attempts under the retry rule (retry.go), and returns their outcome for
+// the operation to decide what it means. It is immutable after NewClient
+// (the retry budget is atomic), so a Client is safe for concurrent use.
 type caller struct {
 	base      string // scheme://host/.../v1, no trailing slash
 	key       credential
@@ -38,6 +38,8 @@ type caller struct {
 	logger       *slog.Logger
 	observer     Observer // WithObserver; nil observes nothing
 	now          func() time.Time
+	projectID    string       // WithProjectID, DBCLOUD_PROJECT_ID
+	readOnly     readOnlyMode // WithReadOnly, WithReadOnlyProd
 }
 
 // request describes one API request.
@@ -138,13 +140,15 @@ func (api *caller) attempts(x *exchange, r request) error {
 		return fmt.Errorf("dbcloud: %s %s: %w", r.method, r.path, err)
 	}
 	h := req.Header
-	h["Authorization"] = api.key.header() // the one place the key is set
 	h["Accept"] = headerJSON
 	h["User-Agent"] = api.userAgent
 	if body != nil {
 		h["Content-Type"] = headerJSON
 	}
 
+	if err := api.tokenFirst(x); err != nil {
+		return fmt.Errorf("dbcloud: %s %s: %w", r.method, r.path, api.scrubError(err, x))
+	}
 	resp, err := api.rc.Do(req)
 	if err != nil {
 		if x.cancelAttempt != nil { // the context ended before checkRetry ran

@@ -5,7 +5,6 @@ import (
 	"net"
 	"net/http"
 	"net/url"
-	"os"
 	"strings"
 	"time"
 
@@ -14,12 +13,6 @@ import (
 
 // Version is the SDK's version, sent in the User-Agent header.
 const Version = "0.1.0"
-
-// Environment variables read by NewClientFromEnv.
-const (
-	EnvAPIKey  = "DBCLOUD_API_KEY"
-	EnvBaseURL = "DBCLOUD_BASE_URL"
-)
 
 // Client is the entry point of the SDK. It is safe for concurrent use by many
 // goroutines; create one and share it.
@@ -38,18 +31,19 @@ type ServicesClient struct{ api *caller }
 // ReplicaSetsClient manages read replica sets. Get it from Client.ReplicaSets.
 type ReplicaSetsClient struct{ api *caller }
 
-// NewClient returns a client that authenticates with apiKey. WithBaseURL is
-// required. NewClient never reads the environment; see NewClientFromEnv.
+// NewClient returns a client that authenticates with apiKey, sent as
+// "Authorization: Bearer <apiKey>". WithBaseURL is required. NewClient never
+// reads the environment; see NewClientFromEnv. For the other kinds of
+// credentials, see NewClientWithCredentials.
 func NewClient(apiKey string, opts ...Option) (*Client, error) {
+	return NewClientWithCredentials(APIKey(apiKey), opts...)
+}
+
+// newClient builds a Client of checked credentials.
+func newClient(cred credential, opts []Option) (*Client, error) {
 	cfg := defaultConfig()
 	for _, opt := range opts {
 		opt(&cfg)
-	}
-	if apiKey == "" {
-		return nil, invalid("apiKey", "empty: pass your API key, or set "+EnvAPIKey+" and use NewClientFromEnv")
-	}
-	if strings.ContainsFunc(apiKey, func(r rune) bool { return r == ' ' || isControl(r) }) {
-		return nil, invalid("apiKey", "contains spaces or control characters")
 	}
 	base, err := parseBaseURL(cfg.baseURL)
 	if err != nil {
@@ -79,11 +73,13 @@ func NewClient(apiKey string, opts ...Option) (*Client, error) {
 	}
 
 	hc := newHTTPClient(cfg.httpClient)
+	roundTripper := hc.Transport.(attemptTransport).rt
+	authorize(hc, base, cred)
 	api := &caller{
 		base:         base,
-		key:          newCredential(apiKey),
+		key:          cred,
 		userAgent:    []string{ua},
-		roundTripper: hc.Transport.(attemptTransport).rt,
+		roundTripper: roundTripper,
 		retryMax:     cfg.retryMax,
 		waitMin:      cfg.retryWaitMin,
 		waitMax:      cfg.retryWaitMax,
@@ -94,6 +90,8 @@ func NewClient(apiKey string, opts ...Option) (*Client, error) {
 		logger:       cfg.logger,
 		observer:     cfg.observer,
 		now:          time.Now,
+		projectID:    cfg.projectID,
+		readOnly:     cfg.readOnly,
 	}
 	api.rc = &retryablehttp.Client{
 		HTTPClient: hc,
@@ -110,16 +108,6 @@ func NewClient(apiKey string, opts ...Option) (*Client, error) {
 		// stderr; attempts are logged through cfg.logger instead.
 	}
 	return &Client{Services: &ServicesClient{api}, ReplicaSets: &ReplicaSetsClient{api}, api: api}, nil
-}
-
-// NewClientFromEnv returns a client configured from DBCLOUD_API_KEY and
-// DBCLOUD_BASE_URL. Options are applied after the environment, so an option
-// wins over a variable.
-func NewClientFromEnv(opts ...Option) (*Client, error) {
-	if base := os.Getenv(EnvBaseURL); base != "" {
-		opts = append([]Option{WithBaseURL(base)}, opts...)
-	}
-	return NewClient(os.Getenv(EnvAPIKey), opts...)
 }
 
 // CloseIdleConnections closes the client's idle keep-alive connections, for

@@ -18,8 +18,17 @@
 //	}
 //	password := string(svc.InitialPassword) // sent once: keep it
 //
-// NewClientFromEnv reads DBCLOUD_API_KEY and DBCLOUD_BASE_URL instead. A
-// Client is safe for concurrent use; create one and share it.
+// NewClientFromEnv reads the credentials, DBCLOUD_BASE_URL and
+// DBCLOUD_PROJECT_ID from the environment instead. A Client is safe for
+// concurrent use; create one and share it.
+//
+// # Credentials
+//
+// NewClient sends an API key as a Bearer token. NewClientWithCredentials
+// takes any of the three kinds: APIKey, PersonalAccessToken (HTTP Basic) and
+// BearerTokens (expiring tokens from a TokenSource, refreshed before they
+// expire and once after a 401). Whatever the kind, the Authorization header
+// is added only to requests for the base URL's scheme and host.
 //
 // # Errors
 //
@@ -108,9 +117,16 @@
 // protocol (no password is sent): use it before connecting, WaitForReady
 // before the next API operation.
 //
+// # Read-only clients
+//
+// WithReadOnly refuses every change before sending it, with an error
+// matching ErrReadOnly; WithReadOnlyProd refuses changes to services tagged
+// PROD. Reads, logs and waits work as before.
+//
 // # Secrets
 //
-// The API key is sent only in the Authorization header. It never appears in
-// an error, a log record or the fmt output of any value of this package.
+// Credentials are sent only in the Authorization header, and only to the
+// API's host. No key, secret or token ever appears in an error, a log record
+// or the fmt output of any value of this package.
 // Passwords are Secret values, which print, log and encode as "[redacted]".
 package dbcloud

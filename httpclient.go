@@ -48,13 +48,14 @@ func refuse(format string, args ...any) error {
 	return &redirectError{fmt.Errorf(format, args...)}
 }
 
-// redirectPolicy keeps the API key where it was meant to go: never to another
-// host (port included, subdomains too, stricter than net/http), never over a
-// downgrade from https, never in clear to a non-loopback host. A redirect to
-// another host that would re-send the request's body (a 307 or 308 to a
-// POST, such as UpdatePassword's password) is refused: a body can hold a
-// secret as much as the header can. The caller's own policy, if any, runs
-// after it.
+// redirectPolicy refuses a redirect to another scheme, a downgrade from
+// https, and plain http to a non-loopback host. A redirect to another host
+// that would re-send the request's body (a 307 or 308 to a POST, such as
+// UpdatePassword's password) is refused too: a body can hold a secret as
+// much as a header can. The credential itself is not its concern:
+// authTransport adds it only to requests for the API's own host, so a
+// redirect elsewhere never carries it. The caller's own policy, if any,
+// runs after it.
 func redirectPolicy(next func(*http.Request, []*http.Request) error) func(*http.Request, []*http.Request) error {
 	return func(req *http.Request, via []*http.Request) error {
 		first, prev := via[0], via[len(via)-1]
@@ -66,11 +67,9 @@ func redirectPolicy(next func(*http.Request, []*http.Request) error) func(*http.
 		case to.Scheme == "http" && !isLoopback(to.Hostname()):
 			return refuse("to plain http://%s", to.Host)
 		}
-		if req.URL.Host != first.URL.Host {
-			if req.ContentLength != 0 || (req.Body != nil && req.Body != http.NoBody) {
-				return refuse("to %s: the request body is not sent to another host", req.URL.Host)
-			}
-			req.Header.Del("Authorization")
+		if req.URL.Host != first.URL.Host &&
+			(req.ContentLength != 0 || (req.Body != nil && req.Body != http.NoBody)) {
+			return refuse("to %s: the request body is not sent to another host", req.URL.Host)
 		}
 		if next == nil {
 			if len(via) >= maxRedirects {

@@ -22,6 +22,8 @@ type clientConfig struct {
 	observer     Observer
 	attempt      time.Duration // WithAttemptTimeout
 	budget       int           // WithRetryBudget
+	projectID    string
+	readOnly     readOnlyMode
 }
 
 // Defaults of the retry policy: up to 4 retries, waits from 500 ms to 30 s;

@@ -1,8 +1,131 @@
 package dbcloud
 
-import "context"
+import (
+	"context"
+	"errors"
+	"net/http"
+)
+
+// readOnlyMode is what a read-only client refuses.
+type readOnlyMode int
+
+const (
+	readWrite    readOnlyMode = iota
+	readOnlyAll               // WithReadOnly
+	readOnlyProd              // WithReadOnlyProd
+)
+
+// ErrReadOnly matches (errors.Is) a call that a read-only client refused
+// before sending anything: see WithReadOnly and WithReadOnlyProd. The error
+// is a *ReadOnlyError.
+var ErrReadOnly = errors.New("dbcloud: refused by a read-only client")
+
+// ReadOnlyError is a change refused by a read-only client. Nothing was
+// sent for it (WithReadOnlyProd may have read the service first).
+type ReadOnlyError struct {
+	// Operation is the SDK method refused, such as "Services.Delete".
+	Operation string
+	// Method and Path are the request that was not sent (Path is the
+	// template, ids as placeholders).
+	Method, Path string
+	// ProjectID and ServiceID name the service it would have changed; ""
+	// for a create.
+	ProjectID, ServiceID string
+	// Reason says why: the client is read-only, the service is tagged
+	// PROD, or its tag could not be read.
+	Reason string
+	// Err is why the tag could not be read (WithReadOnlyProd); nil
+	// otherwise. errors.Is sees through it, so a refusal because the
+	// service was not found also matches ErrNotFound.
+	Err error
+}
+
+// Error names the operation and the reason.
+func (e *ReadOnlyError) Error() string {
+	op := e.Operation
+	if op == "" {
+		op = e.Method + " " + e.Path
+	}
+	msg := "dbcloud: " + op + " refused: " + e.Reason
+	if e.ServiceID != "" {
+		msg += " (service " + e.ServiceID + ")"
+	}
+	if e.Err != nil {
+		msg += ": " + e.Err.Error()
+	}
+	return msg
+}
+
+// Is reports whether target is ErrReadOnly.
+func (e *ReadOnlyError) Is(target error) bool { return target == ErrReadOnly }
+
+// Unwrap returns why the service's tag could not be read, if that is why.
+func (e *ReadOnlyError) Unwrap() error { return e.Err }
+
+// WithReadOnly makes a client that cannot change anything: every call that
+// would (every create, delete, start, stop, resize, fork, password,
+// environment, HA, pooler and VPC call, of services and of replica sets)
+// fails with a *ReadOnlyError matching ErrReadOnly before anything is sent.
+// Reads, logs and waits work as before. For programs that only look, such
+// as dashboards, or automation and AI agents that must not act.
+func WithReadOnly() Option {
+	return func(c *clientConfig) { c.readOnly = readOnlyAll }
+}
+
+// WithReadOnlyProd makes a client that cannot change a service tagged
+// PROD. Before each call that would change an existing service or one of
+// its replica sets, it reads the service (one GET, a call of its own) and
+// refuses, with a *ReadOnlyError matching ErrReadOnly and nothing sent, when
+// the service is tagged PROD or when its tag cannot be read (an error, no
+// tag in the answer): a guard that cannot tell refuses.
+//
+// What counts as a change to a PROD service:
+//   - every call on it: start, stop, resize, delete, password, environment
+//     (tagging it DEV is a change to a PROD service too), HA, pooler, VPC;
+//   - every call on its replica sets, creating one included: the guard
+//     follows the service's tag, not a replica set's own;
+//   - a fork of it: the fork copies PROD data into a new service outside
+//     the guard's protection.
+//
+// Services.Create is allowed: it changes no existing service, even when it
+// asks for the PROD tag. Reads, logs and waits work as before. The guard
+// reads at the time of the call: another program may change the tag between
+// the read and the change.
+func WithReadOnlyProd() Option {
+	return func(c *clientConfig) { c.readOnly = readOnlyProd }
+}
 
 // guard is asked first by every operation, before anything is sent, whether
 // the client may make call; a non-nil error is returned to the caller as it
-// is. Read-only clients (issue #19) refuse changes here.
-func (api *caller) guard(ctx context.Context, call CallInfo) error { return nil }
+// is. Read-only clients refuse changes here: every request but a GET may
+// change something.
+func (api *caller) guard(ctx context.Context, call CallInfo) error {
+	if api.readOnly == readWrite || call.Method == http.MethodGet {
+		return nil
+	}
+	deny := func(reason string, err error) error {
+		return &ReadOnlyError{Operation: call.Operation, Method: call.Method, Path: call.Path,
+			ProjectID: call.ProjectID, ServiceID: call.ServiceID, Reason: reason, Err: err}
+	}
+	switch {
+	case api.readOnly == readOnlyAll:
+		return deny("the client is read-only", nil)
+	case call.ServiceID == "":
+		return nil // Services.Create: no existing service to protect
+	}
+	path, err := servicePath(call.ProjectID, call.ServiceID, "")
+	if err != nil {
+		return err
+	}
+	var w serviceJSON
+	if err := api.do(ctx, request{method: http.MethodGet, path: path}, &w); err != nil {
+		return deny("the service's environment tag could not be read", err)
+	}
+	switch md := w.Metadata; {
+	case md == nil || md.Environment == "":
+		return deny("the service's answer has no environment tag", nil)
+	case md.Environment == EnvironmentProd:
+		return deny("the service is tagged PROD", nil)
+	}
+	return nil
+}

@@ -202,8 +202,11 @@ func retryableError(err error) bool {
 }
 
 // notSent reports a connection error that happened before any byte of the
-// request was written (dial, DNS, proxy connect).
+// request was written (dial, DNS, proxy connect, a token source's failure).
 func notSent(err error) bool {
+	if _, ok := errors.AsType[*tokenError](err); ok {
+		return true
+	}
 	if _, ok := errors.AsType[*net.DNSError](err); ok {
 		return true
 	}

@@ -52,34 +52,18 @@ func (s *Secret) UnmarshalJSON(b []byte) error {
 	return json.Unmarshal(b, (*string)(s))
 }
 
-// credential holds the API key behind a function value. fmt prints a
-// function as an address, even through reflection and its bad-verb path
-// (%s on a struct dereferences unexported pointers), so no verb on any value
-// of this package can reach the key.
-type credential func() (key string, header []string)
-
-func newCredential(key string) credential {
-	header := []string{"Bearer " + key}
-	return func() (string, []string) { return key, header }
-}
-
-func (c credential) value() string {
-	key, _ := c()
-	return key
-}
-
-func (c credential) header() []string {
-	_, h := c()
-	return h
-}
-
-// scrub replaces the API key and the call's own secret, wherever a server
-// echoed them (a message, a header), with "[redacted]".
+// scrub replaces the client's credentials and the call's own secret,
+// wherever a server echoed them (a message, a header), with "[redacted]".
 func (api *caller) scrub(s string, x *exchange) string {
-	for _, secret := range []string{api.key.value(), x.scrub} {
-		if secret != "" && strings.Contains(s, secret) {
-			s = strings.ReplaceAll(s, secret, redacted)
-		}
+	for _, secret := range api.key().secrets() {
+		s = redact(s, secret)
+	}
+	return redact(s, x.scrub)
+}
+
+func redact(s, secret string) string {
+	if secret != "" && strings.Contains(s, secret) {
+		return strings.ReplaceAll(s, secret, redacted)
 	}
 	return s
 }

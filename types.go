@@ -3,7 +3,10 @@ package dbcloud
 import "time"
 
 // ServiceType is the kind of database a service runs. Values this version
-// does not know are kept as sent.
+// does not know are kept as sent. The time-series type arrives as
+// TIMESERIESDB (the API's document) or TIMESCALEDB (the live service); both
+// decode as ServiceTypeTimeSeries, so one comparison covers both, and which
+// spelling was sent is not kept: the two name the same type.
 type ServiceType string
 
 // Service types.

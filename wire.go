@@ -10,6 +10,10 @@ import (
 // falling back to a deprecated field.
 type finisher interface{ finish() error }
 
+// serviceTypeTimescaleDB is how the live service spells the time-series
+// type (WIRE-NOTES.md); the API's document says TIMESERIESDB.
+const serviceTypeTimescaleDB ServiceType = "TIMESCALEDB"
+
 // serviceJSON is a Service as it arrives on the wire: it also catches the
 // deprecated vpcEndpoint, used when vpc_endpoint is absent.
 type serviceJSON struct {
@@ -23,11 +27,14 @@ type serviceJSON struct {
 // promotes the fields to encoding/json.
 type serviceFields Service
 
-// finish checks the required id and falls back to the deprecated
-// vpcEndpoint.
+// finish checks the required id, names the time-series type by one value,
+// and falls back to the deprecated vpcEndpoint.
 func (w *serviceJSON) finish() error {
 	if w.ServiceID == "" {
 		return errors.New("the service has no service_id")
+	}
+	if w.ServiceType == serviceTypeTimescaleDB {
+		w.ServiceType = ServiceTypeTimeSeries
 	}
 	if w.VPCEndpoint == nil && len(w.LegacyVPCEndpoint) > 0 {
 		var vpc *VPCEndpoint

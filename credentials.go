@@ -1,0 +1,154 @@
+package dbcloud
+
+import (
+	"encoding/base64"
+	"strings"
+	"time"
+)
+
+// Credentials is how a Client proves who it is: an API key (APIKey), a
+// personal access token (PersonalAccessToken) or expiring Bearer tokens
+// (BearerTokens). Pass it to NewClientWithCredentials. Its secrets are out of
+// reach of fmt, log/slog and encoding/json: printing a Credentials (or a
+// Client) shows no key.
+//
+// Whatever the kind, the Authorization header is added only to requests for
+// the host of the base URL, so a redirect to another host never carries it.
+type Credentials struct {
+	// c is behind a function value: fmt prints a func as an address, so no
+	// verb reaches the secret, even through reflection.
+	c   credential
+	err error // why the credentials are unusable; reported by NewClientWithCredentials
+}
+
+// APIKey returns credentials that send "Authorization: Bearer <key>", the
+// scheme of the API's document. NewClient(key) is
+// NewClientWithCredentials(APIKey(key)).
+func APIKey(key string) Credentials {
+	switch {
+	case key == "":
+		return Credentials{err: invalid("apiKey", "empty: pass your API key, or set "+EnvAPIKey+" and use NewClientFromEnv")}
+	case strings.ContainsFunc(key, func(r rune) bool { return r == ' ' || isControl(r) }):
+		return Credentials{err: invalid("apiKey", "contains spaces or control characters")}
+	}
+	return Credentials{c: newCredential(key)}
+}
+
+// PersonalAccessToken returns credentials that send a personal access token
+// as HTTP Basic: "Authorization: Basic base64(<publicKey>:<secretKey>)", the
+// scheme the live service's own CLI uses. NewClientFromEnv reads the two
+// halves from DBCLOUD_PUBLIC_KEY and DBCLOUD_SECRET_KEY.
+func PersonalAccessToken(publicKey, secretKey string) Credentials {
+	switch {
+	case publicKey == "":
+		return Credentials{err: invalid("publicKey", "empty")}
+	case strings.ContainsFunc(publicKey, func(r rune) bool { return r == ':' || isControl(r) }):
+		// Basic authentication ends the user name at the first colon.
+		return Credentials{err: invalid("publicKey", "contains a colon or control characters")}
+	case secretKey == "":
+		return Credentials{err: invalid("secretKey", "empty")}
+	case strings.ContainsFunc(secretKey, isControl):
+		return Credentials{err: invalid("secretKey", "contains control characters")}
+	}
+	encoded := base64.StdEncoding.EncodeToString([]byte(publicKey + ":" + secretKey))
+	a := &staticAuth{header: []string{"Basic " + encoded}, hide: []string{secretKey, encoded}}
+	return Credentials{c: func() authorizer { return a }}
+}
+
+// BearerTokens returns credentials that send "Authorization: Bearer
+// <token>" with tokens from src, for short-lived tokens such as JWTs that
+// are refreshed.
+//
+// The Client keeps the last token and asks src for a new one when it has
+// less than TokenRefreshMargin left before its Expiry (half its lifetime,
+// for a token issued for less than twice the margin; a zero Expiry never
+// expires), so a token is replaced before the API would refuse it. A call
+// gets its token before its first attempt, waiting no longer than its
+// context and the attempt timeout (http.Client.Timeout) allow. Calls
+// that need a new token at the same moment share one Token call; each waits
+// for it no longer than its own context allows.
+//
+// When the API answers 401 to a request sent with a token, the Client asks
+// src once for a fresher one and, if it gets a different token, sends the
+// request once more with it, within the same attempt. If the fresh token is
+// refused too, or src returns the token that was refused, the 401 is
+// returned: there is never a second refresh for one request.
+//
+// A failure of src fails the call with src's error (wrapped); the request
+// was not sent, so even a create may safely be called again.
+func BearerTokens(src TokenSource) Credentials {
+	if src == nil {
+		return Credentials{err: invalid("tokenSource", "nil")}
+	}
+	t := &tokenAuth{src: src, now: time.Now}
+	return Credentials{c: func() authorizer { return t }}
+}
+
+// TokenSource supplies Bearer tokens. Its shape is that of
+// golang.org/x/oauth2's TokenSource, so one wraps in a few lines, without
+// this module depending on x/oauth2:
+//
+//	dbcloud.TokenSourceFunc(func() (*dbcloud.Token, error) {
+//		t, err := ts.Token() // ts is an oauth2.TokenSource
+//		if err != nil {
+//			return nil, err
+//		}
+//		return &dbcloud.Token{AccessToken: dbcloud.Secret(t.AccessToken), Expiry: t.Expiry}, nil
+//	})
+//
+// The Client caches tokens itself (see BearerTokens), so Token is called
+// only when a new token is needed. A source that caches too (as
+// oauth2.ReuseTokenSource does) may hand back the token the API just
+// refused; the Client then returns the 401 rather than retry with it.
+//
+// Token may be called from several goroutines, though never twice at once
+// by one Client.
+type TokenSource interface {
+	Token() (*Token, error)
+}
+
+// TokenSourceFunc adapts a function to TokenSource.
+type TokenSourceFunc func() (*Token, error)
+
+// Token calls f.
+func (f TokenSourceFunc) Token() (*Token, error) { return f() }
+
+// Token is a Bearer token and the time it stops being accepted.
+type Token struct {
+	// AccessToken is sent as "Authorization: Bearer <AccessToken>". It is a
+	// Secret, so a Token prints as "[redacted]".
+	AccessToken Secret
+	// Expiry is when the API stops accepting the token; zero means never.
+	Expiry time.Time
+}
+
+// TokenRefreshMargin is how long before a token's Expiry the Client asks
+// its TokenSource for a new one, so that a request is not sent with a token
+// that expires on its way. A token issued for less than twice the margin is
+// replaced at half its lifetime instead.
+const TokenRefreshMargin = 30 * time.Second
+
+// NewClientWithCredentials returns a client that authenticates with creds.
+// WithBaseURL is required. Like NewClient, it never reads the environment.
+func NewClientWithCredentials(creds Credentials, opts ...Option) (*Client, error) {
+	if creds.err != nil {
+		return nil, creds.err
+	}
+	if creds.c == nil {
+		return nil, invalid("credentials", "zero value: use APIKey, PersonalAccessToken or BearerTokens")
+	}
+	return newClient(creds.c, opts)
+}
+
+// ProjectID returns the project id set with WithProjectID or read from
+// DBCLOUD_PROJECT_ID by NewClientFromEnv; "" when neither gave one. The
+// SDK's methods take the project id as an argument: this is where a program
+// configured from the environment finds the one to pass.
+func (c *Client) ProjectID() string { return c.api.projectID }
+
+// WithProjectID records the project the program works on, returned by
+// Client.ProjectID. It changes no request: methods take their project id
+// as an argument.
+func WithProjectID(id string) Option {
+	return func(c *clientConfig) { c.projectID = id }
+}

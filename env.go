@@ -1,0 +1,109 @@
+package dbcloud
+
+import (
+	"io"
+	"os"
+	"strings"
+)
+
+// Environment variables read by NewClientFromEnv. Each secret may instead
+// be read from a file named by the variable with _FILE appended (such as
+// DBCLOUD_API_KEY_FILE=/run/secrets/dbcloud), for secrets mounted as files;
+// setting both a variable and its _FILE form is an error.
+const (
+	EnvAPIKey    = "DBCLOUD_API_KEY"    // an API key, sent as Bearer
+	EnvPublicKey = "DBCLOUD_PUBLIC_KEY" // a personal access token's public half
+	EnvSecretKey = "DBCLOUD_SECRET_KEY" // a personal access token's secret half
+	EnvBaseURL   = "DBCLOUD_BASE_URL"   // the API's base URL, ending in /v1
+	EnvProjectID = "DBCLOUD_PROJECT_ID" // the project, returned by Client.ProjectID
+
+	// EnvFileSuffix turns a secret's variable into the one naming a file
+	// that holds it: DBCLOUD_API_KEY_FILE, DBCLOUD_SECRET_KEY_FILE.
+	EnvFileSuffix = "_FILE"
+)
+
+// maxSecretFile bounds what is read of a secret's file: a key is short, and
+// a variable pointing at a large file by mistake must not fill memory.
+const maxSecretFile = 64 << 10
+
+// NewClientFromEnv returns a client configured from the environment:
+//
+//   - the credentials: DBCLOUD_API_KEY (Bearer), or a personal access token
+//     in DBCLOUD_PUBLIC_KEY and DBCLOUD_SECRET_KEY (Basic); setting both
+//     kinds is an error, so a program never uses one it did not expect;
+//   - the base URL: DBCLOUD_BASE_URL;
+//   - the project: DBCLOUD_PROJECT_ID, returned by Client.ProjectID.
+//
+// DBCLOUD_API_KEY_FILE and DBCLOUD_SECRET_KEY_FILE name files holding the
+// secret instead (surrounding white space, such as a final newline, is
+// trimmed). Options are applied after the environment, so an option wins
+// over a variable. Expiring tokens (BearerTokens) come from code, not the
+// environment: use NewClientWithCredentials.
+func NewClientFromEnv(opts ...Option) (*Client, error) {
+	env := []Option{}
+	if base := os.Getenv(EnvBaseURL); base != "" {
+		env = append(env, WithBaseURL(base))
+	}
+	if id := os.Getenv(EnvProjectID); id != "" {
+		env = append(env, WithProjectID(id))
+	}
+	creds, err := credentialsFromEnv()
+	if err != nil {
+		return nil, err
+	}
+	return NewClientWithCredentials(creds, append(env, opts...)...)
+}
+
+// credentialsFromEnv picks the one kind of credentials the environment
+// holds.
+func credentialsFromEnv() (Credentials, error) {
+	key, err := secretFromEnv(EnvAPIKey)
+	if err != nil {
+		return Credentials{}, err
+	}
+	public := os.Getenv(EnvPublicKey)
+	secret, err := secretFromEnv(EnvSecretKey)
+	if err != nil {
+		return Credentials{}, err
+	}
+	switch {
+	case key != "" && (public != "" || secret != ""):
+		return Credentials{}, invalid("credentials", "both "+EnvAPIKey+" and a personal access token ("+
+			EnvPublicKey+", "+EnvSecretKey+") are set: unset one")
+	case public != "" || secret != "":
+		return PersonalAccessToken(public, secret), nil
+	case key == "":
+		return Credentials{}, invalid("apiKey", "no credentials in the environment: set "+EnvAPIKey+
+			" (or "+EnvAPIKey+EnvFileSuffix+"), or "+EnvPublicKey+" and "+EnvSecretKey+" (or "+EnvSecretKey+EnvFileSuffix+")")
+	}
+	return APIKey(key), nil
+}
+
+// secretFromEnv reads the variable name, or the file named by name_FILE.
+// Errors name the variable, never its value or the file's content.
+func secretFromEnv(name string) (string, error) {
+	value, path := os.Getenv(name), os.Getenv(name+EnvFileSuffix)
+	switch {
+	case path == "":
+		return value, nil
+	case value != "":
+		return "", invalid(name, "both "+name+" and "+name+EnvFileSuffix+" are set: unset one")
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return "", invalid(name+EnvFileSuffix, err.Error())
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, maxSecretFile+1))
+	switch {
+	case err != nil:
+		return "", invalid(name+EnvFileSuffix, "reading "+path+" failed")
+	case len(b) > maxSecretFile:
+		return "", invalid(name+EnvFileSuffix, path+" is larger than 64 KiB: not a key")
+	}
+	s := strings.TrimSpace(string(b))
+	if s == "" {
+		return "", invalid(name+EnvFileSuffix, path+" is empty")
+	}
+	return s, nil
+}

@@ -1,0 +1,124 @@
+package dbcloudotel_test
+
+// The Observer's cost on a Get, as a ratio:
+//
+//	cd otel && go test -run '^$' -bench . -benchmem -count 6 . | tee /tmp/otel-bench.txt
+//
+// obs=none is Services.Get with no Observer; obs=otel wraps the same Get
+// in the four Observer calls the SDK's pipeline makes (StartCall,
+// StartAttempt, EndAttempt, EndCall) with the OpenTelemetry SDK recording
+// every span (batched to an exporter that drops them) and every metric;
+// impl=raw is the same request with net/http and encoding/json alone.
+// Observer alone measures the four calls without any HTTP.
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"github.com/dbcloud/dbcloud-go"
+	dbcloudotel "github.com/dbcloud/dbcloud-go/otel"
+	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/sdk/trace/tracetest"
+)
+
+const benchBody = `{"service_id":"svc-1","project_id":"proj-1","name":"db","region_code":"us-east-1",` +
+	`"service_type":"POSTGRES","status":"READY","created":"2026-01-02T03:04:05Z","resources":[],` +
+	`"endpoint":{"host":"db.example.com","port":5432},"metadata":{"environment":"DEV"}}`
+
+var sinkService *dbcloud.Service
+
+func benchObserver(b *testing.B) *dbcloudotel.Observer {
+	tp := sdktrace.NewTracerProvider(sdktrace.WithBatcher(tracetest.NewNoopExporter()))
+	mp := sdkmetric.NewMeterProvider(sdkmetric.WithReader(sdkmetric.NewManualReader()))
+	b.Cleanup(func() { _ = tp.Shutdown(context.Background()); _ = mp.Shutdown(context.Background()) })
+	obs, err := dbcloudotel.New(dbcloudotel.WithTracerProvider(tp), dbcloudotel.WithMeterProvider(mp))
+	if err != nil {
+		b.Fatal(err)
+	}
+	return obs
+}
+
+func BenchmarkGet(b *testing.B) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, benchBody)
+	}))
+	b.Cleanup(srv.Close)
+	c, err := dbcloud.NewClient("bench-key", dbcloud.WithBaseURL(srv.URL+"/v1"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(c.CloseIdleConnections)
+	ctx := context.Background()
+	call := dbcloud.CallInfo{Operation: "Services.Get", Method: http.MethodGet,
+		Path: "/projects/{project_id}/services/{service_id}", ProjectID: "proj-1", ServiceID: "svc-1"}
+
+	b.Run("obs=none", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			s, err := c.Services.Get(ctx, "proj-1", "svc-1")
+			if err != nil {
+				b.Fatal(err)
+			}
+			sinkService = s
+		}
+	})
+	b.Run("obs=otel", func(b *testing.B) {
+		obs := benchObserver(b)
+		b.ReportAllocs()
+		for b.Loop() {
+			start := time.Now()
+			cctx := obs.StartCall(ctx, call)
+			actx := obs.StartAttempt(cctx, call, 1)
+			s, err := c.Services.Get(actx, "proj-1", "svc-1")
+			if err != nil {
+				b.Fatal(err)
+			}
+			d := time.Since(start)
+			obs.EndAttempt(actx, call, dbcloud.AttemptInfo{Attempt: 1, StatusCode: 200, Duration: d})
+			obs.EndCall(cctx, call, dbcloud.CallResult{Attempts: 1, StatusCode: 200, Duration: d})
+			sinkService = s
+		}
+	})
+	b.Run("impl=raw", func(b *testing.B) {
+		hc := &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
+		b.Cleanup(hc.CloseIdleConnections)
+		url := srv.URL + "/v1/projects/proj-1/services/svc-1"
+		b.ReportAllocs()
+		for b.Loop() {
+			req, _ := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+			req.Header.Set("Authorization", "Bearer bench-key")
+			resp, err := hc.Do(req)
+			if err != nil {
+				b.Fatal(err)
+			}
+			var s dbcloud.Service
+			err = json.NewDecoder(resp.Body).Decode(&s)
+			resp.Body.Close()
+			if err != nil || resp.StatusCode != 200 {
+				b.Fatal(resp.StatusCode, err)
+			}
+			sinkService = &s
+		}
+	})
+}
+
+func BenchmarkObserver(b *testing.B) {
+	obs := benchObserver(b)
+	ctx := context.Background()
+	call := dbcloud.CallInfo{Operation: "Services.Get", Method: http.MethodGet,
+		Path: "/projects/{project_id}/services/{service_id}", ProjectID: "proj-1", ServiceID: "svc-1"}
+	b.ReportAllocs()
+	for b.Loop() {
+		cctx := obs.StartCall(ctx, call)
+		actx := obs.StartAttempt(cctx, call, 1)
+		obs.EndAttempt(actx, call, dbcloud.AttemptInfo{Attempt: 1, StatusCode: 200, Duration: time.Millisecond})
+		obs.EndCall(cctx, call, dbcloud.CallResult{Attempts: 1, StatusCode: 200, Duration: time.Millisecond})
+	}
+}
