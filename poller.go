@@ -28,6 +28,10 @@ import (
 //   - A wait that joins within 250 ms of a List that has its resource is
 //     handed that List's result instead of causing a read of its own: as
 //     fresh as its jittered first poll would be.
+//   - Two reads are never closer than the shortest first interval among the
+//     waits: at most one read per tick, also when waits join one after the
+//     other (a wait that joins just after a read has its first poll at the
+//     next one, at most its first interval later).
 //   - A 429 or 503 with Retry-After holds every wait of the poller until it
 //     has passed; joins and leaves never reset it.
 //   - The loop's goroutine ends when the last wait leaves, and its read in
@@ -45,6 +49,7 @@ type poller[T any] struct {
 	ctx       context.Context // of the reads; cancelled when the last wait leaves
 	cancel    context.CancelFunc
 	notBefore time.Time // from Retry-After
+	lastRead  time.Time // when the newest read was sent; zero when every wait has left
 	listed    []T       // the newest List result, for late joiners
 	listedAt  time.Time
 	wake      chan struct{}
@@ -137,6 +142,7 @@ func (p *poller[T]) leave(w *waiter[T]) {
 	delete(p.waiters, w)
 	if len(p.waiters) == 0 {
 		p.cancel()
+		p.lastRead = time.Time{} // a wait that comes next starts at once
 	}
 	p.poke()
 }
@@ -195,6 +201,7 @@ func (p *poller[T]) run() {
 			}
 		}
 		p.mu.Lock()
+		p.lastRead = time.Now()
 		batch := make([]*waiter[T], 0, len(p.waiters))
 		for w := range p.waiters {
 			if !w.busy {
@@ -229,13 +236,20 @@ func (p *poller[T]) schedule() (context.Context, time.Time, bool) {
 		return nil, time.Time{}, false
 	}
 	var next time.Time
+	gap := time.Duration(-1)
 	for w := range p.waiters {
 		if !w.busy && (next.IsZero() || w.due.Before(next)) {
 			next = w.due
 		}
+		if gap < 0 || w.first < gap {
+			gap = w.first
+		}
 	}
 	if next.IsZero() {
 		next = time.Now().Add(time.Hour) // every wait is busy: until one pokes
+	}
+	if !p.lastRead.IsZero() && next.Before(p.lastRead.Add(gap)) {
+		next = p.lastRead.Add(gap)
 	}
 	if next.Before(p.notBefore) {
 		next = p.notBefore
