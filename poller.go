@@ -25,9 +25,9 @@ import (
 //     waits, and a wait never sees fresh data less often than it would alone.
 //   - One wait alone reads its resource with a GET (services); two or more
 //     read the scope with one List. Replica sets have no GET: always a List.
-//   - A wait that joins within 250 ms of a List that has its resource is
-//     handed that List's result instead of causing a read of its own: as
-//     fresh as its jittered first poll would be.
+//   - A wait is only handed reads sent after it joined: never an older
+//     one, which could predate the caller's own change (a resize, say)
+//     and end the wait on a status that is no longer true.
 //   - Two reads are never closer than the shortest first interval among the
 //     waits: at most one read per tick, also when waits join one after the
 //     other (a wait that joins just after a read has its first poll at the
@@ -50,8 +50,6 @@ type poller[T any] struct {
 	cancel    context.CancelFunc
 	notBefore time.Time // from Retry-After
 	lastRead  time.Time // when the newest read was sent; zero when every wait has left
-	listed    []T       // the newest List result, for late joiners
-	listedAt  time.Time
 	wake      chan struct{}
 }
 
@@ -72,9 +70,8 @@ type observation[T any] struct {
 	err error
 }
 
-// joinFreshness is how old a List result may be and still serve a joining
-// wait as its first poll; also the bound of the first poll's jitter.
-const joinFreshness = 250 * time.Millisecond
+// firstJitterMax bounds the jitter of a wait's first poll.
+const firstJitterMax = 250 * time.Millisecond
 
 func newPoller[T any]() *poller[T] {
 	return &poller[T]{waiters: map[*waiter[T]]struct{}{}, wake: make(chan struct{}, 1)}
@@ -113,14 +110,6 @@ func (p *poller[T]) join(id string, first, longest time.Duration) *waiter[T] {
 	defer p.mu.Unlock()
 	now := time.Now()
 	w.due = now.Add(firstJitter(first))
-	if p.listed != nil && now.Sub(p.listedAt) < joinFreshness {
-		// Only a resource the list has: one created after it would look
-		// gone, which ends most waits.
-		if o := p.find(p.listed, id); o.res != nil {
-			w.ch <- o
-			w.busy = true
-		}
-	}
 	p.waiters[w] = struct{}{}
 	if !p.running || p.ctx.Err() != nil {
 		// A loop whose last wait just left has cancelled its reads: the
@@ -171,10 +160,10 @@ func (p *poller[T]) poke() {
 }
 
 // firstJitter is the random delay of a wait's first poll: below a quarter of
-// its first interval and below joinFreshness, so that waits started together
+// its first interval and below firstJitterMax, so that waits started together
 // do not read together, and a single wait still answers at once.
 func firstJitter(first time.Duration) time.Duration {
-	bound := min(first/4, joinFreshness)
+	bound := min(first/4, firstJitterMax)
 	if bound <= 0 {
 		return 0
 	}
@@ -229,7 +218,6 @@ func (p *poller[T]) schedule() (context.Context, time.Time, bool) {
 	if len(p.waiters) == 0 {
 		p.running = false
 		p.cancel()
-		p.listed = nil
 		if p.release != nil {
 			p.release()
 		}
@@ -276,9 +264,6 @@ func (p *poller[T]) read(ctx context.Context, batch []*waiter[T]) {
 	if apiErr, ok := errors.AsType[*APIError](err); ok && apiErr.RetryAfter > 0 &&
 		(apiErr.StatusCode == http.StatusTooManyRequests || apiErr.StatusCode == http.StatusServiceUnavailable) {
 		p.notBefore = now.Add(apiErr.RetryAfter)
-	}
-	if err == nil && one == nil {
-		p.listed, p.listedAt = list, now
 	}
 	for _, w := range batch {
 		if _, ok := p.waiters[w]; !ok {
