@@ -46,10 +46,6 @@ func polled(ch chan<- string, name string) dbcloud.WaitOption {
 	return dbcloud.WithProgress(func(string) { once.Do(func() { ch <- name }) })
 }
 
-func reads(srv *dbcloudtest.Server) int {
-	return srv.Count("GET", listPattern) + srv.Count("GET", servicePattern)
-}
-
 // Waits join and leave a shared poller: a cancelled wait ends alone, a wait
 // that joins late is served, the others finish as if alone.
 func TestSharedWaitsJoinAndLeave(t *testing.T) {
