@@ -317,3 +317,60 @@ func TestWaitForAll(t *testing.T) {
 		t.Errorf("all READY: %v, %v", res, err)
 	}
 }
+
+// The tick follows the shortest interval among the waits: a wait polling
+// hourly on its own notices READY at the pace of a fast wait beside it.
+func TestSharedTickFollowsShortestInterval(t *testing.T) {
+	srv, c, ids := fleet(t, 2)
+	p := srv.ProjectID
+	first := make(chan string, 2)
+	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+	defer cancel()
+	slow := make(chan error, 1)
+	go func() {
+		_, err := c.Services.WaitForReady(ctx, p, ids[0], dbcloud.WithPollInterval(time.Hour, time.Hour), polled(first, "slow"))
+		slow <- err
+	}()
+	<-first // the hourly wait has had its first poll: alone, its next is in an hour
+	fast := make(chan error, 1)
+	go func() {
+		_, err := c.Services.WaitForReady(ctx, p, ids[1], fastPolls, polled(first, "fast"))
+		fast <- err
+	}()
+	<-first
+	if err := srv.SetStatus(ids[0], dbcloud.StatusReady); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-slow; err != nil { // an hour alone; the 20 s context says otherwise
+		t.Errorf("hourly wait: %v, want READY seen through the fast wait's reads", err)
+	}
+	if err := srv.SetStatus(ids[1], dbcloud.StatusReady); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-fast; err != nil {
+		t.Errorf("fast wait: %v", err)
+	}
+}
+
+// A replica set's stop status ends its wait; the built-in "error" does too.
+func TestReplicaSetWaitStopStatus(t *testing.T) {
+	srv, c, ids := fleet(t, 1)
+	p := srv.ProjectID
+	if err := srv.SetStatus(ids[0], dbcloud.StatusReady); err != nil {
+		t.Fatal(err)
+	}
+	set, err := c.ReplicaSets.Create(t.Context(), p, ids[0], &dbcloud.CreateReplicaSetRequest{Name: "r", Nodes: 1, CPUMillis: 500, MemoryGBs: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.SetReplicaSetStatus(ids[0], set.ID, dbcloud.ReplicaSetResizing); err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.ReplicaSets.WaitForActive(t.Context(), p, ids[0], set.ID, fastPolls, dbcloud.WithStopStatuses(dbcloud.ReplicaSetResizing))
+	assertWaitErr(t, err, dbcloud.ErrStopStatus, "resizing")
+	if err := srv.SetReplicaSetStatus(ids[0], set.ID, dbcloud.ReplicaSetError); err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.ReplicaSets.WaitForActive(t.Context(), p, ids[0], set.ID, fastPolls)
+	assertWaitErr(t, err, dbcloud.ErrUnexpectedStatus, "error")
+}
