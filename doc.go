@@ -95,7 +95,8 @@
 // one service. One wait alone reads its service with a GET; two or more
 // read the project with one List per tick and each takes its service from
 // it. Each wait keeps its own delays (WithPollInterval, jittered, the first
-// one too: below a quarter of the first interval and at most 250 ms); the
+// one too: below a quarter of the first interval, 250 ms and a tenth of the
+// wait's timeout); the
 // poller reads when the earliest wait is due and hands the read to every
 // wait, so the tick is the shortest interval among the waits, and two reads
 // are never closer than the shortest first interval. A 429 or 503 with

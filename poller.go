@@ -16,8 +16,8 @@ import (
 //
 // The rules, stated once (the package's wait docs link here):
 //   - Each wait keeps its own schedule: its first poll comes after a random
-//     delay below a quarter of its first interval (at most 250 ms), then its
-//     delays grow from WithPollInterval's first to its longest.
+//     delay (waitConfig.firstJitter), then its delays grow from
+//     WithPollInterval's first to its longest.
 //   - The poller reads when the earliest wait is due, and hands that read to
 //     every wait it holds that is not still handling the previous one (a
 //     probe, a slow progress callback); each starts its next delay when it
@@ -70,9 +70,6 @@ type observation[T any] struct {
 	err error
 }
 
-// firstJitterMax bounds the jitter of a wait's first poll.
-const firstJitterMax = 250 * time.Millisecond
-
 func newPoller[T any]() *poller[T] {
 	return &poller[T]{waiters: map[*waiter[T]]struct{}{}, wake: make(chan struct{}, 1)}
 }
@@ -91,7 +88,7 @@ var (
 // join returns the poller of key, made by mk when there is none.
 // The registry's lock is held until join has added the wait, so that a
 // poller that is about to end is never joined (see exitIfIdle).
-func join[T any](key pollerKey, mk func() *poller[T], id string, first, longest time.Duration) (*poller[T], *waiter[T]) {
+func join[T any](key pollerKey, mk func() *poller[T], id string, first, longest, jitter time.Duration) (*poller[T], *waiter[T]) {
 	pollersMu.Lock()
 	defer pollersMu.Unlock()
 	p, ok := pollers[key].(*poller[T])
@@ -100,16 +97,20 @@ func join[T any](key pollerKey, mk func() *poller[T], id string, first, longest 
 		p.release = func() { delete(pollers, key) }
 		pollers[key] = p
 	}
-	return p, p.join(id, first, longest)
+	return p, p.join(id, first, longest, jitter)
 }
 
-// join adds a wait for id and starts the loop if it is not running.
-func (p *poller[T]) join(id string, first, longest time.Duration) *waiter[T] {
+// join adds a wait for id, whose first poll comes after a random delay
+// below jitter, and starts the loop if it is not running.
+func (p *poller[T]) join(id string, first, longest, jitter time.Duration) *waiter[T] {
 	w := &waiter[T]{id: id, first: first, longest: longest, delay: first, ch: make(chan observation[T], 1)}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	now := time.Now()
-	w.due = now.Add(firstJitter(first))
+	w.due = now
+	if jitter > 0 {
+		w.due = now.Add(rand.N(jitter))
+	}
 	p.waiters[w] = struct{}{}
 	if !p.running || p.ctx.Err() != nil {
 		// A loop whose last wait just left has cancelled its reads: the
@@ -157,17 +158,6 @@ func (p *poller[T]) poke() {
 	case p.wake <- struct{}{}:
 	default:
 	}
-}
-
-// firstJitter is the random delay of a wait's first poll: below a quarter of
-// its first interval and below firstJitterMax, so that waits started together
-// do not read together, and a single wait still answers at once.
-func firstJitter(first time.Duration) time.Duration {
-	bound := min(first/4, firstJitterMax)
-	if bound <= 0 {
-		return 0
-	}
-	return rand.N(bound)
 }
 
 // run is the poller's loop: wait until the earliest wait is due (or

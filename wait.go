@@ -7,7 +7,7 @@ import (
 )
 
 // Defaults of the waits. The first check comes at once (after a jitter of
-// at most 250 ms, see "Polling" in the package doc); the delays then grow
+// below 250 ms and a tenth of the wait's timeout, see "Polling" in the package doc); the delays then grow
 // from DefaultPollMin to DefaultPollMax.
 //
 // DefaultWaitTimeout bounds a wait whose context has no deadline and that
@@ -45,9 +45,10 @@ type waitConfig struct {
 	serviceConds   []func(*Service) (bool, error)
 	setConds       []func(*ReadReplicaSet) (bool, error)
 	createdGrace   time.Duration
-	created        *Service    // WithCreated
-	private        bool        // WithoutSharedPolling
-	probe          probeConfig // WaitForConnectable only
+	created        *Service      // WithCreated
+	private        bool          // WithoutSharedPolling
+	jitter         time.Duration // bound of the first poll's random delay: setJitter
+	probe          probeConfig   // WaitForConnectable only
 }
 
 // newWaitConfig applies opts to the defaults.
@@ -265,6 +266,7 @@ func (s *ServicesClient) waitService(ctx context.Context, projectID, serviceID s
 	if finish != nil {
 		sp.finish = finish(&cfg)
 	}
+	cfg.setJitter(ctx)
 	p, w := s.servicePoller(projectID, serviceID, &cfg)
 	svc, err := runWait(ctx, &cfg, p, w, sp)
 	if svc != nil && cfg.created != nil && svc.InitialPassword == "" {
@@ -340,6 +342,7 @@ func (r *ReplicaSetsClient) waitSet(ctx context.Context, projectID, serviceID, r
 	if finish != nil {
 		sp.finish = finish(&cfg)
 	}
+	cfg.setJitter(ctx)
 	p, w := r.replicaSetPoller(projectID, serviceID, replicaSetID, &cfg)
 	return runWait(ctx, &cfg, p, w, sp)
 }

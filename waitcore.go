@@ -103,6 +103,25 @@ func runWait[T any](ctx context.Context, cfg *waitConfig, p *poller[T], w *waite
 	}
 }
 
+// firstJitterMax bounds the jitter of a wait's first poll.
+const firstJitterMax = 250 * time.Millisecond
+
+// setJitter sets the bound of the random delay of the wait's first poll:
+// below a quarter of its first interval, 250 ms, and a tenth of the time
+// the wait has (its timeout, or what is left of ctx), so that waits started
+// together do not read together, while the first check stays prompt and a
+// short wait still gets its first read.
+func (c *waitConfig) setJitter(ctx context.Context) {
+	budget := c.timeout
+	if budget <= 0 {
+		budget = DefaultWaitTimeout
+		if dl, ok := ctx.Deadline(); ok {
+			budget = time.Until(dl)
+		}
+	}
+	c.jitter = max(0, min(c.first/4, firstJitterMax, budget/10))
+}
+
 // bound applies the wait's timeout to ctx: WithWaitTimeout's, or, when
 // neither that option nor ctx sets a deadline, DefaultWaitTimeout.
 func (c *waitConfig) bound(ctx context.Context) (context.Context, context.CancelFunc) {
@@ -161,9 +180,9 @@ func (s *ServicesClient) servicePoller(projectID, serviceID string, cfg *waitCon
 	}
 	if cfg.private {
 		p := mk()
-		return p, p.join(serviceID, cfg.first, cfg.longest)
+		return p, p.join(serviceID, cfg.first, cfg.longest, cfg.jitter)
 	}
-	return join(pollerKey{client: s, project: projectID}, mk, serviceID, cfg.first, cfg.longest)
+	return join(pollerKey{client: s, project: projectID}, mk, serviceID, cfg.first, cfg.longest, cfg.jitter)
 }
 
 // replicaSetPoller joins the poller of the service's replica set waits.
@@ -179,7 +198,7 @@ func (r *ReplicaSetsClient) replicaSetPoller(projectID, serviceID, replicaSetID 
 	}
 	if cfg.private {
 		p := mk()
-		return p, p.join(replicaSetID, cfg.first, cfg.longest)
+		return p, p.join(replicaSetID, cfg.first, cfg.longest, cfg.jitter)
 	}
-	return join(pollerKey{client: r, project: projectID, service: serviceID}, mk, replicaSetID, cfg.first, cfg.longest)
+	return join(pollerKey{client: r, project: projectID, service: serviceID}, mk, replicaSetID, cfg.first, cfg.longest, cfg.jitter)
 }
