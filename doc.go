@@ -96,10 +96,10 @@
 // read the project with one List per tick and each takes its service from
 // it. Each wait keeps its own delays (WithPollInterval, jittered, the first
 // one too: below a quarter of the first interval, 250 ms and a tenth of the
-// wait's timeout); the
-// poller reads when the earliest wait is due and hands the read to every
-// wait, so the tick is the shortest interval among the waits, and two reads
-// are never closer than the shortest first interval. A 429 or 503 with
+// wait's timeout); the poller reads when the earliest wait is due and hands
+// the read to every wait, so the tick is the shortest interval among the
+// waits, and two reads are never closer than the shortest first interval.
+// A wait is handed only reads sent after it joined. A 429 or 503 with
 // Retry-After holds every wait of the poller until it has passed. A wait
 // that joins late or leaves (done, cancelled, timed out) changes nothing
 // for the others; the poller's goroutine ends with its last wait.
