@@ -103,7 +103,9 @@
 // Retry-After holds every wait of the poller until it has passed. A wait
 // that joins late or leaves (done, cancelled, timed out) changes nothing
 // for the others; the poller's goroutine ends with its last wait.
-// WithoutSharedPolling makes a wait read alone.
+// WithoutSharedPolling makes a wait read alone. The reads are sent with
+// the poller's own context: a wait's context ends that wait at once, but
+// its values (a trace span) do not reach the reads.
 //
 // # Secrets
 //
