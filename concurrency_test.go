@@ -154,7 +154,10 @@ func TestConcurrentClient(t *testing.T) {
 	}
 	requests, conns := srv.API.Count("", ""), srv.NewConnections()
 	t.Logf("%d requests over %d connections", requests, conns)
-	if requests < workers*30 {
+	// Each worker sends about 30 requests of its own; its waits share the
+	// reads of the project with the other workers' (one List per tick), so
+	// they add fewer than one request each.
+	if requests < workers*25 {
 		t.Errorf("only %d requests: the workload did not run", requests)
 	}
 	if conns*10 > int64(requests) {

@@ -5,7 +5,6 @@ import (
 	"crypto/tls"
 	"errors"
 	"fmt"
-	"slices"
 )
 
 // ErrNoEndpoint is the cause of a WaitForConnectable error when there is
@@ -53,20 +52,12 @@ func WithPoolerCheck() WaitOption {
 // READY service without an endpoint is returned with an error matching
 // ErrNoEndpoint.
 func (s *ServicesClient) WaitForConnectable(ctx context.Context, projectID, serviceID string, opts ...WaitOption) (*Service, error) {
-	if err := checkService(projectID, serviceID); err != nil {
-		return nil, err
-	}
-	var svc *Service
-	err := waitConnectable(ctx, &WaitError{Resource: "service", ID: serviceID, Want: connectableWant}, opts,
-		func(ctx context.Context) (string, bool, error) {
-			got, ready, err := s.checkStatus(ctx, projectID, serviceID, StatusReady)
-			if got == nil {
-				return "", false, err
-			}
-			svc = got
-			return string(got.Status), ready, err
-		},
-		func() (*Endpoint, *ConnectionPooler) { return svc.Endpoint, svc.ConnectionPooler })
+	sp := serviceSpec(serviceID, connectableWant, statusJudge(StatusReady))
+	svc, err := s.waitService(ctx, projectID, serviceID, opts, sp, func(cfg *waitConfig) func(context.Context, *Service) error {
+		return func(ctx context.Context, v *Service) error {
+			return cfg.probe.answers(ctx, "service", v.Endpoint, v.ConnectionPooler)
+		}
+	})
 	return connectableResult(svc, err)
 }
 
@@ -74,55 +65,13 @@ func (s *ServicesClient) WaitForConnectable(ctx context.Context, projectID, serv
 // endpoint answers, and returns it: WaitForActive, then the probes of
 // ServicesClient.WaitForConnectable, with the same options and errors.
 func (r *ReplicaSetsClient) WaitForConnectable(ctx context.Context, projectID, serviceID, replicaSetID string, opts ...WaitOption) (*ReadReplicaSet, error) {
-	if err := checkReplicaSet(projectID, serviceID, replicaSetID); err != nil {
-		return nil, err
-	}
-	var set *ReadReplicaSet
-	err := waitConnectable(ctx, &WaitError{Resource: "replica set", ID: replicaSetID, Want: connectableWant}, opts,
-		func(ctx context.Context) (string, bool, error) {
-			got, active, err := r.checkActive(ctx, projectID, serviceID, replicaSetID)
-			if got == nil {
-				return "", false, err
-			}
-			set = got
-			return string(got.Status), active, err
-		},
-		func() (*Endpoint, *ConnectionPooler) { return set.Endpoint, set.ConnectionPooler })
-	return connectableResult(set, err)
-}
-
-// waitConnectable polls read until the resource is up (READY or active),
-// then probes the endpoints it has then until they answer, reading the
-// resource again before each further probe, so that it is still up and its
-// endpoints are current. The probes' delays start over from the poll
-// minimum: a database usually answers a moment after READY, and the polls
-// before it may have grown to the maximum. One timeout bounds both.
-func waitConnectable(ctx context.Context, w *WaitError, opts []WaitOption, read func(context.Context) (string, bool, error), endpoints func() (*Endpoint, *ConnectionPooler)) error {
-	cfg := newWaitConfig(opts)
-	if cfg.timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, cfg.timeout)
-		defer cancel()
-	}
-	opts = append(slices.Clip(opts), WithWaitTimeout(0)) // bounded once, above
-	if err := poll(ctx, w, opts, read); err != nil {
-		return err
-	}
-	justRead := true // by the poll that saw the resource up
-	return poll(ctx, w, opts, func(ctx context.Context) (string, bool, error) {
-		status := "" // no new status to report for a probe of what was just read
-		if !justRead {
-			var up bool
-			var err error
-			if status, up, err = read(ctx); !up || err != nil {
-				return status, false, err
-			}
+	sp := setSpec(replicaSetID, connectableWant, activeJudge)
+	set, err := r.waitSet(ctx, projectID, serviceID, replicaSetID, opts, sp, func(cfg *waitConfig) func(context.Context, *ReadReplicaSet) error {
+		return func(ctx context.Context, v *ReadReplicaSet) error {
+			return cfg.probe.answers(ctx, "replica set", v.Endpoint, v.ConnectionPooler)
 		}
-		justRead = false
-		direct, pooler := endpoints()
-		err := cfg.probe.answers(ctx, w.Resource, direct, pooler)
-		return status, err == nil, err
 	})
+	return connectableResult(set, err)
 }
 
 // connectableResult returns the resource on success and with ErrNoEndpoint,

@@ -117,6 +117,37 @@
 // protocol (no password is sent): use it before connecting, WaitForReady
 // before the next API operation.
 //
+// Every wait ends, at the latest, at its timeout: WithWaitTimeout, else the
+// context's deadline, else DefaultWaitTimeout (an hour). It ends at once,
+// with a *WaitError, on a status named by WithStopStatuses (ErrStopStatus),
+// on an error of a WithServiceCondition or WithReplicaSetCondition, and on
+// what cannot lead to the wanted status (ErrNotFound, ErrUnexpectedStatus, a
+// 4xx other than 429). A 404 in the first DefaultCreatedGrace of a wait
+// given WithJustCreated or WithCreated is polled through. A wait returns a
+// fresh read, which never carries InitialPassword: WithCreated(svc) keeps
+// the one Create returned. ServicesClient.WaitForAll waits for many
+// services and says which reached the status, which failed and why, and
+// which were still pending.
+//
+// # Polling
+//
+// Concurrent waits of one Client share their reads: the waits on services
+// of one project share a poller, and so do the waits on the replica sets of
+// one service. One wait alone reads its service with a GET; two or more
+// read the project with one List per tick and each takes its service from
+// it. Each wait keeps its own delays (WithPollInterval, jittered, the first
+// one too: below a quarter of the first interval, 250 ms and a tenth of the
+// wait's timeout); the poller reads when the earliest wait is due and hands
+// the read to every wait, so the tick is the shortest interval among the
+// waits, and two reads are never closer than the shortest first interval.
+// A wait is handed only reads sent after it joined. A 429 or 503 with
+// Retry-After holds every wait of the poller until it has passed. A wait
+// that joins late or leaves (done, cancelled, timed out) changes nothing
+// for the others; the poller's goroutine ends with its last wait.
+// WithoutSharedPolling makes a wait read alone. The reads are sent with
+// the poller's own context: a wait's context ends that wait at once, but
+// its values (a trace span) do not reach the reads.
+//
 // # Read-only clients
 //
 // WithReadOnly refuses every change before sending it, with an error

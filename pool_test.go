@@ -30,11 +30,40 @@ func poolServer(t *testing.T) (*httptest.Server, *atomic.Int64) {
 	return srv, &conns
 }
 
-// At 256 goroutines doing Get against one loopback server, the default
-// client keeps its connections pooled: it opens no more TCP connections
-// than raw net/http with a 100-connection pool.
+// The default client keeps its connections pooled under many goroutines
+// doing Get against one loopback server: with fewer goroutines than its
+// 100-connection pool it opens about one connection per goroutine, like
+// raw net/http, and beyond the pool it redials about as often as raw
+// net/http does. (With an http.Client Timeout it opened 2 to 3 times as
+// many: net/http races the cancel at the end of each body with returning
+// its connection to the pool.)
 func TestDefaultClientKeepsConnectionsPooled(t *testing.T) {
-	const goroutines, each = 256, 20
+	for _, tc := range []struct {
+		goroutines int
+		slack      float64 // how many more connections the SDK may open
+	}{
+		// Within the pool both open about one connection per goroutine,
+		// plus the dials a start burst races (measured: raw 208-234, the
+		// SDK 211-277 over 3 rounds of 64).
+		{goroutines: 64, slack: 1.35},
+		// Beyond the pool the count is a race between redials, which
+		// varies by a third from one run to the next on either side.
+		{goroutines: 256, slack: 1.6},
+	} {
+		raw, sdk := poolConnections(t, tc.goroutines, 20)
+		t.Logf("3 rounds of %d goroutines × 20 Gets: raw net/http (100-connection pool) opened %d connections, the SDK %d",
+			tc.goroutines, raw, sdk)
+		if float64(sdk) > tc.slack*float64(raw)+3 {
+			t.Errorf("%d goroutines: the SDK opened %d connections, raw net/http %d: want at most %.2f times as many",
+				tc.goroutines, sdk, raw, tc.slack)
+		}
+	}
+}
+
+// poolConnections counts the connections that raw net/http and the SDK's
+// default client open, in 3 alternating rounds of goroutines each doing
+// each Gets.
+func poolConnections(t *testing.T, goroutines, each int) (raw, sdk int64) {
 	hammer := func(get func() error) {
 		var wg sync.WaitGroup
 		for range goroutines {
@@ -54,11 +83,11 @@ func TestDefaultClientKeepsConnectionsPooled(t *testing.T) {
 		srv, conns := poolServer(t)
 		tr := http.DefaultTransport.(*http.Transport).Clone()
 		tr.MaxIdleConnsPerHost = 100
-		raw := &http.Client{Transport: tr}
+		client := &http.Client{Transport: tr}
 		defer tr.CloseIdleConnections()
 		hammer(func() error {
 			req, _ := http.NewRequestWithContext(context.Background(), "GET", srv.URL+"/v1/projects/p1/services/s1", nil)
-			resp, err := raw.Do(req)
+			resp, err := client.Do(req)
 			if err != nil {
 				return err
 			}
@@ -82,19 +111,11 @@ func TestDefaultClientKeepsConnectionsPooled(t *testing.T) {
 	}
 	// Rounds alternate, so that a busy moment of the machine does not
 	// weigh on one side only.
-	var raw, sdk int64
 	for range 3 {
 		raw += rawRun()
 		sdk += sdkRun()
 	}
-	t.Logf("3 rounds of %d goroutines × %d Gets: raw net/http (100-connection pool) opened %d connections, the SDK %d",
-		goroutines, each, raw, sdk)
-	// Both open about 100 connections and redial those that do not fit in
-	// the pool; the slack is for scheduling noise (with an http.Client
-	// Timeout the SDK opened 2 to 3 times as many).
-	if float64(sdk) > 1.2*float64(raw) {
-		t.Errorf("the SDK opened %d connections, raw net/http %d: want no more", sdk, raw)
-	}
+	return raw, sdk
 }
 
 func readAll(resp *http.Response) (int64, error) {

@@ -79,7 +79,7 @@ func mutations() []mutation {
 // every method, so a new method cannot escape the test unsorted.
 var reads = []string{
 	"Services.List", "Services.Get", "Services.ListLogs", "Services.AllLogs", "Services.FollowLogs",
-	"Services.WaitForReady", "Services.WaitForStatus", "Services.WaitForDeleted", "Services.WaitForConnectable",
+	"Services.WaitForReady", "Services.WaitForStatus", "Services.WaitForAll", "Services.WaitForDeleted", "Services.WaitForConnectable",
 	"ReplicaSets.List", "ReplicaSets.WaitForActive", "ReplicaSets.WaitForDeleted", "ReplicaSets.WaitForConnectable",
 }
 

@@ -2,19 +2,36 @@ package dbcloud
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"math/rand/v2"
-	"net/http"
 	"time"
 )
 
-// Defaults of the wait helpers' polling: the first check is immediate, the
-// delays then grow from DefaultPollMin to DefaultPollMax.
+// Defaults of the waits. The first check comes at once (after a jitter of
+// below 250 ms and a tenth of the wait's timeout, see "Polling" in the package doc); the delays then grow
+// from DefaultPollMin to DefaultPollMax.
+//
+// DefaultWaitTimeout bounds a wait whose context has no deadline and that
+// has no WithWaitTimeout: a wait forgotten in CI fails within the hour
+// instead of holding a runner until its own limit. An hour is well above
+// the slowest operation a wait follows in normal service (a create, a
+// resize or a fork of a large service takes minutes to tens of minutes),
+// so it only ends waits that something else has broken. A deadline on the
+// context, longer or shorter, replaces it.
+//
+// DefaultCreatedGrace is how long after the start of a wait given
+// WithJustCreated or WithCreated a missing resource (404) is taken as
+// read-after-create lag and polled through.
 const (
-	DefaultPollMin = time.Second
-	DefaultPollMax = 10 * time.Second
+	DefaultPollMin      = time.Second
+	DefaultPollMax      = 10 * time.Second
+	DefaultWaitTimeout  = time.Hour
+	DefaultCreatedGrace = 30 * time.Second
 )
+
+// ErrStopStatus is the cause of a wait that ended because the resource
+// reached a status named by WithStopStatuses; the WaitError's LastStatus is
+// that status. It matches ErrUnexpectedStatus too.
+var ErrStopStatus = fmt.Errorf("%w: a stop status was reached", ErrUnexpectedStatus)
 
 // WaitOption configures WaitForReady, WaitForStatus, WaitForDeleted,
 // WaitForActive, WaitForConnectable and the replica set WaitForDeleted.
@@ -23,8 +40,15 @@ type WaitOption func(*waitConfig)
 type waitConfig struct {
 	first, longest time.Duration // WithPollInterval
 	timeout        time.Duration
-	progress       func(status string)
-	probe          probeConfig // WaitForConnectable only
+	progress       []func(status string)
+	stop           []string
+	serviceConds   []func(*Service) (bool, error)
+	setConds       []func(*ReadReplicaSet) (bool, error)
+	createdGrace   time.Duration
+	created        *Service      // WithCreated
+	private        bool          // WithoutSharedPolling
+	jitter         time.Duration // bound of the first poll's random delay: setJitter
+	probe          probeConfig   // WaitForConnectable only
 }
 
 // newWaitConfig applies opts to the defaults.
@@ -34,6 +58,14 @@ func newWaitConfig(opts []WaitOption) waitConfig {
 		opt(&cfg)
 	}
 	return cfg
+}
+
+// check validates the options before anything is sent.
+func (c *waitConfig) check() error {
+	if c.first <= 0 || c.longest < c.first {
+		return invalid("WithPollInterval", "want 0 < first <= longest")
+	}
+	return nil
 }
 
 // WithPollInterval sets the delays between polls: the first is first, each
@@ -53,9 +85,84 @@ func WithWaitTimeout(d time.Duration) WaitOption {
 // output in deploy scripts. fn runs on the waiting goroutine. The status is
 // the resource's, as the API sent it: ServiceStatus(status) or
 // ReplicaSetStatus(status) gives the typed value. A string serves the waits
-// of both kinds of resource with one option.
+// of both kinds of resource with one option. Each WithProgress adds a
+// callback: all of them are called, in the order of the options. A nil fn
+// is ignored.
 func WithProgress(fn func(status string)) WaitOption {
-	return func(c *waitConfig) { c.progress = fn }
+	return func(c *waitConfig) {
+		if fn != nil {
+			c.progress = append(c.progress, fn)
+		}
+	}
+}
+
+// WithStopStatuses names statuses that end the wait at once with a
+// *WaitError whose Err matches ErrStopStatus (and ErrUnexpectedStatus) and
+// whose LastStatus is the status seen: UNSTABLE for a service, say, that
+// would otherwise be polled until the timeout. The wanted status is never a
+// stop. It takes ServiceStatus or ReplicaSetStatus values (or strings);
+// options add up.
+//
+//	svc, err := c.Services.WaitForReady(ctx, p, id, dbcloud.WithStopStatuses(dbcloud.StatusUnstable))
+func WithStopStatuses[S ~string](statuses ...S) WaitOption {
+	return func(c *waitConfig) {
+		for _, s := range statuses {
+			c.stop = append(c.stop, string(s))
+		}
+	}
+}
+
+// WithServiceCondition adds a condition a service wait needs besides the
+// status, for what the status alone cannot say (HA replicas in place, a
+// pooler endpoint present). It is called, on the waiting goroutine, with
+// each service read that has the wanted status: true ends the wait, false
+// polls on, an error ends the wait at once with a *WaitError whose Err is
+// that error. All conditions must hold. Replica set waits ignore it.
+func WithServiceCondition(fn func(*Service) (bool, error)) WaitOption {
+	return func(c *waitConfig) { c.serviceConds = append(c.serviceConds, fn) }
+}
+
+// WithReplicaSetCondition is WithServiceCondition for the replica set waits;
+// service waits ignore it.
+func WithReplicaSetCondition(fn func(*ReadReplicaSet) (bool, error)) WaitOption {
+	return func(c *waitConfig) { c.setConds = append(c.setConds, fn) }
+}
+
+// WithJustCreated tells the wait that its resource was just created: for
+// DefaultCreatedGrace after the wait starts, a 404 (or a list without the
+// resource) is taken as the API not showing it yet and polled through,
+// instead of ending the wait with ErrNotFound. Without it a 404 ends the
+// wait at once, as a resource deleted by someone else should. The delete
+// waits ignore it: for them a 404 is success.
+func WithJustCreated() WaitOption {
+	return func(c *waitConfig) { c.createdGrace = DefaultCreatedGrace }
+}
+
+// WithCreated starts a service wait from the service Create or Fork
+// returned: WithJustCreated, and the service the wait returns keeps
+// svc.InitialPassword. Reads never carry the password (only the create's
+// response does), so without it
+//
+//	svc, err = c.Services.WaitForConnectable(ctx, p, svc.ServiceID)
+//
+// would drop the only copy. svc's ServiceID must be the one waited for.
+// Replica set waits ignore it.
+//
+//	svc, err := c.Services.Create(ctx, p, req)
+//	...
+//	svc, err = c.Services.WaitForConnectable(ctx, p, svc.ServiceID, dbcloud.WithCreated(svc))
+func WithCreated(svc *Service) WaitOption {
+	return func(c *waitConfig) {
+		c.created = svc
+		c.createdGrace = DefaultCreatedGrace
+	}
+}
+
+// WithoutSharedPolling makes the wait poll alone, with a GET for a service,
+// instead of sharing the reads of its project (see "Polling" in the package
+// doc). For keys allowed to read one service but not list the project.
+func WithoutSharedPolling() WaitOption {
+	return func(c *waitConfig) { c.private = true }
 }
 
 // WaitError is a wait that ended without reaching the wanted status.
@@ -88,13 +195,18 @@ func (e *WaitError) Unwrap() error { return e.Err }
 const deletedWant = "deleted"
 
 // WaitForReady polls a service until it is READY and returns it. It stops
-// early, with a *WaitError, when the service is gone or being deleted, or on
-// an error that polling cannot outlast (a 4xx other than 429); network
-// errors, 5xx and 429 are polled through until the context or
-// WithWaitTimeout ends.
+// early, with a *WaitError, when the service is gone or being deleted, when
+// it reaches a status of WithStopStatuses, or on an error that polling
+// cannot outlast (a 4xx other than 429); network errors, 5xx and 429 are
+// polled through until the context or the wait's timeout (WithWaitTimeout,
+// else DefaultWaitTimeout when the context has no deadline) ends.
+// Concurrent waits on one project share their reads; see "Polling" in the
+// package doc.
 //
 // READY means the control plane is done; the database may refuse a
 // connection for a moment after it. To connect next, use WaitForConnectable.
+// The service returned is a fresh read, without InitialPassword, unless the
+// wait is given WithCreated.
 func (s *ServicesClient) WaitForReady(ctx context.Context, projectID, serviceID string, opts ...WaitOption) (*Service, error) {
 	return s.WaitForStatus(ctx, projectID, serviceID, StatusReady, opts...)
 }
@@ -103,126 +215,151 @@ func (s *ServicesClient) WaitForReady(ctx context.Context, projectID, serviceID 
 // the rules of WaitForReady. Seeing DELETING or DELETED while waiting for
 // another status ends the wait with ErrUnexpectedStatus.
 func (s *ServicesClient) WaitForStatus(ctx context.Context, projectID, serviceID string, want ServiceStatus, opts ...WaitOption) (*Service, error) {
-	if err := checkService(projectID, serviceID); err != nil {
-		return nil, err
-	}
 	if want == "" {
 		return nil, invalid("want", "required")
 	}
-	var svc *Service
-	err := poll(ctx, &WaitError{Resource: "service", ID: serviceID, Want: string(want)}, opts,
-		func(ctx context.Context) (string, bool, error) {
-			got, done, err := s.checkStatus(ctx, projectID, serviceID, want)
-			if got == nil {
-				return "", false, err
-			}
-			svc = got
-			return string(got.Status), done, err
-		})
+	svc, err := s.waitService(ctx, projectID, serviceID, opts, serviceSpec(serviceID, string(want), statusJudge(want)), nil)
 	if err != nil {
 		return nil, err
 	}
 	return svc, nil
 }
 
-// checkStatus is one poll of a wait for want: the service as read (nil when
-// the read failed), whether it has that status, and ErrUnexpectedStatus when
-// it is being deleted instead.
-func (s *ServicesClient) checkStatus(ctx context.Context, projectID, serviceID string, want ServiceStatus) (*Service, bool, error) {
-	got, err := s.Get(ctx, projectID, serviceID)
-	if err != nil {
-		return nil, false, err
+// statusJudge is the built-in rule of a wait for want: done at want,
+// ErrUnexpectedStatus when the service is being deleted instead.
+func statusJudge(want ServiceStatus) func(*Service) (bool, error) {
+	return func(got *Service) (bool, error) {
+		switch {
+		case got.Status == want:
+			return true, nil
+		case got.Status == StatusDeleting || got.Status == StatusDeleted:
+			return false, ErrUnexpectedStatus
+		}
+		return false, nil
 	}
-	switch {
-	case got.Status == want:
-		return got, true, nil
-	case got.Status == StatusDeleting || got.Status == StatusDeleted:
-		return got, false, ErrUnexpectedStatus
+}
+
+func serviceSpec(serviceID, want string, judge func(*Service) (bool, error)) waitSpec[Service] {
+	return waitSpec[Service]{
+		w:      &WaitError{Resource: "service", ID: serviceID, Want: want},
+		status: func(v *Service) string { return string(v.Status) },
+		judge:  judge,
 	}
-	return got, false, nil
+}
+
+// waitService runs a service wait on the core: options checked, the
+// caller's conditions and the password of WithCreated applied.
+func (s *ServicesClient) waitService(ctx context.Context, projectID, serviceID string, opts []WaitOption, sp waitSpec[Service], finish func(*waitConfig) func(context.Context, *Service) error) (*Service, error) {
+	if err := checkService(projectID, serviceID); err != nil {
+		return nil, err
+	}
+	cfg := newWaitConfig(opts)
+	if err := cfg.check(); err != nil {
+		return nil, err
+	}
+	if cfg.created != nil && cfg.created.ServiceID != serviceID {
+		return nil, invalid("WithCreated", "the service is not the one waited for")
+	}
+	if len(cfg.serviceConds) > 0 {
+		sp.cond = func(v *Service) (bool, error) { return allHold(cfg.serviceConds, v) }
+	}
+	if finish != nil {
+		sp.finish = finish(&cfg)
+	}
+	cfg.setJitter(ctx)
+	p, w := s.servicePoller(projectID, serviceID, &cfg)
+	svc, err := runWait(ctx, &cfg, p, w, sp)
+	if svc != nil && cfg.created != nil && svc.InitialPassword == "" {
+		svc.InitialPassword = cfg.created.InitialPassword
+	}
+	return svc, err
+}
+
+// allHold reports whether every condition holds for v, stopping at the
+// first that does not or fails.
+func allHold[T any](conds []func(*T) (bool, error), v *T) (bool, error) {
+	for _, cond := range conds {
+		if ok, err := cond(v); !ok || err != nil {
+			return false, err
+		}
+	}
+	return true, nil
 }
 
 // WaitForDeleted polls a service until it is gone (404) or DELETED.
 func (s *ServicesClient) WaitForDeleted(ctx context.Context, projectID, serviceID string, opts ...WaitOption) error {
-	if err := checkService(projectID, serviceID); err != nil {
-		return err
-	}
-	return poll(ctx, &WaitError{Resource: "service", ID: serviceID, Want: deletedWant}, opts,
-		func(ctx context.Context) (string, bool, error) {
-			got, err := s.Get(ctx, projectID, serviceID)
-			if isNotFound(err) {
-				return "", true, nil
-			}
-			if err != nil {
-				return "", false, err
-			}
-			return string(got.Status), got.Status == StatusDeleted, nil
-		})
+	sp := serviceSpec(serviceID, deletedWant, func(v *Service) (bool, error) { return v.Status == StatusDeleted, nil })
+	sp.goneIsDone = true
+	_, err := s.waitService(ctx, projectID, serviceID, opts, sp, nil)
+	return err
 }
 
 // WaitForActive polls a read replica set until it is active and returns it.
-// There is no GET for one set: each poll lists the service's sets. A set
-// missing from the list ends the wait with ErrNotFound; a set in "error" or
-// "deleting" with ErrUnexpectedStatus. Other errors are handled as in
+// There is no GET for one set: each poll lists the service's sets, one list
+// for every wait on the sets of that service. A set missing from the list
+// ends the wait with ErrNotFound; a set in "error" or "deleting" with
+// ErrUnexpectedStatus. Other errors are handled as in
 // ServicesClient.WaitForReady.
 func (r *ReplicaSetsClient) WaitForActive(ctx context.Context, projectID, serviceID, replicaSetID string, opts ...WaitOption) (*ReadReplicaSet, error) {
-	if err := checkReplicaSet(projectID, serviceID, replicaSetID); err != nil {
-		return nil, err
-	}
-	var set *ReadReplicaSet
-	err := poll(ctx, &WaitError{Resource: "replica set", ID: replicaSetID, Want: string(ReplicaSetActive)}, opts,
-		func(ctx context.Context) (string, bool, error) {
-			got, done, err := r.checkActive(ctx, projectID, serviceID, replicaSetID)
-			if got == nil {
-				return "", false, err
-			}
-			set = got
-			return string(got.Status), done, err
-		})
+	set, err := r.waitSet(ctx, projectID, serviceID, replicaSetID, opts, setSpec(replicaSetID, string(ReplicaSetActive), activeJudge), nil)
 	if err != nil {
 		return nil, err
 	}
 	return set, nil
 }
 
-// checkActive is one poll of a wait for an active set: the set as listed
-// (nil when the list failed or lacks it), whether it is active, and
-// ErrUnexpectedStatus when it is in error or being deleted.
-func (r *ReplicaSetsClient) checkActive(ctx context.Context, projectID, serviceID, replicaSetID string) (*ReadReplicaSet, bool, error) {
-	got, err := r.find(ctx, projectID, serviceID, replicaSetID)
-	if err != nil {
-		return nil, false, err
-	}
+// activeJudge is the built-in rule of a wait for an active set.
+func activeJudge(got *ReadReplicaSet) (bool, error) {
 	switch got.Status {
 	case ReplicaSetActive:
-		return got, true, nil
+		return true, nil
 	case ReplicaSetError, ReplicaSetDeleting:
-		return got, false, ErrUnexpectedStatus
+		return false, ErrUnexpectedStatus
 	}
-	return got, false, nil
+	return false, nil
+}
+
+func setSpec(id, want string, judge func(*ReadReplicaSet) (bool, error)) waitSpec[ReadReplicaSet] {
+	return waitSpec[ReadReplicaSet]{
+		w:      &WaitError{Resource: "replica set", ID: id, Want: want},
+		status: func(v *ReadReplicaSet) string { return string(v.Status) },
+		judge:  judge,
+	}
+}
+
+// waitSet runs a replica set wait on the core.
+func (r *ReplicaSetsClient) waitSet(ctx context.Context, projectID, serviceID, replicaSetID string, opts []WaitOption, sp waitSpec[ReadReplicaSet], finish func(*waitConfig) func(context.Context, *ReadReplicaSet) error) (*ReadReplicaSet, error) {
+	if err := checkReplicaSet(projectID, serviceID, replicaSetID); err != nil {
+		return nil, err
+	}
+	cfg := newWaitConfig(opts)
+	if err := cfg.check(); err != nil {
+		return nil, err
+	}
+	if len(cfg.setConds) > 0 {
+		sp.cond = func(v *ReadReplicaSet) (bool, error) { return allHold(cfg.setConds, v) }
+	}
+	if finish != nil {
+		sp.finish = finish(&cfg)
+	}
+	cfg.setJitter(ctx)
+	p, w := r.replicaSetPoller(projectID, serviceID, replicaSetID, &cfg)
+	return runWait(ctx, &cfg, p, w, sp)
 }
 
 // WaitForDeleted polls a read replica set until it is missing from its
 // service's list (or the service itself is gone). A set in "error" ends the
 // wait with ErrUnexpectedStatus.
 func (r *ReplicaSetsClient) WaitForDeleted(ctx context.Context, projectID, serviceID, replicaSetID string, opts ...WaitOption) error {
-	if err := checkReplicaSet(projectID, serviceID, replicaSetID); err != nil {
-		return err
-	}
-	return poll(ctx, &WaitError{Resource: "replica set", ID: replicaSetID, Want: deletedWant}, opts,
-		func(ctx context.Context) (string, bool, error) {
-			got, err := r.find(ctx, projectID, serviceID, replicaSetID)
-			if isNotFound(err) {
-				return "", true, nil
-			}
-			if err != nil {
-				return "", false, err
-			}
-			if got.Status == ReplicaSetError {
-				return string(got.Status), false, ErrUnexpectedStatus
-			}
-			return string(got.Status), false, nil
-		})
+	sp := setSpec(replicaSetID, deletedWant, func(v *ReadReplicaSet) (bool, error) {
+		if v.Status == ReplicaSetError {
+			return false, ErrUnexpectedStatus
+		}
+		return false, nil
+	})
+	sp.goneIsDone = true
+	_, err := r.waitSet(ctx, projectID, serviceID, replicaSetID, opts, sp, nil)
+	return err
 }
 
 // find lists a service's sets and returns the one with id, or an error
@@ -238,88 +375,4 @@ func (r *ReplicaSetsClient) find(ctx context.Context, projectID, serviceID, id s
 		}
 	}
 	return nil, fmt.Errorf("%w: replica set %s is not in the list of service %s", ErrNotFound, id, serviceID)
-}
-
-func isNotFound(err error) bool { return errors.Is(err, ErrNotFound) }
-
-// isTerminal reports an error that more polling cannot outlast.
-func isTerminal(err error) bool {
-	if errors.Is(err, ErrUnexpectedStatus) || errors.Is(err, ErrNotFound) || errors.Is(err, ErrNoEndpoint) {
-		return true
-	}
-	apiErr, ok := errors.AsType[*APIError](err)
-	return ok && apiErr.StatusCode >= 400 && apiErr.StatusCode < 500 &&
-		apiErr.StatusCode != http.StatusTooManyRequests
-}
-
-// poll runs check at once and then after each delay until it reports done,
-// returns a terminal error, or ctx (bounded by WithWaitTimeout) ends. check
-// returns the status it saw, if any.
-func poll(ctx context.Context, w *WaitError, opts []WaitOption, check func(context.Context) (string, bool, error)) error {
-	cfg := newWaitConfig(opts)
-	if cfg.first <= 0 || cfg.longest < cfg.first {
-		return invalid("WithPollInterval", "want 0 < first <= longest")
-	}
-	if cfg.timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, cfg.timeout)
-		defer cancel()
-	}
-	var timer *time.Timer
-	defer func() {
-		if timer != nil {
-			timer.Stop()
-		}
-	}()
-	// lastFailure is the newest poll failure of its own (not the context
-	// ending), so that a wait cut short while polls fail says what failed.
-	var lastFailure error
-	for delay := cfg.first; ; delay = nextDelay(delay, cfg.longest) {
-		status, done, err := check(ctx)
-		if status != "" {
-			w.LastStatus = status
-			if cfg.progress != nil {
-				cfg.progress(status)
-			}
-		}
-		switch {
-		case done:
-			return nil
-		case ctx.Err() != nil:
-			w.Err = ctxError(ctx, lastFailure)
-			return w
-		case err != nil && isTerminal(err):
-			w.Err = err
-			return w
-		}
-		lastFailure = err
-		if timer == nil {
-			timer = time.NewTimer(delay)
-		} else {
-			timer.Reset(delay)
-		}
-		select {
-		case <-ctx.Done():
-			w.Err = ctxError(ctx, lastFailure)
-			return w
-		case <-timer.C:
-		}
-	}
-}
-
-// nextDelay grows a delay by a random factor in [1.5, 2), capped at longest: the
-// polls of many waiting scripts spread out instead of arriving together, and
-// the delay still reaches max in a bounded number of polls.
-func nextDelay(prev, longest time.Duration) time.Duration {
-	half := prev / 2
-	return min(prev+half+rand.N(half+1), longest)
-}
-
-// ctxError is why a wait ended with its context, with the last poll
-// failure, if the newest polls failed.
-func ctxError(ctx context.Context, lastFailure error) error {
-	if lastFailure == nil {
-		return ctx.Err()
-	}
-	return fmt.Errorf("%w (last poll: %w)", ctx.Err(), lastFailure)
 }

@@ -1,0 +1,110 @@
+package dbcloud
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+)
+
+// FleetResult is where each service of a WaitForAll stands when it returns.
+// Every id passed is in exactly one of the three maps.
+type FleetResult struct {
+	// Reached holds the services that reached the wanted status, as read then.
+	Reached map[string]*Service
+	// Failed holds, for each service whose wait ended early, why: a
+	// *WaitError matching ErrNotFound, ErrUnexpectedStatus, ErrStopStatus, a
+	// condition's error, or the *APIError polling cannot outlast.
+	Failed map[string]error
+	// Pending holds the services still waited for when the context or the
+	// wait's timeout ended: the *WaitError with their last status.
+	Pending map[string]*WaitError
+}
+
+// Err is nil when every service reached the status; otherwise an error
+// that joins every failure and every pending wait, in the order of the ids
+// (errors.Is and errors.As see each of them).
+func (r *FleetResult) Err() error {
+	ids := make([]string, 0, len(r.Failed)+len(r.Pending))
+	for id := range r.Failed {
+		ids = append(ids, id)
+	}
+	for id := range r.Pending {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	errs := make([]error, 0, len(ids))
+	for _, id := range ids {
+		if err, ok := r.Failed[id]; ok {
+			errs = append(errs, err)
+		} else {
+			errs = append(errs, r.Pending[id])
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// WaitForAll waits until every listed service of a project has status want,
+// or has failed, or the wait's deadline ends, and says where each one
+// stands. It never stops at the first failure: a fleet deploy needs every
+// failure at once. The error is nil when all reached want, a
+// *ValidationError before anything is sent, or FleetResult.Err() otherwise;
+// the result is returned in every case but validation.
+//
+// The waits share the project's reads: however many services, one List per
+// tick of polling (see "Polling" in the package doc). opts apply to each
+// service's wait, with its rules (WaitForStatus); one timeout, WithWaitTimeout
+// or the context's deadline, bounds them all. WithProgress callbacks are
+// called from several goroutines at once: they must be safe for that.
+// Duplicate ids are waited for once.
+func (s *ServicesClient) WaitForAll(ctx context.Context, projectID string, serviceIDs []string, want ServiceStatus, opts ...WaitOption) (*FleetResult, error) {
+	if want == "" {
+		return nil, invalid("want", "required")
+	}
+	for i, id := range serviceIDs {
+		if err := checkService(projectID, id); err != nil {
+			return nil, fmt.Errorf("serviceIDs[%d]: %w", i, err)
+		}
+	}
+	cfg := newWaitConfig(opts)
+	if err := cfg.check(); err != nil {
+		return nil, err
+	}
+	if cfg.created != nil {
+		return nil, invalid("WithCreated", "names one service; use WithJustCreated for a fleet")
+	}
+	// One deadline for all, so that every wait ends together on it.
+	ctx, cancel := cfg.bound(ctx)
+	defer cancel()
+	opts = append(slices.Clip(opts), WithWaitTimeout(0))
+
+	res := &FleetResult{Reached: map[string]*Service{}, Failed: map[string]error{}, Pending: map[string]*WaitError{}}
+	var (
+		mu sync.Mutex
+		wg sync.WaitGroup
+	)
+	seen := map[string]bool{}
+	for _, id := range serviceIDs {
+		if seen[id] {
+			continue
+		}
+		seen[id] = true
+		wg.Go(func() {
+			svc, err := s.WaitForStatus(ctx, projectID, id, want, opts...)
+			mu.Lock()
+			defer mu.Unlock()
+			w, isWait := errors.AsType[*WaitError](err)
+			switch {
+			case err == nil:
+				res.Reached[id] = svc
+			case isWait && ctx.Err() != nil && errors.Is(err, ctx.Err()):
+				res.Pending[id] = w
+			default:
+				res.Failed[id] = err
+			}
+		})
+	}
+	wg.Wait()
+	return res, res.Err()
+}

@@ -1,0 +1,376 @@
+package dbcloud_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/dbcloud/dbcloud-go"
+	"github.com/dbcloud/dbcloud-go/dbcloudtest"
+	"github.com/dbcloud/dbcloud-go/internal/leakcheck"
+	"github.com/google/go-cmp/cmp"
+)
+
+const (
+	listPattern = "/projects/*/services"
+	setsPattern = "/projects/*/services/*/replicaSets"
+)
+
+// fleet starts a server whose services stay where they are until the test
+// moves them (Advance or SetStatus) and creates n services, QUEUED.
+func fleet(t *testing.T, n int) (*dbcloudtest.Server, *dbcloud.Client, []string) {
+	t.Helper()
+	leakcheck.Check(t)
+	srv := dbcloudtest.NewServer(dbcloudtest.WithStep(time.Minute))
+	t.Cleanup(srv.Close)
+	c := srv.Client()
+	ids := make([]string, n)
+	for i := range ids {
+		svc, err := c.Services.Create(t.Context(), srv.ProjectID, &dbcloud.CreateServiceRequest{Name: fmt.Sprintf("db-%d", i)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids[i] = svc.ServiceID
+	}
+	return srv, c, ids
+}
+
+// polled returns a WithProgress option that reports each wait's first poll
+// on ch, once.
+func polled(ch chan<- string, name string) dbcloud.WaitOption {
+	var once sync.Once
+	return dbcloud.WithProgress(func(string) { once.Do(func() { ch <- name }) })
+}
+
+// Waits join and leave a shared poller: a cancelled wait ends alone, a wait
+// that joins late is served, the others finish as if alone.
+func TestSharedWaitsJoinAndLeave(t *testing.T) {
+	srv, c, ids := fleet(t, 4)
+	p := srv.ProjectID
+	first := make(chan string, 4)
+	errs := make([]error, 4)
+	cancelled, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	var wg sync.WaitGroup
+	start := func(i int, ctx context.Context) {
+		wg.Go(func() {
+			_, errs[i] = c.Services.WaitForReady(ctx, p, ids[i], fastPolls, polled(first, ids[i]))
+		})
+	}
+	start(0, t.Context())
+	start(1, t.Context())
+	start(2, cancelled)
+	for range 3 {
+		<-first
+	}
+	cancel() // wait 2 leaves
+	start(3, t.Context())
+	<-first // the late joiner has polled
+	srv.Advance(time.Hour)
+	wg.Wait()
+	for i, err := range errs {
+		switch {
+		case i == 2 && !errors.Is(err, context.Canceled):
+			t.Errorf("wait 2: %v, want cancelled", err)
+		case i != 2 && err != nil:
+			t.Errorf("wait %d: %v", i, err)
+		}
+	}
+	if srv.Count("GET", listPattern) == 0 {
+		t.Error("no List: the waits did not share")
+	}
+}
+
+// A 429 storm with Retry-After holds every wait of the poller, not one: a
+// second of Retry-After costs one read, whatever the number of waits and
+// their 1 ms polling.
+func TestSharedWaitsRetryAfterStorm(t *testing.T) {
+	srv, c, ids := fleet(t, 5)
+	srv.InjectFault(dbcloudtest.Fault{Method: "GET", Status: http.StatusTooManyRequests,
+		Header: http.Header{"Retry-After": {"1"}}, Times: 1000})
+	before := srv.Count("GET", "")
+	var wg sync.WaitGroup
+	errs := make([]error, len(ids))
+	for i, id := range ids {
+		wg.Go(func() {
+			_, errs[i] = c.Services.WaitForReady(t.Context(), srv.ProjectID, id, fastPolls, dbcloud.WithWaitTimeout(1500*time.Millisecond))
+		})
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if !errors.Is(err, context.DeadlineExceeded) || !errors.Is(err, dbcloud.ErrRateLimited) {
+			t.Errorf("wait %d: %v, want the deadline, naming the 429", i, err)
+		}
+	}
+	// Reads at about 0 s and 1 s; a third if a read is slow to land. Alone,
+	// each wait would read every few ms.
+	if n := srv.Count("GET", "") - before; n > 3 {
+		t.Errorf("%d reads during 1.5 s of Retry-After: 1, want at most 3", n)
+	}
+}
+
+// A service deleted while waited for ends its own wait at once; the wait on
+// its neighbour goes on to READY.
+func TestSharedWaitServiceDeletedMidWait(t *testing.T) {
+	srv, c, ids := fleet(t, 2)
+	p := srv.ProjectID
+	first := make(chan string, 2)
+	var gone, other error
+	var wg sync.WaitGroup
+	wg.Go(func() { _, gone = c.Services.WaitForReady(t.Context(), p, ids[0], fastPolls, polled(first, "a")) })
+	wg.Go(func() { _, other = c.Services.WaitForReady(t.Context(), p, ids[1], fastPolls, polled(first, "b")) })
+	<-first
+	<-first
+	if err := c.Services.Delete(t.Context(), p, ids[0]); err != nil {
+		t.Fatal(err)
+	}
+	// The deleted service's wait ends by itself; then the other is let go.
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		if _, ok := srv.Service(ids[0]); !ok || time.Now().After(deadline) {
+			break
+		}
+		srv.Advance(time.Minute) // DELETING, then gone
+	}
+	if err := srv.SetStatus(ids[1], dbcloud.StatusReady); err != nil {
+		t.Fatal(err)
+	}
+	wg.Wait()
+	if !errors.Is(gone, dbcloud.ErrUnexpectedStatus) && !errors.Is(gone, dbcloud.ErrNotFound) {
+		t.Errorf("deleted service's wait: %v, want ErrUnexpectedStatus or ErrNotFound", gone)
+	}
+	if other != nil {
+		t.Errorf("neighbour's wait: %v", other)
+	}
+}
+
+// Waits on services and on replica sets at once: each kind shares its own
+// reads, and every wait ends where it should.
+func TestSharedWaitsMixServicesAndReplicaSets(t *testing.T) {
+	srv, c, ids := fleet(t, 3)
+	p := srv.ProjectID
+	if err := srv.SetStatus(ids[0], dbcloud.StatusReady); err != nil {
+		t.Fatal(err)
+	}
+	var sets []string
+	for i := range 2 {
+		set, err := c.ReplicaSets.Create(t.Context(), p, ids[0], &dbcloud.CreateReplicaSetRequest{Name: fmt.Sprintf("r%d", i), Nodes: 1, CPUMillis: 500, MemoryGBs: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sets = append(sets, set.ID)
+	}
+	setsBefore := srv.Count("GET", setsPattern)
+	first := make(chan string, 4)
+	var mu sync.Mutex
+	setPolls := map[string]int{}
+	var wg sync.WaitGroup
+	errs := make([]error, 4)
+	for i, id := range sets {
+		count := dbcloud.WithProgress(func(string) { mu.Lock(); setPolls[id]++; mu.Unlock() })
+		wg.Go(func() {
+			_, errs[i] = c.ReplicaSets.WaitForActive(t.Context(), p, ids[0], id, fastPolls, count, polled(first, id))
+		})
+	}
+	for i, id := range ids[1:] {
+		wg.Go(func() { _, errs[2+i] = c.Services.WaitForReady(t.Context(), p, id, fastPolls, polled(first, id)) })
+	}
+	for range 4 {
+		<-first
+	}
+	srv.Advance(time.Hour)
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Errorf("wait %d: %v", i, err)
+		}
+	}
+	// The two set waits share one List per tick: the reads are no more than
+	// the polls of the wait that polled most (plus one read that ended
+	// after it left), where waiting alone would cost the sum.
+	n := srv.Count("GET", setsPattern) - setsBefore
+	if most := max(setPolls[sets[0]], setPolls[sets[1]]); n > most+1 {
+		t.Errorf("%d replica set reads for polls %v: not shared", n, setPolls)
+	}
+}
+
+// A stop status ends the wait at once, typed; progress callbacks all run,
+// in order.
+func TestWaitStopStatusAndProgress(t *testing.T) {
+	srv, c, ids := fleet(t, 1)
+	if err := srv.SetStatus(ids[0], dbcloud.StatusUnstable); err != nil {
+		t.Fatal(err)
+	}
+	var calls []string
+	_, err := c.Services.WaitForReady(t.Context(), srv.ProjectID, ids[0], dbcloud.WithPollInterval(time.Hour, time.Hour),
+		dbcloud.WithStopStatuses(dbcloud.StatusUnstable, dbcloud.StatusPaused),
+		dbcloud.WithProgress(func(s string) { calls = append(calls, "first "+s) }),
+		dbcloud.WithProgress(func(s string) { calls = append(calls, "second "+s) }))
+	assertWaitErr(t, err, dbcloud.ErrStopStatus, "UNSTABLE")
+	if !errors.Is(err, dbcloud.ErrUnexpectedStatus) {
+		t.Errorf("err = %v, want ErrUnexpectedStatus too", err)
+	}
+	if diff := cmp.Diff([]string{"first UNSTABLE", "second UNSTABLE"}, calls); diff != "" {
+		t.Errorf("progress (-want +got):\n%s", diff)
+	}
+}
+
+// A condition keeps the wait going past the status until it holds; its
+// error ends the wait.
+func TestWaitServiceCondition(t *testing.T) {
+	srv, c, ids := fleet(t, 1)
+	if err := srv.SetStatus(ids[0], dbcloud.StatusReady); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	got, err := c.Services.WaitForReady(t.Context(), srv.ProjectID, ids[0], fastPolls,
+		dbcloud.WithServiceCondition(func(s *dbcloud.Service) (bool, error) { n++; return n == 3, nil }))
+	if err != nil || got.Status != dbcloud.StatusReady || n != 3 {
+		t.Fatalf("got %v, %v after %d checks, want READY after 3", got, err, n)
+	}
+	boom := errors.New("no pooler")
+	_, err = c.Services.WaitForReady(t.Context(), srv.ProjectID, ids[0], fastPolls,
+		dbcloud.WithServiceCondition(func(*dbcloud.Service) (bool, error) { return false, boom }))
+	assertWaitErr(t, err, boom, "READY")
+}
+
+// A 404 right after a create is polled through when the caller says the
+// service was just created; otherwise it ends the wait.
+func TestWaitJustCreatedGrace(t *testing.T) {
+	srv, c, ids := fleet(t, 1)
+	if err := srv.SetStatus(ids[0], dbcloud.StatusReady); err != nil {
+		t.Fatal(err)
+	}
+	notFound := dbcloudtest.Fault{Method: "GET", Path: "/projects/*/services/*", Status: 404, Times: 2,
+		Body: `{"code":"NOT_FOUND","message":"service not found"}`}
+	srv.InjectFault(notFound)
+	if _, err := c.Services.WaitForReady(t.Context(), srv.ProjectID, ids[0], fastPolls, dbcloud.WithJustCreated()); err != nil {
+		t.Errorf("with WithJustCreated: %v", err)
+	}
+	srv.InjectFault(notFound)
+	_, err := c.Services.WaitForReady(t.Context(), srv.ProjectID, ids[0], fastPolls)
+	assertWaitErr(t, err, dbcloud.ErrNotFound, "")
+}
+
+// WithCreated keeps the password Create returned; a plain wait's read has none.
+func TestWaitWithCreatedKeepsPassword(t *testing.T) {
+	srv, c, _ := fleet(t, 0)
+	svc, err := c.Services.Create(t.Context(), srv.ProjectID, &dbcloud.CreateServiceRequest{Name: "db"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if svc.InitialPassword == "" {
+		t.Fatal("the create returned no password")
+	}
+	srv.Advance(time.Hour)
+	got, err := c.Services.WaitForReady(t.Context(), srv.ProjectID, svc.ServiceID, fastPolls, dbcloud.WithCreated(svc))
+	if err != nil || got.InitialPassword != svc.InitialPassword {
+		t.Errorf("got %v, %v: want the READY service with the create's password", got, err)
+	}
+	plain, err := c.Services.WaitForReady(t.Context(), srv.ProjectID, svc.ServiceID, fastPolls)
+	if err != nil || plain.InitialPassword != "" {
+		t.Errorf("plain wait: %v, password set %v", err, plain.InitialPassword != "")
+	}
+	other := *svc
+	other.ServiceID = "someone-else"
+	var v *dbcloud.ValidationError
+	if _, err := c.Services.WaitForReady(t.Context(), srv.ProjectID, svc.ServiceID, dbcloud.WithCreated(&other)); !errors.As(err, &v) {
+		t.Errorf("another service's WithCreated: %v, want a *ValidationError", err)
+	}
+}
+
+// WaitForAll says where every service stands: reached, failed (every
+// failure, not the first), pending at the deadline.
+func TestWaitForAll(t *testing.T) {
+	srv, c, ids := fleet(t, 4)
+	p := srv.ProjectID
+	for id, st := range map[string]dbcloud.ServiceStatus{ids[0]: dbcloud.StatusReady, ids[1]: dbcloud.StatusUnstable, ids[2]: dbcloud.StatusDeleting} {
+		if err := srv.SetStatus(id, st); err != nil {
+			t.Fatal(err)
+		}
+	}
+	missing := "nosuchsvc"
+	res, err := c.Services.WaitForAll(t.Context(), p, append(ids, missing, ids[0]), dbcloud.StatusReady,
+		fastPolls, dbcloud.WithStopStatuses(dbcloud.StatusUnstable), dbcloud.WithWaitTimeout(300*time.Millisecond))
+	if err == nil {
+		t.Fatal("err = nil, want the failures")
+	}
+	if len(res.Reached) != 1 || res.Reached[ids[0]] == nil || res.Reached[ids[0]].Status != dbcloud.StatusReady {
+		t.Errorf("Reached = %v, want %s", res.Reached, ids[0])
+	}
+	for id, cause := range map[string]error{ids[1]: dbcloud.ErrStopStatus, ids[2]: dbcloud.ErrUnexpectedStatus, missing: dbcloud.ErrNotFound} {
+		if !errors.Is(res.Failed[id], cause) || !errors.Is(err, res.Failed[id]) {
+			t.Errorf("Failed[%s] = %v, want %v, in err", id, res.Failed[id], cause)
+		}
+	}
+	if len(res.Failed) != 3 {
+		t.Errorf("Failed = %v, want 3", res.Failed)
+	}
+	if w := res.Pending[ids[3]]; len(res.Pending) != 1 || w == nil || w.LastStatus != "QUEUED" || !errors.Is(w, context.DeadlineExceeded) {
+		t.Errorf("Pending = %v, want %s QUEUED at the deadline", res.Pending, ids[3])
+	}
+
+	if res, err := c.Services.WaitForAll(t.Context(), p, ids[:1], dbcloud.StatusReady, fastPolls); err != nil || len(res.Reached) != 1 {
+		t.Errorf("all READY: %v, %v", res, err)
+	}
+}
+
+// The tick follows the shortest interval among the waits: a wait polling
+// hourly on its own notices READY at the pace of a fast wait beside it.
+func TestSharedTickFollowsShortestInterval(t *testing.T) {
+	srv, c, ids := fleet(t, 2)
+	p := srv.ProjectID
+	first := make(chan string, 2)
+	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+	defer cancel()
+	slow := make(chan error, 1)
+	go func() {
+		_, err := c.Services.WaitForReady(ctx, p, ids[0], dbcloud.WithPollInterval(time.Hour, time.Hour), polled(first, "slow"))
+		slow <- err
+	}()
+	<-first // the hourly wait has had its first poll: alone, its next is in an hour
+	fast := make(chan error, 1)
+	go func() {
+		_, err := c.Services.WaitForReady(ctx, p, ids[1], fastPolls, polled(first, "fast"))
+		fast <- err
+	}()
+	<-first
+	if err := srv.SetStatus(ids[0], dbcloud.StatusReady); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-slow; err != nil { // an hour alone; the 20 s context says otherwise
+		t.Errorf("hourly wait: %v, want READY seen through the fast wait's reads", err)
+	}
+	if err := srv.SetStatus(ids[1], dbcloud.StatusReady); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-fast; err != nil {
+		t.Errorf("fast wait: %v", err)
+	}
+}
+
+// A replica set's stop status ends its wait; the built-in "error" does too.
+func TestReplicaSetWaitStopStatus(t *testing.T) {
+	srv, c, ids := fleet(t, 1)
+	p := srv.ProjectID
+	if err := srv.SetStatus(ids[0], dbcloud.StatusReady); err != nil {
+		t.Fatal(err)
+	}
+	set, err := c.ReplicaSets.Create(t.Context(), p, ids[0], &dbcloud.CreateReplicaSetRequest{Name: "r", Nodes: 1, CPUMillis: 500, MemoryGBs: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.SetReplicaSetStatus(ids[0], set.ID, dbcloud.ReplicaSetResizing); err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.ReplicaSets.WaitForActive(t.Context(), p, ids[0], set.ID, fastPolls, dbcloud.WithStopStatuses(dbcloud.ReplicaSetResizing))
+	assertWaitErr(t, err, dbcloud.ErrStopStatus, "resizing")
+	if err := srv.SetReplicaSetStatus(ids[0], set.ID, dbcloud.ReplicaSetError); err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.ReplicaSets.WaitForActive(t.Context(), p, ids[0], set.ID, fastPolls)
+	assertWaitErr(t, err, dbcloud.ErrUnexpectedStatus, "error")
+}
