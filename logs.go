@@ -132,6 +132,17 @@ func (c cursorSet) add(cursor string) error {
 // AllLogs yields every log entry of a service matching opts, newest first,
 // following the cursor from page to page until the API returns none.
 //
+// One read is one window of the history: when opts has neither Until nor a
+// Cursor, entries written while AllLogs reads are not yielded, and none is
+// yielded twice. The live service positions a cursor of a read without
+// until relative to its newest entry, so without a fixed window an entry
+// written between two page requests would repeat an entry on the next page;
+// AllLogs therefore fixes until after the first page, just after that
+// page's oldest entry, on the server's clock (its official client fixes it
+// to the local time of the first request, which a skewed clock moves). See
+// logWalk for the details; the window costs no extra request. With a Cursor
+// and no Until, the window is the one the cursor was issued for.
+//
 // Pages are fetched lazily: breaking out of the loop after the first entry
 // costs one request, and at most one page is held in memory whatever the
 // history's length. Each page is a GET, retried like any other. On an error
@@ -149,13 +160,9 @@ func (s *ServicesClient) AllLogs(ctx context.Context, projectID, serviceID strin
 		if opts != nil {
 			o = *opts // a copy: the cursor moves, the caller's options do not
 		}
-		cursors := newCursorSet()
-		for {
-			if err := cursors.add(o.Cursor); err != nil {
-				yield(LogEntry{}, err)
-				return
-			}
-			page, err := s.ListLogs(ctx, projectID, serviceID, &o)
+		w := s.newLogWalk(projectID, serviceID, o)
+		for !w.done {
+			page, err := w.next(ctx)
 			if err != nil {
 				yield(LogEntry{}, err)
 				return
@@ -165,10 +172,6 @@ func (s *ServicesClient) AllLogs(ctx context.Context, projectID, serviceID strin
 					return
 				}
 			}
-			if page.NextCursor == "" {
-				return
-			}
-			o.Cursor = page.NextCursor
 		}
 	}
 }
