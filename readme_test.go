@@ -31,7 +31,7 @@ var fenced = regexp.MustCompile("(?ms)^```go\n(.*?)^```")
 
 // TestReadmeSnippetsCompile compiles every Go snippet of README.md, each as
 // a package of its own in a build overlay: a fragment inside a function that
-// has ctx, client, projectID, id and apiKey, a snippet with top-level
+// has ctx, client, projectID, id, apiKey, svc, rs and password, a snippet with top-level
 // declarations as a file. Only "declared and not used" and "imported and not
 // used" are forgiven: a fragment stands for part of a program.
 func TestReadmeSnippetsCompile(t *testing.T) {
@@ -139,12 +139,15 @@ func snippetFile(code string) (string, int) {
 		}
 	}
 	if !topLevel {
-		b.WriteString("func snippet(ctx context.Context, client *dbcloud.Client, projectID, id, apiKey string) error {\n")
+		// The snippet in a block of its own: what it declares shadows the
+		// parameters instead of clashing with them.
+		b.WriteString("func snippet(ctx context.Context, client *dbcloud.Client, projectID, id, apiKey string,\n")
+		b.WriteString("\tsvc *dbcloud.Service, rs *dbcloud.ReadReplicaSet, password dbcloud.Secret) error {\n{\n")
 	}
 	offset := strings.Count(b.String(), "\n")
 	b.WriteString(strings.Join(body, "\n"))
 	if !topLevel {
-		b.WriteString("\nreturn nil\n}\n")
+		b.WriteString("\n}\nreturn nil\n}\n")
 	}
 	return b.String(), offset
 }
