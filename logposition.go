@@ -18,8 +18,9 @@ import (
 // The API has no forward cursor, so a position is the newest timestamp
 // consumed and, to tell apart entries of that one instant, a count of the
 // entries at it already consumed, each by a 64-bit hash of its severity and
-// message (two identical lines are counted twice). Its text form is about 12
-// bytes plus 9 bytes for each distinct line at that last instant.
+// message (two identical lines are counted twice). Its text form is 28
+// characters with one line at that last instant, and 12 more for each
+// further distinct line.
 //
 // Advance it with each entry as the program finishes with it, in the order
 // received (oldest first: TailLogs' result, Follow, FollowLogs), so that a

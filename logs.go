@@ -15,6 +15,11 @@ import (
 
 // LogOptions filters and positions a read of a service's logs. The zero
 // value reads from the newest entry with no filter.
+//
+// LogOptions serves ListLogs, AllLogs and FollowLogs alike, so it holds
+// fields that some of them refuse or ignore. LogReadOptions (ReadLogs,
+// TailLogs) and LogFollowOptions (Follow) carry only what each accepts, and
+// add MinSeverity and resuming from a LogPosition.
 type LogOptions struct {
 	Cursor     string    // a LogPage.NextCursor, to continue an earlier read
 	Node       *int      // one node of a multi-node service; nil = the service's default
