@@ -1,6 +1,7 @@
 package dbcloud
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 )
@@ -13,11 +14,19 @@ const MaxLogPage = 500
 
 // logsJSON is a logs response as it arrives on the wire.
 type logsJSON struct {
-	Entries    logEntries `json:"entries"`
+	Entries    []LogEntry `json:"entries"`
 	LastCursor string     `json:"last_cursor"`
 	// Deprecated forms, used only when the current ones are absent.
 	Logs             rawRef `json:"logs"`
 	LegacyLastCursor string `json:"lastCursor"`
+}
+
+// precheck refuses a page with an array of more than MaxLogPage elements in
+// its top-level object ("entries", "logs", or any other) before anything is
+// decoded. Any array, whatever its key: encoding/json matches keys without
+// regard to case and after unescaping, so a check by name could be evaded.
+func (w *logsJSON) precheck(data []byte) error {
+	return checkArrayLens(data, 2, MaxLogPage)
 }
 
 // finish falls back to the deprecated fields.
@@ -27,9 +36,6 @@ func (w *logsJSON) finish() error {
 	}
 	if w.Entries != nil || len(w.Logs) == 0 {
 		return nil
-	}
-	if err := checkPageLen(w.Logs, "logs"); err != nil {
-		return err
 	}
 	var msgs []string
 	if err := json.Unmarshal(w.Logs, &msgs); err != nil || len(msgs) == 0 {
@@ -42,50 +48,54 @@ func (w *logsJSON) finish() error {
 	return nil
 }
 
-// logEntries is the "entries" array, decoded only when it holds at most
-// MaxLogPage elements.
-type logEntries []LogEntry
-
-// UnmarshalJSON counts the elements before decoding any.
-func (l *logEntries) UnmarshalJSON(b []byte) error {
-	if err := checkPageLen(b, "entries"); err != nil {
-		return err
-	}
-	return json.Unmarshal(b, (*[]LogEntry)(l))
-}
-
-// checkPageLen returns an error when the JSON array b has more than
-// MaxLogPage elements. b is valid JSON (encoding/json checks a document
-// before it calls an UnmarshalJSON), so the commas at depth 1 outside
-// strings separate its elements: n elements have n-1 of them. It reads b at
-// most once and allocates nothing.
-func checkPageLen(b []byte, field string) error {
-	depth, commas, inString := 0, 0, false
-	for i := 0; i < len(b); i++ {
-		c := b[i]
-		if inString {
-			switch c {
-			case '\\':
-				i++
-			case '"':
-				inString = false
-			}
-			continue
-		}
-		switch c {
+// checkArrayLens returns an error when an array that opens at depth (the
+// top-level value is depth 1) has more than limit elements. It allocates
+// nothing and skips over strings with bytes.IndexByte, so it costs a small
+// part of the decoding; on data that is not JSON it returns nil or an error,
+// and the decoder reports the syntax.
+func checkArrayLens(data []byte, depth, limit int) error {
+	// commas counts the separators of the array open at depth, if one is.
+	d, commas, inArray := 0, 0, false
+	for i := 0; i < len(data); i++ {
+		switch data[i] {
 		case '"':
-			inString = true
+			i = stringEnd(data, i)
 		case '[', '{':
-			depth++
+			d++
+			if d == depth && data[i] == '[' {
+				inArray, commas = true, 0
+			}
 		case ']', '}':
-			depth--
+			if d == depth {
+				inArray = false
+			}
+			d--
 		case ',':
-			if depth == 1 {
-				if commas++; commas >= MaxLogPage {
-					return fmt.Errorf("%q holds more than %d entries, the most a page may hold", field, MaxLogPage)
+			if inArray && d == depth {
+				if commas++; commas >= limit {
+					return fmt.Errorf("a page holds more than %d entries, the most the API sends", limit)
 				}
 			}
 		}
 	}
 	return nil
+}
+
+// stringEnd returns the index of the quote that closes the string opening
+// at data[start], or len(data) when none does.
+func stringEnd(data []byte, start int) int {
+	for j := start + 1; ; j++ {
+		k := bytes.IndexByte(data[j:], '"')
+		if k < 0 {
+			return len(data)
+		}
+		j += k
+		backslashes := 0
+		for p := j - 1; p > start && data[p] == '\\'; p-- {
+			backslashes++
+		}
+		if backslashes%2 == 0 {
+			return j
+		}
+	}
 }
