@@ -115,15 +115,21 @@ func (s *ServicesClient) ensure(ctx context.Context, projectID, serviceID string
 	return s.ensureFrom(ctx, projectID, serviceID, svc, done, change)
 }
 
-// ensureFrom is ensure from a read already made. A 409 to the change is
-// another deployer's change landing first when a new read shows done.
+// ensureFrom is ensure from a read already made.
 func (s *ServicesClient) ensureFrom(ctx context.Context, projectID, serviceID string, svc *Service, done func(*Service) bool, change func() error) (bool, error) {
-	if done(svc) {
+	return ensureStep(svc, done, change, func() (*Service, error) { return s.Get(ctx, projectID, serviceID) })
+}
+
+// ensureStep sends change unless done holds for the resource read. A 409 to
+// the change is another deployer's change landing first when a new read
+// shows done: no change, no error.
+func ensureStep[T any](read *T, done func(*T) bool, change func() error, readAgain func() (*T, error)) (bool, error) {
+	if done(read) {
 		return false, nil
 	}
 	err := change()
 	if errors.Is(err, ErrConflict) {
-		if again, getErr := s.Get(ctx, projectID, serviceID); getErr == nil && done(again) {
+		if again, readErr := readAgain(); readErr == nil && done(again) {
 			return false, nil
 		}
 	}

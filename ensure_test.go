@@ -54,6 +54,39 @@ func deploy(ctx context.Context, c *dbcloud.Client, projectID string) (*dbcloud.
 			return nil, nil, err
 		}
 	}
+	rs, created, err := c.ReplicaSets.CreateUnlessExists(ctx, projectID, id, &dbcloud.CreateReplicaSetRequest{Name: "reports", Nodes: 1, CPUMillis: 1000, MemoryGBs: 4})
+	if err != nil {
+		return nil, nil, err
+	}
+	if created {
+		changes = append(changes, "replica set")
+	}
+	if _, err := c.ReplicaSets.WaitForActive(ctx, projectID, id, rs.ID); err != nil {
+		return nil, nil, err
+	}
+	for _, step := range []struct {
+		name string
+		run  func() (bool, error)
+	}{
+		{"replica set size", func() (bool, error) {
+			return c.ReplicaSets.EnsureSize(ctx, projectID, id, rs.ID, &dbcloud.ResizeRequest{CPUMillis: 2000, MemoryGBs: 8})
+		}},
+		{"replica set pooler", func() (bool, error) { return c.ReplicaSets.EnsurePooler(ctx, projectID, id, rs.ID, true) }},
+		{"replica set environment", func() (bool, error) {
+			return c.ReplicaSets.EnsureEnvironment(ctx, projectID, id, rs.ID, dbcloud.EnvironmentDev)
+		}},
+	} {
+		changed, err := step.run()
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s: %w", step.name, err)
+		}
+		if changed {
+			changes = append(changes, step.name)
+		}
+		if _, err := c.ReplicaSets.WaitForActive(ctx, projectID, id, rs.ID); err != nil {
+			return nil, nil, err
+		}
+	}
 	svc, err = c.Services.Get(ctx, projectID, id)
 	return svc, changes, err
 }
@@ -69,7 +102,7 @@ func TestDeployTwiceChangesNothingTheSecondTime(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := strings.Join(changes, ","), "created,size,ha,pooler,vpc"; got != want {
+	if got, want := strings.Join(changes, ","), "created,size,ha,pooler,vpc,replica set,replica set size,replica set pooler,replica set environment"; got != want {
 		t.Errorf("first run changed %s, want %s", got, want)
 	}
 	sent := len(srv.Requests())
@@ -90,6 +123,10 @@ func TestDeployTwiceChangesNothingTheSecondTime(t *testing.T) {
 		if i >= sent && r.Method != "GET" {
 			t.Errorf("second run sent %s %s", r.Method, r.Path)
 		}
+	}
+	sets, err := c.ReplicaSets.List(t.Context(), srv.ProjectID, second.ServiceID)
+	if err != nil || len(sets) != 1 || sets[0].PoolerEndpoint() == nil || sets[0].CPUMillis != 2000 || sets[0].Environment() != dbcloud.EnvironmentDev {
+		t.Errorf("replica sets: %v, %v", sets, err)
 	}
 	cpu, mem := second.Size()
 	if cpu != 2000 || mem != 8 || second.ReplicaCount() != 2 || second.PoolerEndpoint() == nil ||

@@ -219,3 +219,16 @@ func TestLogPositionText(t *testing.T) {
 		}
 	}
 }
+
+// A zero position is the very beginning: a follow from it yields the whole
+// history oldest first, then what comes; a follow without one starts after
+// what is there.
+func TestFollowFromTheBeginning(t *testing.T) {
+	srv, c, id := newLoggedService(t, 1100)
+	all := collect(t, c.Services.AllLogs(t.Context(), srv.ProjectID, id, nil), nil)
+	slices.Reverse(all)
+	got, _ := followN(t, c, srv.ProjectID, id, &dbcloud.LogPosition{}, len(all))
+	if d := gocmp.Diff(all, got); d != "" {
+		t.Errorf("follow from the beginning (-history +followed):\n%s", d)
+	}
+}
