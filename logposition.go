@@ -81,9 +81,10 @@ const logPositionPrefix = "lp1."
 const maxLogPositionText = 1 << 20
 
 // MarshalText encodes the position as printable text ("lp1." and base64):
-// store it in a file, a database or a flag. A zero position encodes as "".
-func (p *LogPosition) MarshalText() ([]byte, error) {
-	if p.IsZero() {
+// store it in a file, a database or a flag; as a struct field, encoding/json
+// writes it as that string. A zero position encodes as "".
+func (p LogPosition) MarshalText() ([]byte, error) {
+	if p.seen == nil {
 		return []byte{}, nil
 	}
 	buf := binary.BigEndian.AppendUint64(nil, uint64(p.at.UnixNano()))
@@ -99,8 +100,9 @@ func (p *LogPosition) MarshalText() ([]byte, error) {
 	return out, nil
 }
 
-// String returns the text of MarshalText. A position holds no secret.
-func (p *LogPosition) String() string {
+// String returns the text of MarshalText. A position holds no secret: only
+// a time and hashes.
+func (p LogPosition) String() string {
 	b, _ := p.MarshalText()
 	return string(b)
 }

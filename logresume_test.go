@@ -2,11 +2,13 @@ package dbcloud_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -206,6 +208,12 @@ func TestLogPositionText(t *testing.T) {
 	back, err := dbcloud.ParseLogPosition(p.String())
 	if err != nil || back.String() != p.String() || !back.Time().Equal(at) {
 		t.Fatalf("round trip: %v, %q vs %q", err, back.String(), p.String())
+	}
+	type stored struct{ Pos dbcloud.LogPosition }
+	b, err := json.Marshal(stored{p})
+	var st stored
+	if err != nil || json.Unmarshal(b, &st) != nil || st.Pos.String() != p.String() || !strings.Contains(string(b), p.String()) {
+		t.Errorf("JSON round trip: %s, %v -> %q", b, err, st.Pos.String())
 	}
 	for _, bad := range []string{"x", "lp1.", "lp1.!!", "lp1.AAAAAAAAAAAA", p.String() + "AA"} {
 		if _, err := dbcloud.ParseLogPosition(bad); !errors.Is(err, dbcloud.ErrBadLogPosition) {
