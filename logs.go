@@ -48,8 +48,14 @@ type LogEntry struct {
 }
 
 // ListLogs reads one page (at most 500 entries) of a service's logs, newest
-// first. Pass NextCursor back as LogOptions.Cursor for the next, older page;
-// AllLogs does this for you.
+// first. Pass NextCursor back as LogOptions.Cursor for the next, older page,
+// with the same filters and the same Until; AllLogs does this for you.
+//
+// A cursor is valid only within the window it was issued for: the live
+// service positions one issued for a read without Until relative to its
+// newest entry at each request, so an entry written before the next request
+// repeats an entry on the next page. Set Until for a walk of several pages
+// (AllLogs fixes it after the first page).
 func (s *ServicesClient) ListLogs(ctx context.Context, projectID, serviceID string, opts *LogOptions) (*LogPage, error) {
 	path, err := servicePath(projectID, serviceID, "/logs")
 	if err != nil {
