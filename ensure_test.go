@@ -236,3 +236,56 @@ func TestCreateUnlessExistsDuplicateName(t *testing.T) {
 		t.Errorf("after deleting both: created %v, %v", created, err)
 	}
 }
+
+// Each step in both directions: a change the first time, none the second;
+// attaching to a second VPC is refused before anything is sent.
+func TestEnsureStepsBothWays(t *testing.T) {
+	srv := dbcloudtest.NewServer()
+	defer srv.Close()
+	c, p, ctx := srv.Client(), srv.ProjectID, t.Context()
+	svc, err := c.Services.Create(ctx, p, &dbcloud.CreateServiceRequest{Name: "orders"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := svc.ServiceID
+	for _, step := range []struct {
+		name string
+		run  func() (bool, error)
+	}{
+		{"pooler on", func() (bool, error) { return c.Services.EnsurePooler(ctx, p, id, true) }},
+		{"pooler off", func() (bool, error) { return c.Services.EnsurePooler(ctx, p, id, false) }},
+		{"attach", func() (bool, error) { return c.Services.EnsureVPC(ctx, p, id, "77", true) }},
+		{"detach", func() (bool, error) { return c.Services.EnsureVPC(ctx, p, id, "77", false) }},
+		{"prod", func() (bool, error) { return c.Services.EnsureEnvironment(ctx, p, id, dbcloud.EnvironmentProd) }},
+		{"dev", func() (bool, error) { return c.Services.EnsureEnvironment(ctx, p, id, dbcloud.EnvironmentDev) }},
+		{"ha 1", func() (bool, error) {
+			return c.Services.EnsureHA(ctx, p, id, &dbcloud.SetHARequest{ReplicaCount: new(1), SyncReplicaCount: new(1)})
+		}},
+		{"ha 0", func() (bool, error) {
+			return c.Services.EnsureHA(ctx, p, id, &dbcloud.SetHARequest{ReplicaCount: new(0), SyncReplicaCount: new(0)})
+		}},
+	} {
+		for i, want := range []bool{true, false} {
+			changed, err := step.run()
+			if err != nil || changed != want {
+				t.Errorf("%s, run %d: changed %v, %v; want %v, nil", step.name, i+1, changed, err, want)
+			}
+			if _, err := c.Services.WaitForReady(ctx, p, id); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if _, err := c.Services.EnsureVPC(ctx, p, id, "77", true); err != nil {
+		t.Fatal(err)
+	}
+	before := len(srv.Requests())
+	if _, err := c.Services.EnsureVPC(ctx, p, id, "78", true); err == nil || !strings.Contains(err.Error(), "attached to VPC 77") {
+		t.Errorf("attaching to a second VPC: %v", err)
+	}
+	if reqs := srv.Requests()[before:]; len(reqs) != 1 || reqs[0].Method != "GET" {
+		t.Errorf("attaching to a second VPC sent %+v, want one read", reqs)
+	}
+	if changed, err := c.Services.EnsureVPC(ctx, p, id, "78", false); changed || err != nil {
+		t.Errorf("detaching from a VPC it is not attached to: %v, %v", changed, err)
+	}
+}
