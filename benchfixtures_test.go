@@ -534,6 +534,12 @@ func (s *logServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	k := 0
+	if r.URL.Query().Has("until") && !r.URL.Query().Has("cursor") {
+		// AllLogs' second page: until just after the first page's oldest
+		// entry (see logWalk). The history does not change here, so it is
+		// the page the first page's cursor names.
+		k = 1
+	}
 	if c := r.URL.Query().Get("cursor"); c != "" {
 		var ok bool
 		if k, ok = benchParseCursor(c); !ok || k >= s.pages {

@@ -82,14 +82,6 @@ func (o *outcome) answeredByEarlier() bool {
 		(o.lastErr.StatusCode == http.StatusNotFound || o.lastErr.StatusCode == http.StatusConflict)
 }
 
-// do sends r, decodes a 2xx body into out (nil: the body is discarded), and
-// returns nil or the error the caller gets: for a create that may have
-// acted, a *MaybeCreatedError.
-func (api *caller) do(ctx context.Context, r request, out any) error {
-	o := api.send(ctx, r, out)
-	return api.failure(r, &o)
-}
-
 // failure is the error a caller gets for o when the operation has nothing
 // to reconcile.
 func (api *caller) failure(r request, o *outcome) error {

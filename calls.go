@@ -100,9 +100,9 @@ func (api *caller) command(ctx context.Context, r request, confirmed func(contex
 	return api.end(c, &o, err)
 }
 
-// observed reports whether the observer hears of x's attempts: only those
-// of a call it was told about (a request sent through caller.do by an
-// operation without a CallInfo has no StartCall).
+// observed reports whether the observer hears of x's attempts. Every
+// request carries its operation's CallInfo; an exchange built without one
+// (a test's) is not reported without its call.
 func (api *caller) observed(x *exchange) bool {
 	return api.observer != nil && x.info.Operation != ""
 }

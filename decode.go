@@ -13,6 +13,11 @@ func decodeAnswer(data []byte, out any) error {
 	if trimmed := bytes.TrimSpace(data); len(trimmed) == 0 || string(trimmed) == "null" {
 		return errors.New("empty body")
 	}
+	if c, ok := out.(prechecker); ok {
+		if err := c.precheck(data); err != nil {
+			return err
+		}
+	}
 	if err := decodeJSON(data, out); err != nil {
 		return err
 	}
@@ -21,6 +26,10 @@ func decodeAnswer(data []byte, out any) error {
 	}
 	return nil
 }
+
+// prechecker is a wire type that looks at a body before it is decoded, to
+// refuse one whose decoding would cost more than the API ever sends.
+type prechecker interface{ precheck(data []byte) error }
 
 // decodeJSON decodes data into out, accepting 4, 4.0 and "4" for the numeric
 // fields of numericKeys.

@@ -33,16 +33,21 @@ const DefaultFollowInterval = 2 * time.Second
 //
 // A poll that finds nothing new is one request. A poll that finds more than
 // a page walks back to the last entry yielded, page by page as the API serves
-// them (newest first), and then yields oldest first, reading the pages
-// between the newest and the oldest a second time rather than holding them:
-// k pages cost 2k-2 requests. A follow holds at most two pages, a cursor per
-// page of the current poll, and the severity and message of the entries
-// yielded at the newest instant, however long it runs.
+// them (newest first), within one window fixed after the first page (see
+// AllLogs), and then yields oldest first, reading the pages between the
+// newest and the oldest a second time rather than holding them: k pages cost
+// 2k-2 requests. A follow holds at most two pages, a cursor per page of the
+// current poll, and a hash of each entry yielded at the newest instant,
+// however long it runs. The cursors are bounded: a poll that would walk back
+// through more than MaxFollowWalk pages, or hold more than 4 MiB of cursors
+// (only a broken or hostile server sends such cursors), ends the follow with
+// ErrFollowBacklog; resume it with a LogPosition (see Follow).
 //
 // Network errors, 5xx and 429, once the request's own retries are spent, are
 // outlasted: the next poll resumes where the last yielded entry left off. A
 // 404 (the service is gone) or another 4xx is yielded once, with a zero
-// LogEntry, and ends the follow, as do ErrRepeatedCursor and ErrUntimedLogs.
+// LogEntry, and ends the follow, as do ErrRepeatedCursor, ErrUntimedLogs and
+// ErrFollowBacklog.
 // The end of ctx ends it with no error.
 //
 //	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
@@ -64,38 +69,30 @@ func (s *ServicesClient) FollowLogs(ctx context.Context, projectID, serviceID st
 	}
 }
 
-// entryKey tells apart entries of one instant; the node is not on the wire.
-type entryKey struct{ severity, message string }
-
-func keyOf(e LogEntry) entryKey { return entryKey{e.Severity, e.Message} }
-
-// follower is the state of one FollowLogs.
+// follower is the state of one follow.
 //
 // The API has no forward cursor, only since and a backward cursor. Each poll
-// therefore asks for the entries since the mark (the newest timestamp
-// yielded), 1 ns earlier so that the mark's own instant is included whether
-// since is inclusive or exclusive, walks back with the cursor to the mark,
-// and yields what it found oldest first, minus what was already yielded at
-// the mark's instant.
+// therefore asks for the entries since the position (the newest timestamp
+// yielded), 1 ns earlier so that its own instant is included whether since
+// is inclusive or exclusive, walks back to the position, and yields what it
+// found oldest first, minus what was already yielded at that instant.
 type follower struct {
 	s                  *ServicesClient
 	projectID, service string
-	opts               LogOptions // the filters; Since and Cursor are set per request
+	opts               LogOptions // the filters; Since, Until and Cursor are set per request
 	interval           time.Duration
 
-	started bool      // the start is known: opts.Since, or the first poll when it is zero
-	hasMark bool      // false until an entry is yielded or seen, when opts.Since is zero
-	mark    time.Time // the newest timestamp yielded, or opts.Since
-	// atMark counts, by severity and message, the entries at exactly mark
-	// that were yielded (or counted as seen at the start).
-	atMark map[entryKey]int
-	// skip is, during a poll, what is left of atMark as it was when the
-	// poll began: the entries at the old mark that this poll reads again.
-	skip map[entryKey]int
+	started bool // the start is known: a position or Since, or the first poll
+	// pos is just after the newest entry yielded (or counted as seen at the
+	// start); zero until one is, when the follow starts at the beginning.
+	pos LogPosition
+	// skip is, during a poll, what is left of pos's count as it was when the
+	// poll began: the entries at its instant that this poll reads again.
+	skip map[uint64]uint32
 }
 
 func (s *ServicesClient) newFollower(projectID, serviceID string, opts *LogOptions) (*follower, error) {
-	f := &follower{s: s, projectID: projectID, service: serviceID, atMark: map[entryKey]int{}}
+	f := &follower{s: s, projectID: projectID, service: serviceID}
 	if opts != nil {
 		f.opts = *opts
 	}
@@ -119,7 +116,8 @@ func (s *ServicesClient) newFollower(projectID, serviceID string, opts *LogOptio
 		f.interval = DefaultFollowInterval
 	}
 	if !f.opts.Since.IsZero() {
-		f.started, f.hasMark, f.mark = true, true, f.opts.Since
+		f.started = true
+		f.pos = LogPosition{at: f.opts.Since, seen: map[uint64]uint32{}}
 	}
 	return f, nil
 }
@@ -129,9 +127,25 @@ func (s *ServicesClient) newFollower(projectID, serviceID string, opts *LogOptio
 // them to tell new lines from old ones.
 var ErrUntimedLogs = errors.New("dbcloud: log entries without timestamps cannot be followed")
 
+// MaxFollowWalk is the most pages one poll of a follow walks back through
+// (5,000,000 entries), and maxFollowCursorBytes the most cursor text it
+// holds to read them again: a broken or hostile server that keeps handing
+// out new cursors cannot grow a follow's memory without bound.
+const (
+	MaxFollowWalk        = 10_000
+	maxFollowCursorBytes = 4 << 20
+)
+
+// ErrFollowBacklog is yielded by a follow whose poll would walk back through
+// more than MaxFollowWalk pages (or 4 MiB of cursors) to reach the last
+// entry it yielded. Resume with the LogPosition of the last entry handled
+// and a later Since, or read the backlog with AllLogs.
+var ErrFollowBacklog = errors.New("dbcloud: more new log entries than a follow walks back through at once")
+
 // endsFollow reports an error that no later poll can outlast.
 func endsFollow(err error) bool {
-	return isTerminal(err) || errors.Is(err, ErrRepeatedCursor) || errors.Is(err, ErrUntimedLogs)
+	return isTerminal(err) || errors.Is(err, ErrRepeatedCursor) || errors.Is(err, ErrUntimedLogs) ||
+		errors.Is(err, ErrFollowBacklog)
 }
 
 // errStopped is poll's report that the consumer stopped the loop.
@@ -155,7 +169,7 @@ func (f *follower) run(ctx context.Context, yield func(LogEntry, error) bool) {
 			return
 		}
 		// Any other failure is outlasted: the next poll starts again from
-		// the mark, which has moved only past entries that were yielded.
+		// the position, which has moved only past entries that were yielded.
 		timer.Reset(jitter(f.interval))
 	}
 }
@@ -166,42 +180,42 @@ func jitter(d time.Duration) time.Duration {
 	return d - fifth + rand.N(2*fifth+1)
 }
 
-// poll reads what is new since the mark and yields it oldest first.
+// poll reads what is new since the position and yields it oldest first.
 func (f *follower) poll(ctx context.Context, yield func(LogEntry, error) bool) error {
 	q := f.opts
-	if f.hasMark {
-		q.Since = f.mark.Add(-time.Nanosecond)
+	if !f.pos.IsZero() {
+		q.Since = f.pos.at.Add(-time.Nanosecond)
 	}
-	top, err := f.s.ListLogs(ctx, f.projectID, f.service, &q)
+	w := f.s.newLogWalk(f.projectID, f.service, q)
+	top, err := w.next(ctx)
 	if err != nil {
 		return err
 	}
 	if !f.started {
-		return f.start(ctx, q, top)
+		return f.start(ctx, w, top)
 	}
-	// Walk back to the mark, keeping only the newest page, the page in
-	// hand, and the cursors of the pages in between to read them again.
+	// Walk back to the position, keeping only the newest page, the page in
+	// hand, and how to read the pages in between again.
 	last := top
-	var cursors []string
-	followed := newCursorSet()
-	for last.NextCursor != "" && !f.reached(last) {
-		if err := followed.add(last.NextCursor); err != nil {
-			return err
+	var steps []walkStep
+	held := 0
+	for !w.done && !f.reached(last) {
+		st := w.step()
+		if held += len(st.cursor); len(steps) == MaxFollowWalk || held > maxFollowCursorBytes {
+			return ErrFollowBacklog
 		}
-		cursors = append(cursors, last.NextCursor)
-		q.Cursor = last.NextCursor
-		if last, err = f.s.ListLogs(ctx, f.projectID, f.service, &q); err != nil {
+		steps = append(steps, st)
+		if last, err = w.next(ctx); err != nil {
 			return err
 		}
 	}
-	f.skip = maps.Clone(f.atMark)
-	if len(cursors) > 0 {
+	f.skip = maps.Clone(f.pos.seen)
+	if len(steps) > 0 {
 		if err := f.emit(ctx, last, yield); err != nil {
 			return err
 		}
-		for i := len(cursors) - 2; i >= 0; i-- {
-			q.Cursor = cursors[i]
-			page, err := f.s.ListLogs(ctx, f.projectID, f.service, &q)
+		for i := len(steps) - 2; i >= 0; i-- {
+			page, err := w.fetch(ctx, steps[i])
 			if err != nil {
 				return err
 			}
@@ -213,60 +227,46 @@ func (f *follower) poll(ctx context.Context, yield func(LogEntry, error) bool) e
 	return f.emit(ctx, top, yield)
 }
 
-// reached reports a page that goes back past the mark: older pages hold
+// reached reports a page that goes back past the position: older pages hold
 // nothing new.
 func (f *follower) reached(p *LogPage) bool {
 	n := len(p.Entries)
-	return f.hasMark && n > 0 && p.Entries[n-1].Timestamp.Before(f.mark)
+	return !f.pos.IsZero() && n > 0 && p.Entries[n-1].Timestamp.Before(f.pos.at)
 }
 
 // start takes the entries at the newest instant the API holds as seen, so
 // that a follow without Since yields only what is written after it starts.
 // The clock of the server decides, not the local one: no skew can drop or
 // repeat lines. Until a first poll succeeds, nothing is marked.
-func (f *follower) start(ctx context.Context, q LogOptions, p *LogPage) error {
-	var mark time.Time
-	atMark := map[entryKey]int{}
-	followed := newCursorSet()
-	for {
+func (f *follower) start(ctx context.Context, w *logWalk, p *LogPage) error {
+	var pos LogPosition
+	for pages := 1; ; pages++ {
 		for _, e := range p.Entries {
 			if e.Timestamp.IsZero() {
 				return ErrUntimedLogs
 			}
-			if len(atMark) == 0 {
-				mark = e.Timestamp
-			}
-			if !e.Timestamp.Equal(mark) {
-				f.begin(mark, atMark)
+			if !pos.IsZero() && !e.Timestamp.Equal(pos.at) {
+				f.started, f.pos = true, pos
 				return nil
 			}
-			atMark[keyOf(e)]++
+			pos.Advance(e)
 		}
-		if p.NextCursor == "" {
-			f.begin(mark, atMark)
+		if w.done {
+			f.started, f.pos = true, pos
 			return nil
 		}
 		// More than a page at the newest instant: count them all.
-		if err := followed.add(p.NextCursor); err != nil {
-			return err
+		if pages == MaxFollowWalk {
+			return ErrFollowBacklog
 		}
-		q.Cursor = p.NextCursor
 		var err error
-		if p, err = f.s.ListLogs(ctx, f.projectID, f.service, &q); err != nil {
+		if p, err = w.next(ctx); err != nil {
 			return err
 		}
 	}
 }
 
-// begin records where a follow without Since starts: after the entries
-// counted in atMark, at mark; with none, at the very beginning.
-func (f *follower) begin(mark time.Time, atMark map[entryKey]int) {
-	f.started = true
-	f.hasMark = len(atMark) > 0
-	f.mark, f.atMark = mark, atMark
-}
-
-// emit yields the new entries of a page, oldest first, moving the mark.
+// emit yields the new entries of a page, oldest first, moving the position.
 func (f *follower) emit(ctx context.Context, p *LogPage, yield func(LogEntry, error) bool) error {
 	for i := len(p.Entries) - 1; i >= 0; i-- {
 		e := p.Entries[i]
@@ -283,25 +283,21 @@ func (f *follower) emit(ctx context.Context, p *LogPage, yield func(LogEntry, er
 	return nil
 }
 
-// admit reports whether e is new, and if so records it as yielded.
+// admit reports whether e is new, and if so moves the position past it.
 func (f *follower) admit(e LogEntry) bool {
-	if f.hasMark {
+	if !f.pos.IsZero() {
 		switch {
-		case e.Timestamp.Before(f.mark):
+		case e.Timestamp.Before(f.pos.at):
 			return false
-		case e.Timestamp.Equal(f.mark):
-			k := keyOf(e)
-			if f.skip[k] > 0 {
+		case e.Timestamp.Equal(f.pos.at):
+			if k := entryHash(e); f.skip[k] > 0 {
 				f.skip[k]--
 				return false
 			}
-			f.atMark[k]++
-			return true
+		default:
+			clear(f.skip)
 		}
 	}
-	f.hasMark, f.mark = true, e.Timestamp
-	clear(f.atMark)
-	clear(f.skip)
-	f.atMark[keyOf(e)] = 1
+	f.pos.Advance(e)
 	return true
 }

@@ -181,12 +181,16 @@ func TestFollowLogsFilters(t *testing.T) {
 
 // wantQuery checks one logs request held by the gate: its since parameter
 // ("" = none) and whether it carries a cursor.
+//
+// cursor says the request continues a walk: the second page of a walk is
+// asked for with until and no cursor (the window is fixed, see AllLogs), the
+// later ones with both.
 func wantQuery(t *testing.T, reqs <-chan url.Values, since string, cursor bool) {
 	t.Helper()
 	select {
 	case q := <-reqs:
-		if q.Get("since") != since || q.Has("cursor") != cursor {
-			t.Fatalf("request %v; want since %q, cursor %v", q, since, cursor)
+		if q.Get("since") != since || q.Has("until") != cursor {
+			t.Fatalf("request %v; want since %q, continuing a walk %v", q, since, cursor)
 		}
 	case <-time.After(followGuard):
 		t.Fatal("no request")
@@ -281,10 +285,13 @@ func TestFollowLogsStartsAfterAFullInstant(t *testing.T) {
 	f.add(slices.Repeat([]fakeapi.LogEntry{same}, 600)...)
 	ch := f.background(t.Context(), dbcloud.LogOptions{})
 	wantQuery(t, reqs, "", false) // the start: the newest page,
+	wantQuery(t, reqs, "", true)  // the window's second page: the same 500 again, dropped,
 	wantQuery(t, reqs, "", true)  // and the rest of the newest instant
 	want := f.add(same, same)
-	wantQuery(t, reqs, sinceParam(newest), false) // 602 lines since the mark:
-	wantQuery(t, reqs, sinceParam(newest), true)  // two pages
+	wantQuery(t, reqs, sinceParam(newest), false) // 602 lines since the mark: two pages,
+	wantQuery(t, reqs, sinceParam(newest), true)  // the window's second page: the first's 500 again, dropped,
+	wantQuery(t, reqs, sinceParam(newest), true)  // the last 102,
+	wantQuery(t, reqs, sinceParam(newest), true)  // and the empty second page again
 	if diff := cmp.Diff(want, receive(t, ch, 2)); diff != "" {
 		t.Fatalf("(-want +got):\n%s", diff)
 	}

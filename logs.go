@@ -15,6 +15,11 @@ import (
 
 // LogOptions filters and positions a read of a service's logs. The zero
 // value reads from the newest entry with no filter.
+//
+// LogOptions serves ListLogs, AllLogs and FollowLogs alike, so it holds
+// fields that some of them refuse or ignore. LogReadOptions (ReadLogs,
+// TailLogs) and LogFollowOptions (Follow) carry only what each accepts, and
+// add MinSeverity and resuming from a LogPosition.
 type LogOptions struct {
 	Cursor     string    // a LogPage.NextCursor, to continue an earlier read
 	Node       *int      // one node of a multi-node service; nil = the service's default
@@ -43,8 +48,14 @@ type LogEntry struct {
 }
 
 // ListLogs reads one page (at most 500 entries) of a service's logs, newest
-// first. Pass NextCursor back as LogOptions.Cursor for the next, older page;
-// AllLogs does this for you.
+// first. Pass NextCursor back as LogOptions.Cursor for the next, older page,
+// with the same filters and the same Until; AllLogs does this for you.
+//
+// A cursor is valid only within the window it was issued for: the live
+// service positions one issued for a read without Until relative to its
+// newest entry at each request, so an entry written before the next request
+// repeats an entry on the next page. Set Until for a walk of several pages
+// (AllLogs fixes it after the first page).
 func (s *ServicesClient) ListLogs(ctx context.Context, projectID, serviceID string, opts *LogOptions) (*LogPage, error) {
 	path, err := servicePath(projectID, serviceID, "/logs")
 	if err != nil {
@@ -55,7 +66,9 @@ func (s *ServicesClient) ListLogs(ctx context.Context, projectID, serviceID stri
 		return nil, err
 	}
 	var w logsJSON
-	if err := s.api.do(ctx, request{method: http.MethodGet, path: path, query: query}, &w); err != nil {
+	r := request{info: serviceCall("Services.ListLogs", http.MethodGet, tplService+"/logs", projectID, serviceID),
+		method: http.MethodGet, path: path, query: query}
+	if err := s.api.run(ctx, r, &w); err != nil {
 		return nil, err
 	}
 	return &LogPage{Entries: w.Entries, NextCursor: w.LastCursor}, nil
@@ -132,6 +145,17 @@ func (c cursorSet) add(cursor string) error {
 // AllLogs yields every log entry of a service matching opts, newest first,
 // following the cursor from page to page until the API returns none.
 //
+// One read is one window of the history: when opts has neither Until nor a
+// Cursor, entries written while AllLogs reads are not yielded, and none is
+// yielded twice. The live service positions a cursor of a read without
+// until relative to its newest entry, so without a fixed window an entry
+// written between two page requests would repeat an entry on the next page;
+// AllLogs therefore fixes until after the first page, just after that
+// page's oldest entry, on the server's clock (its official client fixes it
+// to the local time of the first request, which a skewed clock moves). See
+// logWalk for the details; the window costs no extra request. With a Cursor
+// and no Until, the window is the one the cursor was issued for.
+//
 // Pages are fetched lazily: breaking out of the loop after the first entry
 // costs one request, and at most one page is held in memory whatever the
 // history's length. Each page is a GET, retried like any other. On an error
@@ -149,13 +173,9 @@ func (s *ServicesClient) AllLogs(ctx context.Context, projectID, serviceID strin
 		if opts != nil {
 			o = *opts // a copy: the cursor moves, the caller's options do not
 		}
-		cursors := newCursorSet()
-		for {
-			if err := cursors.add(o.Cursor); err != nil {
-				yield(LogEntry{}, err)
-				return
-			}
-			page, err := s.ListLogs(ctx, projectID, serviceID, &o)
+		w := s.newLogWalk(projectID, serviceID, o)
+		for !w.done {
+			page, err := w.next(ctx)
 			if err != nil {
 				yield(LogEntry{}, err)
 				return
@@ -165,10 +185,6 @@ func (s *ServicesClient) AllLogs(ctx context.Context, projectID, serviceID strin
 					return
 				}
 			}
-			if page.NextCursor == "" {
-				return
-			}
-			o.Cursor = page.NextCursor
 		}
 	}
 }

@@ -118,7 +118,9 @@ func (api *caller) guard(ctx context.Context, call CallInfo) error {
 		return err
 	}
 	var w serviceJSON
-	if err := api.do(ctx, request{method: http.MethodGet, path: path}, &w); err != nil {
+	r := request{info: serviceCall("Services.Get", http.MethodGet, tplService, call.ProjectID, call.ServiceID),
+		method: http.MethodGet, path: path}
+	if err := api.run(ctx, r, &w); err != nil {
 		return deny("the service's environment tag could not be read", err)
 	}
 	switch md := w.Metadata; {

@@ -7,9 +7,14 @@ import (
 )
 
 // CreateServiceRequest is the input of ServicesClient.Create.
+//
+// The service's type follows from Addons: none makes a Postgres service
+// (ServiceTypePostgres), AddonTimeSeries a time-series one
+// (ServiceTypeTimeSeries), AddonAI a vector one (ServiceTypeVector). See
+// the Example functions of ServicesClient.Create.
 type CreateServiceRequest struct {
 	Name           string      // required, 1 to 128 characters
-	Addons         []Addon     // extensions to enable
+	Addons         []Addon     // extensions to enable; they decide the type (see Addon)
 	CPUMillis      int         // 0 = let the service choose; sent as a string
 	MemoryGBs      int         // 0 = let the service choose; sent as a string
 	Shared         bool        // sends cpu_millis and memory_gbs as "shared"

@@ -2,11 +2,12 @@ package dbcloud
 
 import "time"
 
-// ServiceType is the kind of database a service runs. Values this version
-// does not know are kept as sent. The time-series type arrives as
-// TIMESERIESDB (the API's document) or TIMESCALEDB (the live service); both
-// decode as ServiceTypeTimeSeries, so one comparison covers both, and which
-// spelling was sent is not kept: the two name the same type.
+// ServiceType is the kind of database a service runs, chosen at creation by
+// CreateServiceRequest.Addons (see Addon). Values this version does not know
+// are kept as sent. The time-series type arrives as TIMESERIESDB (the API's
+// document) or TIMESCALEDB (the live service); the SDK decodes both as
+// ServiceTypeTimeSeries, so one comparison covers both, and which spelling
+// was sent is not kept: the two name the same type.
 type ServiceType string
 
 // Service types.
@@ -15,6 +16,13 @@ const (
 	ServiceTypePostgres   ServiceType = "POSTGRES"
 	ServiceTypeVector     ServiceType = "VECTOR"
 )
+
+// IsTimeSeries reports the time-series type under either of its wire names,
+// "TIMESERIESDB" (the API document) and "TIMESCALEDB" (the live service),
+// for a ServiceType that did not come through this SDK's decoding.
+func (t ServiceType) IsTimeSeries() bool {
+	return t == ServiceTypeTimeSeries || t == "TIMESCALEDB"
+}
 
 // ServiceStatus is a service's deployment status. Values this version does
 // not know are kept as sent.
@@ -70,13 +78,23 @@ const (
 	ForkPITR ForkStrategy = "PITR"
 )
 
-// Addon is an extension enabled when a service is created.
+// Addon is an extension enabled when a service is created. The addons
+// decide the service's type; there is no type field in a create:
+//
+//	Addons                      ServiceType
+//	none                        ServiceTypePostgres   plain PostgreSQL
+//	[]Addon{AddonTimeSeries}    ServiceTypeTimeSeries PostgreSQL with the time-series extension
+//	[]Addon{AddonAI}            ServiceTypeVector     PostgreSQL with the vector (AI) extensions
+//
+// A fork takes its parent's type; the type cannot be changed later.
 type Addon string
 
 // Addons.
 const (
+	// AddonTimeSeries makes a time-series service (ServiceTypeTimeSeries).
 	AddonTimeSeries Addon = "time-series"
-	AddonAI         Addon = "ai"
+	// AddonAI makes a vector service (ServiceTypeVector).
+	AddonAI Addon = "ai"
 )
 
 // Service is a hosted database service. Optional parts the API did not send

@@ -1,7 +1,6 @@
 package dbcloud
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 )
@@ -78,34 +77,6 @@ func finishAll[T any, P interface {
 		if err := P(&items[i]).finish(); err != nil {
 			return fmt.Errorf("element %d: %w", i, err)
 		}
-	}
-	return nil
-}
-
-// logsJSON is a logs response as it arrives on the wire.
-type logsJSON struct {
-	Entries    []LogEntry `json:"entries"`
-	LastCursor string     `json:"last_cursor"`
-	// Deprecated forms, used only when the current ones are absent.
-	Logs             rawRef `json:"logs"`
-	LegacyLastCursor string `json:"lastCursor"`
-}
-
-// finish falls back to the deprecated fields.
-func (w *logsJSON) finish() error {
-	if w.LastCursor == "" {
-		w.LastCursor = w.LegacyLastCursor
-	}
-	if w.Entries != nil || len(w.Logs) == 0 {
-		return nil
-	}
-	var msgs []string
-	if err := json.Unmarshal(w.Logs, &msgs); err != nil || len(msgs) == 0 {
-		return err
-	}
-	w.Entries = make([]LogEntry, len(msgs))
-	for i, m := range msgs {
-		w.Entries[i].Message = m
 	}
 	return nil
 }

@@ -197,7 +197,11 @@
 // logs endpoint returns at most 500 entries a page, newest first, with a
 // cursor while older entries match; filters are since <= timestamp < until,
 // every search term (case-insensitive), any of the severities, and the node
-// (0 the primary, 1..n the HA replicas).
+// (0 the primary, 1..n the HA replicas). Like the live service's, a cursor
+// issued for a read without until is positioned relative to the newest
+// entry at each request, so entries appended between two page requests
+// repeat on the next page; with until set, a cursor keeps its place. The
+// SDK's reads fix until for this reason (see dbcloud.ServicesClient.AllLogs).
 //
 // # Endpoints
 //

@@ -152,7 +152,12 @@
 // service, so forged or foreign cursors are refused (400). It does not carry
 // the filters: each page request repeats them, as a client following
 // last_cursor does, and the walk continues in the same filtered order. A
-// cursor keeps its place while newer entries are added.
+// cursor issued for a read with until keeps its place while newer entries
+// are added. One issued for a read without until is positioned, as the live
+// service's are, relative to the newest entry at each request: an entry
+// added between two page requests pushes the next page back by one, so it
+// repeats the previous page's oldest entry. A client that fixes until for
+// the whole read (the SDK's AllLogs does) never meets this.
 //
 // Histories can grow while a reader follows them: AppendLogs adds given lines
 // at the newest end (timestamps never go backwards), and with

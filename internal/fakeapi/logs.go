@@ -277,8 +277,16 @@ func timeParam(q url.Values, name string) (int64, bool, error) {
 	return t.UnixNano(), true, nil
 }
 
-// cursor tokens carry a sequence number and a MAC over it and the service, so
-// a forged cursor or one from another service is refused.
+// cursor tokens carry a position and a MAC over it and the service, so a
+// forged cursor or one from another service is refused.
+//
+// A cursor issued for a read with until names an entry (its sequence
+// number): it keeps its place however many entries are added. One issued
+// for a read without until is, like the live service's, positioned relative
+// to the newest entry at each request (its offset from the newest end):
+// entries added between two page requests push the window back, so the next
+// page repeats entries the previous one held. A ninth byte tells the two
+// apart.
 const cursorMACLen = 12
 
 func (a *API) cursorMAC(s *service, seq []byte) []byte {
@@ -288,17 +296,22 @@ func (a *API) cursorMAC(s *service, seq []byte) []byte {
 	return m.Sum(nil)[:cursorMACLen]
 }
 
-func (a *API) makeCursor(s *service, seq int64) string {
+func (a *API) makeCursor(s *service, seq int64, relative bool) string {
 	buf := binary.BigEndian.AppendUint64(nil, uint64(seq))
+	if relative {
+		buf = append(buf, 1)
+	} else {
+		buf = append(buf, 0)
+	}
 	return base64.RawURLEncoding.EncodeToString(append(buf, a.cursorMAC(s, buf)...))
 }
 
-func (a *API) readCursor(s *service, token string) (int64, error) {
+func (a *API) readCursor(s *service, token string) (seq int64, relative bool, err error) {
 	raw, err := base64.RawURLEncoding.DecodeString(token)
-	if err != nil || len(raw) != 8+cursorMACLen || !hmac.Equal(raw[8:], a.cursorMAC(s, raw[:8])) {
-		return 0, badRequest("cursor", "is not a cursor issued for this service")
+	if err != nil || len(raw) != 9+cursorMACLen || !hmac.Equal(raw[9:], a.cursorMAC(s, raw[:9])) {
+		return 0, false, badRequest("cursor", "is not a cursor issued for this service")
 	}
-	return int64(binary.BigEndian.Uint64(raw[:8])), nil
+	return int64(binary.BigEndian.Uint64(raw[:8])), raw[8] == 1, nil
 }
 
 type logEntryJSON struct {
@@ -330,12 +343,15 @@ func (a *API) getLogs(c *call) (reply, error) {
 	st := &s.logs
 	i := len(st.recs) - 1
 	if q.Has("cursor") {
-		seq, err := a.readCursor(s, q.Get("cursor"))
+		seq, relative, err := a.readCursor(s, q.Get("cursor"))
 		if err != nil {
 			return reply{}, err
 		}
-		// Clamped: an API built with the same seed issues the same cursors.
-		i = min(int(seq-st.base), i)
+		if relative {
+			i -= int(min(seq, int64(len(st.recs))))
+		} else {
+			i = min(int(seq-st.base), i) // clamped: an API built with the same seed issues the same cursors
+		}
 	}
 	out := logsJSON{Logs: []string{}, Entries: []logEntryJSON{}}
 	lastIdx := -1
@@ -348,7 +364,11 @@ func (a *API) getLogs(c *call) (reply, error) {
 			continue
 		}
 		if len(out.Entries) == logPageSize {
-			out.LastCursor = a.makeCursor(s, st.base+int64(lastIdx)-1)
+			if f.hasUntil {
+				out.LastCursor = a.makeCursor(s, st.base+int64(lastIdx)-1, false)
+			} else {
+				out.LastCursor = a.makeCursor(s, int64(len(st.recs)-lastIdx), true) // lastIdx-1 as an offset from the newest
+			}
 			out.LastCursorOld = out.LastCursor
 			break
 		}

@@ -124,15 +124,24 @@ func TestLogsPagination(t *testing.T) {
 	}
 	sameEntries(t, flatten(pages), all)
 
-	// A cursor keeps its place while newer entries arrive and older ones are
-	// seeded.
+	// A cursor of a read with until keeps its place while newer entries
+	// arrive and older ones are seeded; one of a read without until is
+	// positioned from the newest entry, so the new entry pushes its window
+	// back by one and the next page repeats the previous page's oldest entry.
+	until := url.Values{"until": {all[0].Timestamp.Add(time.Nanosecond).Format(time.RFC3339Nano)}}
+	fixed := f.walk(svc, until)
 	f.send("POST", f.svcPath(svc)+"/enablePooler", nil).must(t, 200)
 	if err := f.api.SeedLogs(f.proj, svc, 10); err != nil {
 		t.Fatal(err)
 	}
-	rest := f.walk(svc, url.Values{"cursor": {pages[0].cursor}})
 	all2, _ := f.api.Logs(f.proj, svc)
+	rest := f.walk(svc, url.Values{"cursor": {fixed[0].cursor}, "until": until["until"]})
 	sameEntries(t, flatten(rest), all2[1+500:])
+	rest = f.walk(svc, url.Values{"cursor": {pages[0].cursor}})
+	sameEntries(t, flatten(rest), all2[500:])
+	if rest[0].entries[0] != pages[0].entries[499] {
+		t.Errorf("a cursor without until after a new entry: first entry %+v, want the previous page's last %+v", rest[0].entries[0], pages[0].entries[499])
+	}
 	if all2[0].Message != "connection pooler enabled" {
 		t.Errorf("newest entry %q", all2[0].Message)
 	}

@@ -1,0 +1,101 @@
+package dbcloud
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+)
+
+// MaxLogPage is the most entries the API puts on one logs page. A page with
+// more is a malformed answer (a *ResponseError matching ErrInvalidResponse):
+// it is refused before its entries are decoded, so a hostile or broken
+// server cannot make a read hold more than a page's worth of entries.
+const MaxLogPage = 500
+
+// logsJSON is a logs response as it arrives on the wire.
+type logsJSON struct {
+	Entries    []LogEntry `json:"entries"`
+	LastCursor string     `json:"last_cursor"`
+	// Deprecated forms, used only when the current ones are absent.
+	Logs             rawRef `json:"logs"`
+	LegacyLastCursor string `json:"lastCursor"`
+}
+
+// precheck refuses a page with an array of more than MaxLogPage elements in
+// its top-level object ("entries", "logs", or any other) before anything is
+// decoded. Any array, whatever its key: encoding/json matches keys without
+// regard to case and after unescaping, so a check by name could be evaded.
+func (w *logsJSON) precheck(data []byte) error {
+	return checkArrayLens(data, 2, MaxLogPage)
+}
+
+// finish falls back to the deprecated fields.
+func (w *logsJSON) finish() error {
+	if w.LastCursor == "" {
+		w.LastCursor = w.LegacyLastCursor
+	}
+	if w.Entries != nil || len(w.Logs) == 0 {
+		return nil
+	}
+	var msgs []string
+	if err := json.Unmarshal(w.Logs, &msgs); err != nil || len(msgs) == 0 {
+		return err
+	}
+	w.Entries = make([]LogEntry, len(msgs))
+	for i, m := range msgs {
+		w.Entries[i].Message = m
+	}
+	return nil
+}
+
+// checkArrayLens returns an error when an array that opens at depth (the
+// top-level value is depth 1) has more than limit elements. It allocates
+// nothing and skips over strings with bytes.IndexByte, so it costs a small
+// part of the decoding; on data that is not JSON it returns nil or an error,
+// and the decoder reports the syntax.
+func checkArrayLens(data []byte, depth, limit int) error {
+	// commas counts the separators of the array open at depth, if one is.
+	d, commas, inArray := 0, 0, false
+	for i := 0; i < len(data); i++ {
+		switch data[i] {
+		case '"':
+			i = stringEnd(data, i)
+		case '[', '{':
+			d++
+			if d == depth && data[i] == '[' {
+				inArray, commas = true, 0
+			}
+		case ']', '}':
+			if d == depth {
+				inArray = false
+			}
+			d--
+		case ',':
+			if inArray && d == depth {
+				if commas++; commas >= limit {
+					return fmt.Errorf("a page holds more than %d entries, the most the API sends", limit)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// stringEnd returns the index of the quote that closes the string opening
+// at data[start], or len(data) when none does.
+func stringEnd(data []byte, start int) int {
+	for j := start + 1; ; j++ {
+		k := bytes.IndexByte(data[j:], '"')
+		if k < 0 {
+			return len(data)
+		}
+		j += k
+		backslashes := 0
+		for p := j - 1; p > start && data[p] == '\\'; p-- {
+			backslashes++
+		}
+		if backslashes%2 == 0 {
+			return j
+		}
+	}
+}
