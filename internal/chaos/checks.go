@@ -60,7 +60,9 @@ func (s *soak) fill(rep *Report, b *Backend, end ending) {
 	known := maps.Clone(led.known)
 	led.mu.Unlock()
 	for i, f := range rep.Failures {
-		rep.Failures[i].Class = classifyFailure(f.Op, f.call, end.attempts(f.call.id), s.cfg)
+		attempts := end.attempts(f.call.id)
+		rep.Failures[i].Class = classifyFailure(f.Op, f.call, attempts, s.cfg)
+		rep.Failures[i].Evidence = evidence(f.call, attempts)
 	}
 	secrets := secretSet([]string{b.APIKey}, b.Passwords(), end.given)
 	rep.Run = rep.Completed + len(rep.Failures)

@@ -3,6 +3,9 @@ package chaos
 import (
 	"context"
 	"errors"
+	"fmt"
+	"net/http"
+	"strings"
 	"time"
 
 	"github.com/dbcloud/dbcloud-go"
@@ -66,8 +69,11 @@ func classifyFailure(op string, c called, attempts []Attempt, cfg Config) string
 	room := cfg.RetryAfter
 	err := c.err
 	deadline := errors.Is(err, context.DeadlineExceeded)
+	// A stalled attempt: held for longer than its call had left, and
+	// abandoned by the client while held, in a call that ended with its
+	// deadline.
 	stalled := func(a Attempt) bool {
-		return !a.IsCreate() && a.Kind == Spike && a.Start.Add(a.Delay).After(c.deadline)
+		return deadline && !a.IsCreate() && a.Kind == Spike && a.Abandoned && a.Start.Add(a.Delay).After(c.deadline)
 	}
 	isCreate := op == opCreateService || op == opCreateReplicaSet
 
@@ -115,8 +121,11 @@ func classifyFailure(op string, c called, attempts []Attempt, cfg Config) string
 			return classStalled
 		}
 	}
+	// The errors a fault gives: the proxy's 5xx and 429, a reset or cut-off,
+	// a malformed body. A 4xx other than 429 is the server's own answer.
 	var apiErr *dbcloud.APIError
-	faultErr := errors.As(err, &apiErr) || classify(err) == outcomeNetwork || classify(err) == outcomeResponseError
+	faultErr := errors.As(err, &apiErr) && (apiErr.StatusCode >= 500 || apiErr.StatusCode == http.StatusTooManyRequests) ||
+		classify(err) == outcomeNetwork || classify(err) == outcomeResponseError
 	switch {
 	case deadline && len(attempts) > 0:
 		return classNoRoom
@@ -127,3 +136,38 @@ func classifyFailure(op string, c called, attempts []Attempt, cfg Config) string
 	}
 	return classOther
 }
+
+// evidence summarizes a call's attempts for the report: the faulted ones in
+// order, with when they started (from the call's start), how long a spike
+// was to hold, whether the client left while held, and whether they reached
+// the server; the clean ones only counted.
+func evidence(c called, attempts []Attempt) string {
+	var b strings.Builder
+	clean := 0
+	for _, a := range attempts {
+		if a.Kind == None && a.Reach == ReachYes {
+			clean++
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteString("; ")
+		}
+		fmt.Fprintf(&b, "+%s %s %s: %s", a.Start.Sub(c.start).Round(10*time.Millisecond), a.Method, lastSegment(a.Path), a.Kind)
+		if a.Kind == Spike {
+			fmt.Fprintf(&b, " %s", a.Delay.Round(10*time.Millisecond))
+		}
+		if a.Abandoned {
+			b.WriteString(", abandoned")
+		}
+		fmt.Fprintf(&b, ", %s", reachNames[a.Reach])
+	}
+	if b.Len() > 0 {
+		b.WriteString("; ")
+	}
+	fmt.Fprintf(&b, "%d clean", clean)
+	return b.String()
+}
+
+var reachNames = [...]string{ReachNo: "not sent on", ReachYes: "reached", ReachLate: "reached late", ReachMaybe: "may have reached"}
+
+func lastSegment(path string) string { return path[strings.LastIndex(path, "/")+1:] }

@@ -21,7 +21,9 @@ func TestClassifyFailure(t *testing.T) {
 	}
 	const list, get, create = "/v1/projects/p/services", "/v1/projects/p/services/s1", "/v1/projects/p/services"
 	at := func(method, path string, start time.Duration, k Kind, delay time.Duration, r Reach) Attempt {
-		return Attempt{Call: 1, Method: method, Path: path, Kind: k, Delay: delay, Start: t0.Add(start), Reach: r}
+		// A spike held past the deadline was abandoned by the client.
+		abandoned := k == Spike && start+delay > 3*time.Second
+		return Attempt{Call: 1, Method: method, Path: path, Kind: k, Delay: delay, Start: t0.Add(start), Reach: r, Abandoned: abandoned}
 	}
 	maybe := fmt.Errorf("%w: %w", &dbcloud.MaybeCreatedError{Resource: "service", Err: errors.New("reset")}, context.DeadlineExceeded)
 	apiErr := &dbcloud.APIError{StatusCode: http.StatusBadGateway}
@@ -57,6 +59,8 @@ func TestClassifyFailure(t *testing.T) {
 			[]Attempt{at("POST", create, 0, CutOff, 0, ReachYes)}, false, classCreateLost},
 		{"the list before the create held", opCreateService, call(3*time.Second, context.DeadlineExceeded),
 			[]Attempt{at("GET", list, 0, Spike, 5*time.Second, ReachNo)}, true, classRecoveryStalled},
+		{"a held attempt, then the server's 409 before the deadline", opDeleteReplicaSet, call(2*time.Second, &dbcloud.APIError{StatusCode: http.StatusConflict}),
+			[]Attempt{at("DELETE", get, 0, Spike, 5*time.Second, ReachNo)}, true, classOther},
 		{"no error the faults explain", opAllLogs, call(time.Second, errNoLogs), nil, true, classOther},
 	}
 	for _, c := range cases {

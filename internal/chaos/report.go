@@ -158,9 +158,9 @@ func failures(b *strings.Builder, title string, fs []Failure, classes bool) {
 		}
 		return
 	}
-	fmt.Fprintf(b, "\n| %s | call | class | error |\n|---:|---|---|---|\n", title)
+	fmt.Fprintf(b, "\n| %s | call | class | the proxy's record of the call's requests | error |\n|---:|---|---|---|---|\n", title)
 	for _, f := range fs {
-		fmt.Fprintf(b, "| %d | %s | %s | %s |\n", f.Workflow, f.Op, f.Class, cell(f.Err))
+		fmt.Fprintf(b, "| %d | %s | %s | %s | %s |\n", f.Workflow, f.Op, f.Class, cell(f.Evidence), cell(f.Err))
 	}
 }
 

@@ -24,6 +24,9 @@ type Failure struct {
 	// proxy's records of the call's requests and its error (see classes.go);
 	// "" for a cleanup failure.
 	Class string
+	// Evidence is the proxy's record of the failing call's requests, in
+	// short: the faulted ones, and how many went through clean.
+	Evidence string
 
 	call called // the failing call, for the classification
 }
