@@ -2,7 +2,6 @@ package chaos_test
 
 import (
 	"flag"
-	"fmt"
 	"testing"
 	"time"
 
@@ -113,7 +112,7 @@ func TestChaosSoakDeadline(t *testing.T) {
 	}
 	t.Log("\n" + rep.String())
 	byClass, avoidable := rep.Classes()
-	t.Log(fmt.Sprintf("%d of %d workflows completed; %d failures avoidable; by class: %v", rep.Completed, rep.Run, avoidable, byClass))
+	t.Logf("%d of %d workflows completed; %d failures avoidable; by class: %v", rep.Completed, rep.Run, avoidable, byClass)
 	checkInvariants(t, rep)
 }
 
