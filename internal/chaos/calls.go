@@ -126,17 +126,33 @@ func newCalls(timeout, tolerance time.Duration) *calls {
 
 // do runs fn with its own deadline, derived from root, and records it.
 func (c *calls) do(root context.Context, workflow int, op string, fn func(context.Context) error) error {
+	_, err := c.run(root, workflow, op, fn)
+	return err
+}
+
+// called is one finished call, for classifying a workflow's failure with
+// what the proxy recorded of the call's requests (tagged with id).
+type called struct {
+	id                   int64
+	start, deadline, end time.Time
+	err                  error
+}
+
+// run is do, which also returns the call's record.
+func (c *calls) run(root context.Context, workflow int, op string, fn func(context.Context) error) (called, error) {
 	ctx, cancel := context.WithTimeout(root, c.timeout)
 	defer cancel()
 	start := time.Now()
+	deadline, _ := ctx.Deadline()
 	c.mu.Lock()
 	c.nextID++
 	id := c.nextID
 	c.running[id] = runningCall{workflow, op, start}
 	c.mu.Unlock()
 
-	err := fn(ctx)
+	err := fn(withCall(ctx, id))
 	took := time.Since(start)
+	rec := called{id: id, start: start, deadline: deadline, end: start.Add(took), err: err}
 
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -155,7 +171,7 @@ func (c *calls) do(root context.Context, workflow int, op string, fn func(contex
 	if took > c.timeout+c.tolerance {
 		c.late = append(c.late, Call{Workflow: workflow, Op: op, Took: took, Err: text})
 	}
-	return err
+	return rec, err
 }
 
 // stillRunning returns the calls running now, by workflow, longest running

@@ -43,6 +43,8 @@ type ending struct {
 	records  []string       // the client's log records
 	leaked   int            // goroutines left behind
 	ended    bool           // whether every workflow returned
+	// attempts returns the proxy's records of a call's requests.
+	attempts func(call int64) []Attempt
 }
 
 // fill completes the report with what the workflows recorded and the end
@@ -57,6 +59,11 @@ func (s *soak) fill(rep *Report, b *Backend, end ending) {
 	rep.CleanupFailures = sortedFailures(led.cleanupFailures)
 	known := maps.Clone(led.known)
 	led.mu.Unlock()
+	for i, f := range rep.Failures {
+		attempts := end.attempts(f.call.id)
+		rep.Failures[i].Class = classifyFailure(f.Op, f.call, attempts, s.cfg)
+		rep.Failures[i].Evidence = evidence(f.call, attempts)
+	}
 	secrets := secretSet([]string{b.APIKey}, b.Passwords(), end.given)
 	rep.Run = rep.Completed + len(rep.Failures)
 

@@ -17,4 +17,17 @@
 // directly and the report says how many workflows completed, which faults
 // were injected, how every call ended, and whether anything was created
 // twice, left behind unknown, late, leaked or logged a secret.
+//
+// Two regimes: DefaultConfig (10 s per call, spikes of 0.5 to 3 s) and
+// DeadlineConfig, the one of issue #16 (3 s per call, half of the spikes
+// held 3.5 to 10 s: past the deadline, a held connection as the caller sees
+// it). Create recovery can be switched off (Config.Recovery), to compare
+// workflows started per minute with and without it.
+//
+// Every failed workflow is classified (classes.go): the soak's client tags
+// each request with its call's number, the proxy records what it did to
+// each request (kind, when, how long it held it, whether it reached the
+// server, whether the client left while it was held), and the failing
+// call's records and error decide whether the client could have avoided the
+// failure.
 package chaos

@@ -74,6 +74,12 @@ type Fault struct {
 type Stream struct {
 	rate               float64
 	spikeMin, spikeMax time.Duration
+	// heldShare of the spikes hold a request between heldMin and heldMax
+	// instead: in the deadline regime, longer than the caller's deadline,
+	// a held connection (no answer, no reset) as far as the caller can
+	// tell. 0 leaves the stream's draws as they always were.
+	heldShare        float64
+	heldMin, heldMax time.Duration
 
 	mu  sync.Mutex
 	rng *rand.Rand
@@ -85,6 +91,15 @@ func NewStream(seed uint64, rate float64, spikeMin, spikeMax time.Duration) *Str
 	return &Stream{rate: rate, spikeMin: spikeMin, spikeMax: spikeMax, rng: rand.New(rand.NewPCG(seed, 0x6368616f73))}
 }
 
+// Held makes share of the spikes hold a request between min and max
+// instead of the spike range, and returns s. Call it before the first Next.
+// With a share above 0 every request draws two more values, so a seed's
+// sequence differs from the one without held spikes.
+func (s *Stream) Held(share float64, min, max time.Duration) *Stream {
+	s.heldShare, s.heldMin, s.heldMax = share, min, max
+	return s
+}
+
 // Next draws the fault of the next request.
 func (s *Stream) Next() Fault {
 	s.mu.Lock()
@@ -92,6 +107,14 @@ func (s *Stream) Next() Fault {
 	kind := drawn[s.rng.IntN(len(drawn))]
 	status := s.rng.IntN(3 * len(statuses5xx)) // modulo 3: before, after or late; the rest: which status
 	delay := s.spikeMin + time.Duration(s.rng.Int64N(int64(s.spikeMax-s.spikeMin)+1))
+	spikeDelay := delay
+	if s.heldShare > 0 {
+		held := s.rng.Float64() < s.heldShare
+		long := s.heldMin + time.Duration(s.rng.Int64N(int64(s.heldMax-s.heldMin)+1))
+		if held {
+			spikeDelay = long
+		}
+	}
 	s.mu.Unlock()
 
 	switch {
@@ -101,7 +124,7 @@ func (s *Stream) Next() Fault {
 		kind = [...]Kind{Status5xxBefore, Status5xxAfter, Status5xxLate}[status%3]
 		return Fault{Kind: kind, Status: statuses5xx[status/3], Delay: delay}
 	case kind == Spike:
-		return Fault{Kind: Spike, Delay: delay}
+		return Fault{Kind: Spike, Delay: spikeDelay}
 	}
 	return Fault{Kind: kind}
 }

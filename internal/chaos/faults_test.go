@@ -77,3 +77,27 @@ func TestStreamSeed(t *testing.T) {
 		t.Error("seeds 3 and 4 gave the same 1000 faults")
 	}
 }
+
+// TestStreamHeld: with held spikes, about the asked share of the spikes hold
+// a request in the held range, the rest in the spike range; nothing else
+// changes kind.
+func TestStreamHeld(t *testing.T) {
+	s := chaos.NewStream(9, 1, 500*time.Millisecond, 2500*time.Millisecond).Held(0.5, 3500*time.Millisecond, 10*time.Second)
+	spikes, held := 0, 0
+	for range 20000 {
+		f := s.Next()
+		if f.Kind != chaos.Spike {
+			continue
+		}
+		spikes++
+		switch {
+		case f.Delay >= 3500*time.Millisecond && f.Delay <= 10*time.Second:
+			held++
+		case f.Delay < 500*time.Millisecond || f.Delay > 2500*time.Millisecond:
+			t.Fatalf("spike of %s, outside both ranges", f.Delay)
+		}
+	}
+	if share := float64(held) / float64(spikes); spikes < 2000 || share < 0.45 || share > 0.55 {
+		t.Errorf("%d of %d spikes held (%.2f), want about half", held, spikes, share)
+	}
+}

@@ -62,7 +62,8 @@ type Proxy struct {
 	ids          atomic.Int64
 
 	mu        sync.Mutex
-	passwords []string // given with updatePassword
+	passwords []string            // given with updatePassword
+	attempts  map[int64][]Attempt // by call number: what the proxy did to each request
 }
 
 // ProxyCounts is what a proxy saw and did.
@@ -202,6 +203,9 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	p.notePassword(r, body)
 	f := p.next()
 	p.faults[f.Kind].Add(1)
+	call, _ := strconv.ParseInt(r.Header.Get(callHeader), 10, 64)
+	rec := &Attempt{Call: call, Method: r.Method, Path: r.URL.Path, Kind: f.Kind, Delay: f.Delay, Start: time.Now()}
+	defer p.note(rec) // also when the handler aborts
 
 	switch f.Kind {
 	case Status5xxBefore:
@@ -221,6 +225,7 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			p.upstreamErrs.Add(1)
 		} else {
+			rec.Reach = ReachLate
 			p.handlers.Add(1)
 			go func() {
 				defer p.handlers.Done()
@@ -236,6 +241,7 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case Spike:
 		if !hold(r.Context(), f.Delay) {
 			// The client gave up while held: like a proxy, do not forward.
+			rec.Abandoned = true
 			panic(http.ErrAbortHandler)
 		}
 	}
@@ -243,8 +249,10 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	ans, err := p.forward(r.Context(), r, body)
 	if err != nil {
 		p.upstreamErrs.Add(1)
+		rec.Reach = ReachMaybe
 		panic(http.ErrAbortHandler) // no answer to give: drop the connection
 	}
+	rec.Reach = ReachYes
 	switch f.Kind {
 	case Status5xxAfter:
 		p.write(w, p.serverError(f.Status))

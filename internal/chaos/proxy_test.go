@@ -153,7 +153,52 @@ func TestProxyFaults(t *testing.T) {
 			if counts.Requests != 1 || counts.Faults[c.fault.Kind] != 1 || counts.Inert != 0 {
 				t.Errorf("counts = %+v, want 1 request of kind %s, none inert", counts, c.fault.Kind)
 			}
+			// The evidence the failures are classified by: an untagged
+			// request is call 0's.
+			rec := proxy.Attempts(0)
+			if len(rec) != 1 || rec[0].Kind != c.fault.Kind || (rec[0].Reach == chaos.ReachYes) != c.acted || rec[0].Abandoned || !rec[0].IsCreate() {
+				t.Errorf("attempts = %+v, want one create of kind %s, reached the server: %t", rec, c.fault.Kind, c.acted)
+			}
 		})
+	}
+}
+
+// TestProxyAbandonedSpike: a request held past its client's deadline is
+// recorded under the call number its header carries, as abandoned and not
+// forwarded, and the server never sees it.
+func TestProxyAbandonedSpike(t *testing.T) {
+	leakcheck.Check(t)
+	backend := startBackend(t)
+	proxy, err := chaos.StartProxy(backend.URL, func() chaos.Fault { return chaos.Fault{Kind: chaos.Spike, Delay: time.Minute} }, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 200*time.Millisecond)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, "GET", proxy.URL+"/projects/"+backend.ProjectID+"/services", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+backend.APIKey)
+	req.Header.Set("X-Chaos-Call", "7")
+	c := &http.Client{Transport: &http.Transport{}}
+	if resp, err := c.Do(req); !errors.Is(err, context.DeadlineExceeded) {
+		if err == nil {
+			resp.Body.Close()
+		}
+		t.Fatalf("got %v, want the client's deadline", err)
+	}
+	c.CloseIdleConnections()
+	if err := proxy.Drain(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	proxy.Close()
+	rec := proxy.Attempts(7)
+	if len(rec) != 1 || !rec[0].Abandoned || rec[0].Reach != chaos.ReachNo || rec[0].Delay != time.Minute || rec[0].IsCreate() {
+		t.Errorf("attempts = %+v, want one list, abandoned while held a minute, not forwarded", rec)
+	}
+	if got := len(proxy.Attempts(0)); got != 0 {
+		t.Errorf("%d untagged attempts, want 0", got)
 	}
 }
 

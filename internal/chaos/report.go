@@ -39,6 +39,25 @@ func (r *Report) Completion() float64 {
 	return float64(r.Completed) / float64(r.Run)
 }
 
+// StartedPerMinute is how many workflows were started per minute of
+// cfg.Duration, the time in which workflows start: the soak's throughput.
+func (r *Report) StartedPerMinute() float64 {
+	return float64(r.Run) / r.Config.Duration.Minutes()
+}
+
+// Classes counts the failed workflows by class, and how many of them the
+// client could have avoided.
+func (r *Report) Classes() (byClass map[string]int, avoidableCount int) {
+	byClass = map[string]int{}
+	for _, f := range r.Failures {
+		byClass[f.Class]++
+		if avoidable(f.Class) {
+			avoidableCount++
+		}
+	}
+	return byClass, avoidableCount
+}
+
 // Broken returns the safety checks that found something.
 func (r *Report) Broken() []Check {
 	return slices.DeleteFunc(slices.Clone(r.Checks), func(c Check) bool { return c.Count == 0 })
@@ -49,13 +68,28 @@ func (r *Report) String() string {
 	var b strings.Builder
 	c := r.Config
 	settle := c.CreateSettle.String()
+	held := ""
+	if c.HeldShare > 0 {
+		held = fmt.Sprintf(" (%g%% of them held %s to %s instead)", 100*c.HeldShare, c.HeldMin, c.HeldMax)
+	}
+	recovery := "with create recovery"
+	if !c.Recovery {
+		recovery = "without create recovery"
+	}
 	fmt.Fprintf(&b, "chaos soak: seed %d, fault rate %g%%, %d workers, %s (ran %s); call deadline %s, "+
-		"retry waits %s to %s, Retry-After %s, spikes %s to %s, fake step %s, create settle %s\n\n",
+		"retry waits %s to %s, Retry-After %s, spikes %s to %s%s, fake step %s, create settle %s, %s\n\n",
 		c.Seed, 100*c.Rate, c.Workers, c.Duration, r.Elapsed.Round(100*time.Millisecond), c.CallTimeout,
-		c.RetryWaitMin, c.RetryWaitMax, c.RetryAfter, c.SpikeMin, c.SpikeMax, c.Step, settle)
+		c.RetryWaitMin, c.RetryWaitMax, c.RetryAfter, c.SpikeMin, c.SpikeMax, held, c.Step, settle, recovery)
 
-	b.WriteString("| workflows run | completed | failed | completion |\n|---:|---:|---:|---:|\n")
-	fmt.Fprintf(&b, "| %d | %d | %d | %.1f%% |\n\n", r.Run, r.Completed, len(r.Failures), 100*r.Completion())
+	b.WriteString("| workflows run | started per minute | completed | failed | completion |\n|---:|---:|---:|---:|---:|\n")
+	fmt.Fprintf(&b, "| %d | %.1f | %d | %d | %.1f%% |\n\n", r.Run, r.StartedPerMinute(), r.Completed, len(r.Failures), 100*r.Completion())
+
+	byClass, avoidableCount := r.Classes()
+	fmt.Fprintf(&b, "| failed workflows by class (%d of %d avoidable) | count |\n|---|---:|\n", avoidableCount, len(r.Failures))
+	for _, cl := range classOrder {
+		fmt.Fprintf(&b, "| %s | %d |\n", cl, byClass[cl])
+	}
+	b.WriteString("\n")
 
 	faulted := r.Proxy.Requests - r.Proxy.Faults[None]
 	fmt.Fprintf(&b, "| fault (%d requests, %d faulted) | count |\n|---|---:|\n", r.Proxy.Requests, faulted)
@@ -92,8 +126,8 @@ func (r *Report) String() string {
 	}
 	fmt.Fprintf(&b, "\n(%d secrets searched for in every error text and %d log records.)\n", r.Secrets, r.LogRecords)
 
-	failures(&b, "failed workflows", r.Failures)
-	failures(&b, "cleanup calls that never succeeded", r.CleanupFailures)
+	failures(&b, "failed workflows", r.Failures, true)
+	failures(&b, "cleanup calls that never succeeded", r.CleanupFailures, false)
 	return b.String()
 }
 
@@ -113,13 +147,20 @@ func (r *Report) ops() []string {
 	return out
 }
 
-func failures(b *strings.Builder, title string, fs []Failure) {
+func failures(b *strings.Builder, title string, fs []Failure, classes bool) {
 	if len(fs) == 0 {
 		return
 	}
-	fmt.Fprintf(b, "\n| %s | call | error |\n|---:|---|---|\n", title)
+	if !classes {
+		fmt.Fprintf(b, "\n| %s | call | error |\n|---:|---|---|\n", title)
+		for _, f := range fs {
+			fmt.Fprintf(b, "| %d | %s | %s |\n", f.Workflow, f.Op, cell(f.Err))
+		}
+		return
+	}
+	fmt.Fprintf(b, "\n| %s | call | class | the proxy's record of the call's requests | error |\n|---:|---|---|---|---|\n", title)
 	for _, f := range fs {
-		fmt.Fprintf(b, "| %d | %s | %s |\n", f.Workflow, f.Op, cell(f.Err))
+		fmt.Fprintf(b, "| %d | %s | %s | %s | %s |\n", f.Workflow, f.Op, f.Class, cell(f.Evidence), cell(f.Err))
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -32,8 +33,13 @@ type Config struct {
 	// running, cancels them and ends.
 	Drain time.Duration
 
-	Step                       time.Duration // how long each status of the fake lasts (real clock)
-	SpikeMin, SpikeMax         time.Duration // how long a latency spike holds a request
+	Step               time.Duration // how long each status of the fake lasts (real clock)
+	SpikeMin, SpikeMax time.Duration // how long a latency spike holds a request
+	// HeldShare of the spikes hold a request between HeldMin and HeldMax
+	// instead; the deadline regime makes them longer than CallTimeout, so
+	// that the caller sees a held connection: no answer, no reset. 0: none.
+	HeldShare                  float64
+	HeldMin, HeldMax           time.Duration
 	RetryAfter                 time.Duration // the Retry-After of injected 429s
 	RetryWaitMin, RetryWaitMax time.Duration // the client's WithRetryWait
 	PollMin, PollMax           time.Duration // the waits' WithPollInterval
@@ -41,6 +47,13 @@ type Config struct {
 	// also waits it out after a create failed with ErrMaybeCreated naming
 	// no resource, before it looks for the resource by name.
 	CreateSettle time.Duration
+	// Recovery sets the client's WithCreateRecovery.
+	Recovery bool
+	// AttemptTimeout is the http.Client Timeout of the soak's client, which
+	// is the SDK's default client (a clone of http.DefaultTransport with all
+	// idle connections allowed to the one host) with the call number added
+	// as a header for the proxy: keep both equal to the SDK's default.
+	AttemptTimeout time.Duration
 }
 
 // DefaultConfig is the soak of the issue: a quarter of the requests faulted,
@@ -53,8 +66,21 @@ func DefaultConfig() Config {
 		Step: 50 * time.Millisecond, SpikeMin: 500 * time.Millisecond, SpikeMax: 3 * time.Second,
 		RetryAfter: time.Second, RetryWaitMin: 10 * time.Millisecond, RetryWaitMax: 1500 * time.Millisecond,
 		PollMin: 25 * time.Millisecond, PollMax: 250 * time.Millisecond,
-		CreateSettle: dbcloud.DefaultCreateSettle,
+		CreateSettle: dbcloud.DefaultCreateSettle, Recovery: true, AttemptTimeout: 60 * time.Second,
 	}
+}
+
+// DeadlineConfig is the regime of issue #16: DefaultConfig with a 3 s
+// deadline per call and half of the latency spikes held past it (3.5 to
+// 10 s, so that the caller gives up first: a held connection), the other
+// half short (0.5 to 2.5 s). A quarter of the requests faulted, 8 workers,
+// create recovery on.
+func DeadlineConfig() Config {
+	cfg := DefaultConfig()
+	cfg.CallTimeout = 3 * time.Second
+	cfg.SpikeMin, cfg.SpikeMax = 500*time.Millisecond, 2500*time.Millisecond
+	cfg.HeldShare, cfg.HeldMin, cfg.HeldMax = 0.5, 3500*time.Millisecond, 10*time.Second
+	return cfg
 }
 
 // Run runs a soak: the fake behind the recorder, the proxy in front of it,
@@ -71,18 +97,26 @@ func Run(cfg Config) (*Report, error) {
 	}
 	defer backend.Close()
 	stream := NewStream(cfg.Seed, cfg.Rate, cfg.SpikeMin, cfg.SpikeMax)
+	if cfg.HeldShare > 0 {
+		stream.Held(cfg.HeldShare, cfg.HeldMin, cfg.HeldMax)
+	}
 	proxy, err := StartProxy(backend.URL, stream.Next, cfg.RetryAfter)
 	if err != nil {
 		return nil, err
 	}
 	defer proxy.Close()
 	logs := &logStore{}
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	tr.MaxIdleConnsPerHost = tr.MaxIdleConns
 	opts := []dbcloud.Option{
 		dbcloud.WithBaseURL(proxy.URL),
-		dbcloud.WithCreateRecovery(),
+		dbcloud.WithHTTPClient(&http.Client{Transport: tagging{tr}, Timeout: cfg.AttemptTimeout}),
 		dbcloud.WithRetryWait(cfg.RetryWaitMin, cfg.RetryWaitMax),
 		dbcloud.WithLogger(slog.New(logs.handler())),
 		dbcloud.WithCreateSettle(cfg.CreateSettle),
+	}
+	if cfg.Recovery {
+		opts = append(opts, dbcloud.WithCreateRecovery())
 	}
 	client, err := dbcloud.NewClient(backend.APIKey, opts...)
 	if err != nil {
@@ -100,11 +134,12 @@ func Run(cfg Config) (*Report, error) {
 	running, ended := s.workers(s.workflow, start.Add(cfg.Duration), start.Add(cfg.Duration+cfg.Drain), grace, cancel, proxy.Close)
 
 	client.CloseIdleConnections()
+	tr.CloseIdleConnections()
 	var end ending
 	if ended {
 		// What lands late must be seen by the checks. A request is held
 		// at most SpikeMax, then forwarded like any call.
-		ctx, cancel := context.WithTimeout(context.Background(), cfg.SpikeMax+cfg.CallTimeout)
+		ctx, cancel := context.WithTimeout(context.Background(), max(cfg.SpikeMax, cfg.HeldMax)+cfg.CallTimeout)
 		end.drainErr = proxy.Drain(ctx)
 		cancel()
 	}
@@ -115,6 +150,7 @@ func Run(cfg Config) (*Report, error) {
 	rep.Elapsed = time.Since(start)
 
 	end.given, end.records, end.ended = proxy.Passwords(), logs.snapshot(), ended
+	end.attempts = proxy.Attempts
 	if ended {
 		end.leaked, rep.Stacks = leakcheck.Left(goroutines)
 	}

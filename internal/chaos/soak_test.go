@@ -12,37 +12,116 @@ import (
 // The soak's flags. The defaults are the short soak that CI runs inside
 // go test ./... (about 20 s); the long one is, for example:
 //
-//	go test -run TestChaosSoak -v ./internal/chaos -args -chaos.duration=60s -chaos.workers=8 -chaos.seed=2 -chaos.min-completion=0.95
+//	go test -run 'TestChaosSoak$' -v ./internal/chaos -args -chaos.duration=60s -chaos.workers=8 -chaos.seed=2 -chaos.min-completion=0.95
+//
+// and in the regime of issue #16 (3 s per call, half of the spikes held
+// past it), with and without create recovery:
+//
+//	go test -run 'TestChaosSoak$' -v ./internal/chaos -args -chaos.regime=deadline -chaos.duration=60s -chaos.workers=8 -chaos.seed=1
+//	go test -run 'TestChaosSoak$' -v ./internal/chaos -args -chaos.regime=deadline -chaos.duration=60s -chaos.workers=8 -chaos.seed=1 -chaos.recovery=false
+//
+// -chaos.regime picks the defaults (classic: chaos.DefaultConfig, deadline:
+// chaos.DeadlineConfig); the flags below it, when given, override them.
 var (
+	soakRegime     = flag.String("chaos.regime", "classic", "classic (10 s per call, spikes 0.5-3 s) or deadline (issue #16: 3 s per call, half of the spikes held 3.5-10 s)")
 	soakSeed       = flag.Uint64("chaos.seed", 1, "seed of the fault stream")
 	soakRate       = flag.Float64("chaos.rate", 0.25, "share of requests faulted")
 	soakWorkers    = flag.Int("chaos.workers", 16, "workflows running at a time")
 	soakDuration   = flag.Duration("chaos.duration", 12*time.Second, "no workflow starts after this")
 	soakWorkflows  = flag.Int("chaos.workflows", 0, "no more workflows than this; 0 = no bound")
-	soakCompletion = flag.Float64("chaos.min-completion", 0.85, "fail below this share of completed workflows")
+	soakCompletion = flag.Float64("chaos.min-completion", 0.85, "fail below this share of completed workflows (deadline regime: only when given)")
 	soakSettle     = flag.Duration("chaos.settle", dbcloud.DefaultCreateSettle, "the client's WithCreateSettle")
+	soakRecovery   = flag.Bool("chaos.recovery", true, "the client's WithCreateRecovery")
+	soakDeadline   = flag.Duration("chaos.deadline", 0, "every call's deadline (default: the regime's)")
+	soakSpikeMin   = flag.Duration("chaos.spike-min", 0, "shortest latency spike (default: the regime's)")
+	soakSpikeMax   = flag.Duration("chaos.spike-max", 0, "longest latency spike (default: the regime's)")
+	soakHeldShare  = flag.Float64("chaos.held-share", 0, "share of the spikes held HeldMin to HeldMax instead (default: the regime's)")
+	soakHeldMin    = flag.Duration("chaos.held-min", 0, "shortest held spike (default: the regime's)")
+	soakHeldMax    = flag.Duration("chaos.held-max", 0, "longest held spike (default: the regime's)")
 )
+
+// soakConfig is the configuration the flags ask for, and whether the
+// completion threshold applies.
+func soakConfig(t *testing.T) (chaos.Config, bool) {
+	set := map[string]bool{}
+	flag.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	var cfg chaos.Config
+	switch *soakRegime {
+	case "classic":
+		cfg = chaos.DefaultConfig()
+	case "deadline":
+		cfg = chaos.DeadlineConfig()
+	default:
+		t.Fatalf("-chaos.regime=%q: want classic or deadline", *soakRegime)
+	}
+	cfg.Seed, cfg.Rate, cfg.Workers = *soakSeed, *soakRate, *soakWorkers
+	cfg.Duration, cfg.Workflows, cfg.CreateSettle = *soakDuration, *soakWorkflows, *soakSettle
+	cfg.Recovery = *soakRecovery
+	overrides := []struct {
+		name string
+		dst  *time.Duration
+		val  time.Duration
+	}{
+		{"chaos.deadline", &cfg.CallTimeout, *soakDeadline},
+		{"chaos.spike-min", &cfg.SpikeMin, *soakSpikeMin},
+		{"chaos.spike-max", &cfg.SpikeMax, *soakSpikeMax},
+		{"chaos.held-min", &cfg.HeldMin, *soakHeldMin},
+		{"chaos.held-max", &cfg.HeldMax, *soakHeldMax},
+	}
+	for _, o := range overrides {
+		if set[o.name] {
+			*o.dst = o.val
+		}
+	}
+	if set["chaos.held-share"] {
+		cfg.HeldShare = *soakHeldShare
+	}
+	return cfg, *soakRegime == "classic" || set["chaos.min-completion"]
+}
 
 // TestChaosSoak runs deploy workflows through a fault-injecting proxy and
 // fails on any duplicate, unknown leftover, call past its deadline, leaked
 // goroutine or leaked secret, and below the completion threshold. -v prints
 // the report.
 func TestChaosSoak(t *testing.T) {
-	cfg := chaos.DefaultConfig()
-	cfg.Seed, cfg.Rate, cfg.Workers = *soakSeed, *soakRate, *soakWorkers
-	cfg.Duration, cfg.Workflows, cfg.CreateSettle = *soakDuration, *soakWorkflows, *soakSettle
+	cfg, threshold := soakConfig(t)
 	rep, err := chaos.Run(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Log("\n" + rep.String())
+	checkInvariants(t, rep)
+	if got := rep.Completion(); threshold && got < *soakCompletion {
+		t.Errorf("%d of %d workflows completed (%.1f%%), want at least %.0f%%", rep.Completed, rep.Run, 100*got, 100**soakCompletion)
+	}
+}
+
+// TestChaosSoakDeadline is CI's short run of the regime of issue #16: 10 s,
+// 8 workers, 3 s per call, half of the spikes held past it. It fails on the
+// invariants only; completion and the classes of the failures are reported
+// (-v), since the SDK of today fails avoidably in this regime.
+func TestChaosSoakDeadline(t *testing.T) {
+	if *soakRegime != "classic" {
+		t.Skip("the long runs select their regime with -chaos.regime and run TestChaosSoak")
+	}
+	cfg := chaos.DeadlineConfig()
+	cfg.Duration, cfg.Seed = 10*time.Second, *soakSeed
+	rep, err := chaos.Run(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Log("\n" + rep.String())
+	byClass, avoidable := rep.Classes()
+	t.Logf("%d of %d workflows completed; %d failures avoidable; by class: %v", rep.Completed, rep.Run, avoidable, byClass)
+	checkInvariants(t, rep)
+}
+
+func checkInvariants(t *testing.T, rep *chaos.Report) {
+	t.Helper()
 	for _, ch := range rep.Broken() {
 		t.Errorf("%s: %d: %s", ch.Name, ch.Count, ch.Detail)
 	}
 	if len(rep.Stacks) > 0 {
 		t.Logf("goroutines:\n%s", rep.Stacks)
-	}
-	if got := rep.Completion(); got < *soakCompletion {
-		t.Errorf("%d of %d workflows completed (%.1f%%), want at least %.0f%%", rep.Completed, rep.Run, 100*got, 100**soakCompletion)
 	}
 }

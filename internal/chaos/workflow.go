@@ -20,6 +20,15 @@ type Failure struct {
 	Workflow int
 	Op       string
 	Err      string
+	// Class is why the workflow's failing call failed, decided from the
+	// proxy's records of the call's requests and its error (see classes.go);
+	// "" for a cleanup failure.
+	Class string
+	// Evidence is the proxy's record of the failing call's requests, in
+	// short: the faulted ones, and how many went through clean.
+	Evidence string
+
+	call called // the failing call, for the classification
 }
 
 // ledger is what the workflows learned, for the end checks. Safe for
@@ -129,8 +138,8 @@ func (w *workflow) steps() *Failure {
 		{opWaitServiceDeleted, w.waitServiceDeleted},
 	}
 	for _, st := range steps {
-		if err := w.calls.do(w.root, w.n, st.op, st.fn); err != nil {
-			return &Failure{Workflow: w.n, Op: st.op, Err: err.Error()}
+		if c, err := w.calls.run(w.root, w.n, st.op, st.fn); err != nil {
+			return &Failure{Workflow: w.n, Op: st.op, Err: err.Error(), call: c}
 		}
 	}
 	return nil
