@@ -49,10 +49,11 @@ type Config struct {
 	CreateSettle time.Duration
 	// Recovery sets the client's WithCreateRecovery.
 	Recovery bool
-	// AttemptTimeout is the http.Client Timeout of the soak's client, which
-	// is the SDK's default client (a clone of http.DefaultTransport with all
-	// idle connections allowed to the one host) with the call number added
-	// as a header for the proxy: keep both equal to the SDK's default.
+	// AttemptTimeout is the client's WithAttemptTimeout. The soak's
+	// http.Client is the SDK's default one (a clone of http.DefaultTransport
+	// with all idle connections allowed to the one host, no http.Client
+	// Timeout) with the call number added as a header for the proxy: keep
+	// both equal to the SDK's defaults, so the soak measures what users get.
 	AttemptTimeout time.Duration
 }
 
@@ -66,7 +67,7 @@ func DefaultConfig() Config {
 		Step: 50 * time.Millisecond, SpikeMin: 500 * time.Millisecond, SpikeMax: 3 * time.Second,
 		RetryAfter: time.Second, RetryWaitMin: 10 * time.Millisecond, RetryWaitMax: 1500 * time.Millisecond,
 		PollMin: 25 * time.Millisecond, PollMax: 250 * time.Millisecond,
-		CreateSettle: dbcloud.DefaultCreateSettle, Recovery: true, AttemptTimeout: 60 * time.Second,
+		CreateSettle: dbcloud.DefaultCreateSettle, Recovery: true, AttemptTimeout: dbcloud.DefaultAttemptTimeout,
 	}
 }
 
@@ -110,7 +111,8 @@ func Run(cfg Config) (*Report, error) {
 	tr.MaxIdleConnsPerHost = tr.MaxIdleConns
 	opts := []dbcloud.Option{
 		dbcloud.WithBaseURL(proxy.URL),
-		dbcloud.WithHTTPClient(&http.Client{Transport: tagging{tr}, Timeout: cfg.AttemptTimeout}),
+		dbcloud.WithHTTPClient(&http.Client{Transport: tagging{tr}}),
+		dbcloud.WithAttemptTimeout(cfg.AttemptTimeout),
 		dbcloud.WithRetryWait(cfg.RetryWaitMin, cfg.RetryWaitMax),
 		dbcloud.WithLogger(slog.New(logs.handler())),
 		dbcloud.WithCreateSettle(cfg.CreateSettle),
