@@ -13,19 +13,22 @@ type call struct {
 	start time.Time
 }
 
-// begin starts an operation once its input is valid: it asks guard whether
-// the client may make it, then tells the observer. The returned context is
-// the operation's from then on.
+// begin starts an operation once its input is valid: it tells the
+// observer, then asks guard whether the client may make it, so that a
+// refusal is seen as a call with no attempt (and the PROD guard's read as a
+// call inside it). The returned context is the operation's from then on; a
+// refusal has already been reported to the observer.
 func (api *caller) begin(ctx context.Context, info CallInfo) (context.Context, call, error) {
+	var c call
+	if api.observer != nil {
+		c = call{info: info, start: api.now()}
+		c.ctx = api.observer.StartCall(ctx, info)
+		ctx = c.ctx
+	}
 	if err := api.guard(ctx, info); err != nil {
-		return ctx, call{}, err
+		return ctx, c, api.end(c, nil, err)
 	}
-	if api.observer == nil {
-		return ctx, call{}, nil
-	}
-	c := call{info: info, start: api.now()}
-	c.ctx = api.observer.StartCall(ctx, info)
-	return c.ctx, c, nil
+	return ctx, c, nil
 }
 
 // end tells the observer how the operation ended, with the outcome of its
