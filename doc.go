@@ -145,8 +145,10 @@
 // that joins late or leaves (done, cancelled, timed out) changes nothing
 // for the others; the poller's goroutine ends with its last wait.
 // WithoutSharedPolling makes a wait read alone. The reads are sent with
-// the poller's own context: a wait's context ends that wait at once, but
-// its values (a trace span) do not reach the reads.
+// the poller's own context, with the earliest deadline of the waits they
+// serve, so that the attempt rule (see Retries) cuts a held read with time
+// left for a retry: a wait's context ends that wait at once, but its values
+// (a trace span) do not reach the reads.
 //
 // # Read-only clients
 //

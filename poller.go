@@ -34,6 +34,10 @@ import (
 //     next one, at most its first interval later).
 //   - A 429 or 503 with Retry-After holds every wait of the poller until it
 //     has passed; joins and leaves never reset it.
+//   - A read has the deadline of the earliest end among the waits it is
+//     for, so the attempt rule of the call pipeline (see "Retries" in the
+//     package documentation) applies to it as to a lone wait's GET: a held
+//     connection costs one attempt, not every wait of the poller.
 //   - The loop's goroutine ends when the last wait leaves, and its read in
 //     flight, if any, is cancelled then, and only then.
 type poller[T any] struct {
@@ -60,6 +64,7 @@ type waiter[T any] struct {
 	first, longest time.Duration
 	delay          time.Duration // the next delay after a read
 	due            time.Time
+	end            time.Time // the wait's own end: its timeout or its context's deadline
 	busy           bool                // handed a read it has not finished with: not due
 	ch             chan observation[T] // buffered 1
 }
@@ -88,7 +93,7 @@ var (
 // join returns the poller of key, made by mk when there is none.
 // The registry's lock is held until join has added the wait, so that a
 // poller that is about to end is never joined (see exitIfIdle).
-func join[T any](key pollerKey, mk func() *poller[T], id string, first, longest, jitter time.Duration) (*poller[T], *waiter[T]) {
+func join[T any](key pollerKey, mk func() *poller[T], id string, first, longest, jitter time.Duration, end time.Time) (*poller[T], *waiter[T]) {
 	pollersMu.Lock()
 	defer pollersMu.Unlock()
 	p, ok := pollers[key].(*poller[T])
@@ -97,13 +102,14 @@ func join[T any](key pollerKey, mk func() *poller[T], id string, first, longest,
 		p.release = func() { delete(pollers, key) }
 		pollers[key] = p
 	}
-	return p, p.join(id, first, longest, jitter)
+	return p, p.join(id, first, longest, jitter, end)
 }
 
 // join adds a wait for id, whose first poll comes after a random delay
-// below jitter, and starts the loop if it is not running.
-func (p *poller[T]) join(id string, first, longest, jitter time.Duration) *waiter[T] {
-	w := &waiter[T]{id: id, first: first, longest: longest, delay: first, ch: make(chan observation[T], 1)}
+// below jitter and which ends at end, and starts the loop if it is not
+// running.
+func (p *poller[T]) join(id string, first, longest, jitter time.Duration, end time.Time) *waiter[T] {
+	w := &waiter[T]{id: id, first: first, longest: longest, delay: first, end: end, ch: make(chan observation[T], 1)}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	now := time.Now()
@@ -235,9 +241,17 @@ func (p *poller[T]) schedule() (context.Context, time.Time, bool) {
 	return p.ctx, next, true
 }
 
-// read reads once for batch and hands each of its waits, still present, the
-// result.
+// read reads once for batch, by the earliest end among its waits, and
+// hands each of its waits, still present, the result.
 func (p *poller[T]) read(ctx context.Context, batch []*waiter[T]) {
+	end := batch[0].end
+	for _, w := range batch[1:] {
+		if w.end.Before(end) {
+			end = w.end
+		}
+	}
+	ctx, cancel := context.WithDeadline(ctx, end)
+	defer cancel()
 	var (
 		one  *T
 		list []T

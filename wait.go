@@ -47,7 +47,8 @@ type waitConfig struct {
 	createdGrace   time.Duration
 	created        *Service      // WithCreated
 	private        bool          // WithoutSharedPolling
-	jitter         time.Duration // bound of the first poll's random delay: setJitter
+	jitter         time.Duration // bound of the first poll's random delay: setTimes
+	end            time.Time     // when the wait ends: setTimes
 	probe          probeConfig   // WaitForConnectable only
 }
 
@@ -266,7 +267,7 @@ func (s *ServicesClient) waitService(ctx context.Context, projectID, serviceID s
 	if finish != nil {
 		sp.finish = finish(&cfg)
 	}
-	cfg.setJitter(ctx)
+	cfg.setTimes(ctx)
 	p, w := s.servicePoller(projectID, serviceID, &cfg)
 	svc, err := runWait(ctx, &cfg, p, w, sp)
 	if svc != nil && cfg.created != nil && svc.InitialPassword == "" {
@@ -342,7 +343,7 @@ func (r *ReplicaSetsClient) waitSet(ctx context.Context, projectID, serviceID, r
 	if finish != nil {
 		sp.finish = finish(&cfg)
 	}
-	cfg.setJitter(ctx)
+	cfg.setTimes(ctx)
 	p, w := r.replicaSetPoller(projectID, serviceID, replicaSetID, &cfg)
 	return runWait(ctx, &cfg, p, w, sp)
 }

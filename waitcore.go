@@ -106,20 +106,23 @@ func runWait[T any](ctx context.Context, cfg *waitConfig, p *poller[T], w *waite
 // firstJitterMax bounds the jitter of a wait's first poll.
 const firstJitterMax = 250 * time.Millisecond
 
-// setJitter sets the bound of the random delay of the wait's first poll:
-// below a quarter of its first interval, 250 ms, and a tenth of the time
-// the wait has (its timeout, or what is left of ctx), so that waits started
-// together do not read together, while the first check stays prompt and a
-// short wait still gets its first read.
-func (c *waitConfig) setJitter(ctx context.Context) {
-	budget := c.timeout
-	if budget <= 0 {
-		budget = DefaultWaitTimeout
-		if dl, ok := ctx.Deadline(); ok {
-			budget = time.Until(dl)
-		}
+// setTimes sets when the wait ends (its timeout, or what is left of ctx,
+// as bound applies them) and the bound of the random delay of its first
+// poll: below a quarter of its first interval, 250 ms and a tenth of the
+// time the wait has, so that waits started together do not read together,
+// while the first check stays prompt and a short wait still gets its
+// first read.
+func (c *waitConfig) setTimes(ctx context.Context) {
+	now := time.Now()
+	d := c.timeout
+	if d <= 0 {
+		d = DefaultWaitTimeout
 	}
-	c.jitter = max(0, min(c.first/4, firstJitterMax, budget/10))
+	c.end = now.Add(d)
+	if dl, ok := ctx.Deadline(); ok && (c.timeout <= 0 || dl.Before(c.end)) {
+		c.end = dl
+	}
+	c.jitter = max(0, min(c.first/4, firstJitterMax, c.end.Sub(now)/10))
 }
 
 // bound applies the wait's timeout to ctx: WithWaitTimeout's, or, when
@@ -180,9 +183,9 @@ func (s *ServicesClient) servicePoller(projectID, serviceID string, cfg *waitCon
 	}
 	if cfg.private {
 		p := mk()
-		return p, p.join(serviceID, cfg.first, cfg.longest, cfg.jitter)
+		return p, p.join(serviceID, cfg.first, cfg.longest, cfg.jitter, cfg.end)
 	}
-	return join(pollerKey{client: s, project: projectID}, mk, serviceID, cfg.first, cfg.longest, cfg.jitter)
+	return join(pollerKey{client: s, project: projectID}, mk, serviceID, cfg.first, cfg.longest, cfg.jitter, cfg.end)
 }
 
 // replicaSetPoller joins the poller of the service's replica set waits.
@@ -198,7 +201,7 @@ func (r *ReplicaSetsClient) replicaSetPoller(projectID, serviceID, replicaSetID 
 	}
 	if cfg.private {
 		p := mk()
-		return p, p.join(replicaSetID, cfg.first, cfg.longest, cfg.jitter)
+		return p, p.join(replicaSetID, cfg.first, cfg.longest, cfg.jitter, cfg.end)
 	}
-	return join(pollerKey{client: r, project: projectID, service: serviceID}, mk, replicaSetID, cfg.first, cfg.longest, cfg.jitter)
+	return join(pollerKey{client: r, project: projectID, service: serviceID}, mk, replicaSetID, cfg.first, cfg.longest, cfg.jitter, cfg.end)
 }

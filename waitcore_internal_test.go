@@ -46,8 +46,8 @@ func TestPollerEndsWithItsLastWait(t *testing.T) {
 	p.notFound = func(string) error { return ErrNotFound }
 	key := pollerKey{client: t, project: "p"}
 	mk := func() *poller[Service] { return p }
-	_, wa := join(key, mk, "a", time.Millisecond, time.Millisecond, 0)
-	_, wb := join(key, mk, "b", time.Millisecond, time.Millisecond, 0)
+	_, wa := join(key, mk, "a", time.Millisecond, time.Millisecond, 0, time.Now().Add(time.Minute))
+	_, wb := join(key, mk, "b", time.Millisecond, time.Millisecond, 0, time.Now().Add(time.Minute))
 	if oa, ob := <-wa.ch, <-wb.ch; oa.res.ServiceID != "a" || ob.res.ServiceID != "b" {
 		t.Fatalf("got %v and %v", oa, ob)
 	}

@@ -374,3 +374,33 @@ func TestReplicaSetWaitStopStatus(t *testing.T) {
 	_, err = c.ReplicaSets.WaitForActive(t.Context(), p, ids[0], set.ID, fastPolls)
 	assertWaitErr(t, err, dbcloud.ErrUnexpectedStatus, "error")
 }
+
+// A held connection (no answer, no reset) on a shared read costs one
+// attempt, not every wait of the poller: the read carries the earliest
+// deadline of its waits, so the call pipeline abandons the held attempt
+// with time left for a retry, and every wait ends READY within its 3 s.
+func TestSharedReadHeldCostsOneAttempt(t *testing.T) {
+	srv, c, ids := fleet(t, 4)
+	srv.Advance(time.Hour) // every service READY
+	srv.InjectFault(dbcloudtest.Fault{Method: "GET", Delay: time.Minute})
+	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Second)
+	defer cancel()
+	start := time.Now()
+	var wg sync.WaitGroup
+	errs := make([]error, len(ids))
+	for i, id := range ids {
+		wg.Go(func() { _, errs[i] = c.Services.WaitForReady(ctx, srv.ProjectID, id, fastPolls) })
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Errorf("wait %d: %v; want READY after the held read's retry", i, err)
+		}
+	}
+	if took := time.Since(start); took > 2500*time.Millisecond {
+		t.Errorf("the waits took %v: the held read cost more than half of their 3 s", took)
+	}
+	if n := srv.Count("GET", ""); n < 2 {
+		t.Errorf("%d reads: want the held one and its retry", n)
+	}
+}
