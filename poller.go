@@ -64,7 +64,7 @@ type waiter[T any] struct {
 	first, longest time.Duration
 	delay          time.Duration // the next delay after a read
 	due            time.Time
-	end            time.Time // the wait's own end: its timeout or its context's deadline
+	end            time.Time           // the wait's own end: its timeout or its context's deadline
 	busy           bool                // handed a read it has not finished with: not due
 	ch             chan observation[T] // buffered 1
 }
