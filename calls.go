@@ -2,6 +2,7 @@ package dbcloud
 
 import (
 	"context"
+	"fmt"
 	"time"
 )
 
@@ -89,18 +90,36 @@ func (api *caller) endAttempt(x *exchange, err error, retry bool, reason string)
 // confirmed, if not nil, is asked about a retry's 404 or 409 after an
 // earlier attempt may have acted (outcome.answeredByEarlier): true means
 // the earlier attempt did the work, and the call succeeds.
-func (api *caller) command(ctx context.Context, r request, confirmed func(context.Context, *APIError) bool) error {
+func (api *caller) command(ctx context.Context, r request, confirmed confirmation) error {
 	ctx, c, err := api.begin(ctx, r.info)
 	if err != nil {
 		return err
 	}
 	o := api.send(ctx, r, nil)
 	err = api.failure(r, &o)
-	if confirmed != nil && o.answeredByEarlier() && confirmed(ctx, o.lastErr) {
-		api.reconciled(ctx, r, &o)
-		err = nil
+	if confirmed != nil && o.answeredByEarlier() {
+		switch ok, checkErr := confirmed(ctx, o.lastErr); {
+		case ok:
+			api.reconciled(ctx, r, &o)
+			err = nil
+		case checkErr != nil:
+			err = uncheckedAnswer(err, checkErr)
+		}
 	}
 	return api.end(c, &o, err)
+}
+
+// confirmation says whether a retry's error answer (a 404 or 409 after an
+// earlier attempt may have acted) means that attempt did the work; when it
+// cannot tell, checkErr says why (the read it needed failed).
+type confirmation func(ctx context.Context, answer *APIError) (ok bool, checkErr error)
+
+// uncheckedAnswer is the error of a retry's 409 or 404 that could not be
+// checked: the answer stays reachable (errors.As, ErrConflict), and the
+// text says that an earlier attempt may still have done the work, so the
+// caller does not read the answer as a plain refusal.
+func uncheckedAnswer(answer, checkErr error) error {
+	return fmt.Errorf("%w; an earlier attempt may have done the work, and reading the resource to check failed: %w", answer, checkErr)
 }
 
 // observed reports whether the observer hears of x's attempts. Every

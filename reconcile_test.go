@@ -177,3 +177,30 @@ func TestRetryAnswerReconciled(t *testing.T) {
 		}
 	}
 }
+
+// A retry's 409 after an earlier attempt may have acted, whose check cannot
+// read the resource: the answer is still returned (errors.As finds the
+// 409), and the error says that the earlier attempt may have done the work,
+// with the read's failure, so that the caller does not take it for a plain
+// refusal.
+func TestRetryAnswerUnchecked(t *testing.T) {
+	for _, tc := range reconcileCases() {
+		if tc.readURL == "" {
+			continue
+		}
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			c, mt := mockClient(t)
+			mt.RegisterResponder(tc.method, tc.url, httpmock.NewErrorResponder(errReset).Then(
+				httpmock.NewStringResponder(tc.answer, `{"code":"X","message":"conflict"}`)))
+			mt.RegisterResponder("GET", tc.readURL, httpmock.NewStringResponder(403, `{"code":"FORBIDDEN","message":"no read"}`))
+			err := tc.call(t.Context(), c)
+			if apiErr, ok := errors.AsType[*dbcloud.APIError](err); !ok || apiErr.StatusCode != tc.answer {
+				t.Fatalf("err = %v, want the %d answer reachable", err, tc.answer)
+			}
+			if !errors.Is(err, dbcloud.ErrForbidden) || !strings.Contains(err.Error(), "may have done the work") {
+				t.Errorf("err = %v, want the read's 403 and the earlier attempt named", err)
+			}
+		})
+	}
+}

@@ -76,12 +76,18 @@ func (r *ReplicaSetsClient) Create(ctx context.Context, projectID, serviceID str
 // until it is gone. A retry answered 404, or 409 while the set is deleting
 // or already gone, after an earlier attempt may have acted, is a success.
 func (r *ReplicaSetsClient) Delete(ctx context.Context, projectID, serviceID, replicaSetID string) error {
-	return r.command(ctx, "ReplicaSets.Delete", http.MethodDelete, tplReplicaSet, projectID, serviceID, replicaSetID, "", nil, func(ctx context.Context, answer *APIError) bool {
+	return r.command(ctx, "ReplicaSets.Delete", http.MethodDelete, tplReplicaSet, projectID, serviceID, replicaSetID, "", nil, func(ctx context.Context, answer *APIError) (bool, error) {
 		if answer.StatusCode == http.StatusNotFound {
-			return true
+			return true, nil
 		}
 		set, err := r.find(ctx, projectID, serviceID, replicaSetID)
-		return isNotFound(err) || (err == nil && set.Status == ReplicaSetDeleting)
+		switch {
+		case isNotFound(err):
+			return true, nil
+		case err != nil:
+			return false, err
+		}
+		return set.Status == ReplicaSetDeleting, nil
 	})
 }
 
@@ -117,7 +123,7 @@ func (r *ReplicaSetsClient) SetEnvironment(ctx context.Context, projectID, servi
 
 // command sends a repeatable request on one replica set; see
 // caller.command for confirmed.
-func (r *ReplicaSetsClient) command(ctx context.Context, op, method, tpl, projectID, serviceID, replicaSetID, tail string, body any, confirmed func(context.Context, *APIError) bool) error {
+func (r *ReplicaSetsClient) command(ctx context.Context, op, method, tpl, projectID, serviceID, replicaSetID, tail string, body any, confirmed confirmation) error {
 	path, err := replicaSetPath(projectID, serviceID, replicaSetID, tail)
 	if err != nil {
 		return err
@@ -129,12 +135,15 @@ func (r *ReplicaSetsClient) command(ctx context.Context, op, method, tpl, projec
 // confirmByRead returns a confirmation of a retry's 409: the set is looked up in
 // its service's list, and the answer proves an earlier attempt worked when
 // done holds for it.
-func (r *ReplicaSetsClient) confirmByRead(projectID, serviceID, replicaSetID string, done func(*ReadReplicaSet) bool) func(context.Context, *APIError) bool {
-	return func(ctx context.Context, answer *APIError) bool {
+func (r *ReplicaSetsClient) confirmByRead(projectID, serviceID, replicaSetID string, done func(*ReadReplicaSet) bool) confirmation {
+	return func(ctx context.Context, answer *APIError) (bool, error) {
 		if answer.StatusCode != http.StatusConflict {
-			return false
+			return false, nil
 		}
 		set, err := r.find(ctx, projectID, serviceID, replicaSetID)
-		return err == nil && done(set)
+		if err != nil {
+			return false, err
+		}
+		return done(set), nil
 	}
 }

@@ -84,12 +84,18 @@ func (s *ServicesClient) Get(ctx context.Context, projectID, serviceID string) (
 // DELETED, after an earlier attempt may have acted, is a success: that
 // attempt did the work.
 func (s *ServicesClient) Delete(ctx context.Context, projectID, serviceID string) error {
-	return s.command(ctx, "Services.Delete", http.MethodDelete, tplService, projectID, serviceID, "", nil, func(ctx context.Context, answer *APIError) bool {
+	return s.command(ctx, "Services.Delete", http.MethodDelete, tplService, projectID, serviceID, "", nil, func(ctx context.Context, answer *APIError) (bool, error) {
 		if answer.StatusCode == http.StatusNotFound {
-			return true
+			return true, nil
 		}
 		svc, err := s.Get(ctx, projectID, serviceID)
-		return isNotFound(err) || (err == nil && (svc.Status == StatusDeleting || svc.Status == StatusDeleted))
+		switch {
+		case isNotFound(err):
+			return true, nil
+		case err != nil:
+			return false, err
+		}
+		return svc.Status == StatusDeleting || svc.Status == StatusDeleted, nil
 	})
 }
 
@@ -223,7 +229,11 @@ func (s *ServicesClient) actionResult(ctx context.Context, r request, o *outcome
 	case o.err == nil:
 		return w.service(), nil
 	case o.answeredByEarlier() && o.lastErr.StatusCode == http.StatusConflict:
-		if svc, err := s.Get(ctx, r.info.ProjectID, r.info.ServiceID); err == nil && done(svc) {
+		svc, err := s.Get(ctx, r.info.ProjectID, r.info.ServiceID)
+		switch {
+		case err != nil:
+			return nil, uncheckedAnswer(o.err, err)
+		case done(svc):
 			s.api.reconciled(ctx, r, o)
 			return svc, nil
 		}
@@ -239,7 +249,7 @@ func (s *ServicesClient) actionResult(ctx context.Context, r request, o *outcome
 
 // command sends a repeatable request on one service whose answer, if any,
 // carries nothing to return; see caller.command for confirmed.
-func (s *ServicesClient) command(ctx context.Context, op, method, tpl, projectID, serviceID, tail string, body any, confirmed func(context.Context, *APIError) bool) error {
+func (s *ServicesClient) command(ctx context.Context, op, method, tpl, projectID, serviceID, tail string, body any, confirmed confirmation) error {
 	path, err := servicePath(projectID, serviceID, tail)
 	if err != nil {
 		return err
@@ -250,13 +260,16 @@ func (s *ServicesClient) command(ctx context.Context, op, method, tpl, projectID
 // confirmByRead returns a confirmation of a retry's 409: the service is
 // read, and the answer proves an earlier attempt worked when done holds for
 // it.
-func (s *ServicesClient) confirmByRead(projectID, serviceID string, done func(*Service) bool) func(context.Context, *APIError) bool {
-	return func(ctx context.Context, answer *APIError) bool {
+func (s *ServicesClient) confirmByRead(projectID, serviceID string, done func(*Service) bool) confirmation {
+	return func(ctx context.Context, answer *APIError) (bool, error) {
 		if answer.StatusCode != http.StatusConflict {
-			return false
+			return false, nil
 		}
 		svc, err := s.Get(ctx, projectID, serviceID)
-		return err == nil && done(svc)
+		if err != nil {
+			return false, err
+		}
+		return done(svc), nil
 	}
 }
 
