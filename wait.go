@@ -3,6 +3,8 @@ package dbcloud
 import (
 	"context"
 	"fmt"
+	"strconv"
+	"strings"
 	"time"
 )
 
@@ -182,9 +184,15 @@ type WaitError struct {
 
 // Error describes what was waited for, what was last seen and why it stopped.
 func (e *WaitError) Error() string {
-	last := e.LastStatus
-	if last == "" {
+	// The status is the server's text: clipped, and quoted when it holds
+	// control characters, so that an error or a log line stays one line of
+	// bounded length.
+	last := clip(e.LastStatus, maxFieldRunes)
+	switch {
+	case last == "":
 		last = "none seen"
+	case strings.ContainsFunc(last, isControl):
+		last = strconv.Quote(last)
 	}
 	return fmt.Sprintf("dbcloud: waiting for %s %s to be %s (last status: %s): %v", e.Resource, e.ID, e.Want, last, e.Err)
 }

@@ -315,3 +315,14 @@ func TestWaitValidatesBeforePolling(t *testing.T) {
 		t.Errorf("%d requests sent", n)
 	}
 }
+
+// A status is the server's text: a WaitError prints it clipped and on one
+// line, however long or odd it is.
+func TestWaitErrorClipsTheStatus(t *testing.T) {
+	e := &dbcloud.WaitError{Resource: "service", ID: "s1", Want: "READY",
+		LastStatus: "BAD\nforged log line " + strings.Repeat("x", 10000), Err: dbcloud.ErrUnexpectedStatus}
+	msg := e.Error()
+	if len(msg) > 1000 || strings.Contains(msg, "\n") {
+		t.Errorf("%d bytes, newline %v: %.200q", len(msg), strings.Contains(msg, "\n"), msg)
+	}
+}
