@@ -322,7 +322,7 @@ func TestWaitErrorClipsTheStatus(t *testing.T) {
 	e := &dbcloud.WaitError{Resource: "service", ID: "s1", Want: "READY",
 		LastStatus: "BAD\nforged log line " + strings.Repeat("x", 10000), Err: dbcloud.ErrUnexpectedStatus}
 	msg := e.Error()
-	if len(msg) > 1200 || strings.Contains(msg, "\n") { // maxFieldRunes (1,024) and the sentence
+	if len(msg) > 1200 || strings.Contains(msg, "\n") { // maxFieldRunes (1,000) and the sentence
 		t.Errorf("%d bytes, newline %v: %.200q", len(msg), strings.Contains(msg, "\n"), msg)
 	}
 }
