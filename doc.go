@@ -73,7 +73,9 @@
 // is retried at most WithRetryMax times (DefaultRetryMax, 4). With a
 // deadline the time decides instead of the count: a request is retried
 // while the deadline leaves time after the backoff, which is shortened to at
-// most half of what is left; WithRetryMax(0) still turns retries off.
+// most half of what is left; a Retry-After, which cannot be shortened, is
+// slept when at least 250 ms remain after it, else its 429 or 503 is
+// returned at once. WithRetryMax(0) still turns retries off.
 //
 // Every retry also draws on the Client's retry budget (WithRetryBudget), a
 // token bucket shared by all goroutines of the Client that holds

@@ -124,6 +124,13 @@ func (api *caller) checkRetry(ctx context.Context, resp *http.Response, err erro
 	return retry, nil
 }
 
+// lastAttemptMin is the least time a retry after an honoured Retry-After
+// must leave its attempt before the deadline. It is below attemptFloor,
+// which keeps a long attempt from being cut while more time remains: here
+// the deadline itself is what is left, and an attempt that may well be
+// answered in a few hundred milliseconds beats returning the 429 at once.
+const lastAttemptMin = 250 * time.Millisecond
+
 // nextWait applies the limits of "Retries" (package documentation) to a
 // retry that the failure allows: the call's count without a deadline, the
 // time left with one, and the client's retry budget. It returns the backoff
@@ -134,14 +141,21 @@ func (api *caller) nextWait(x *exchange, resp *http.Response, timedOut bool) (ti
 	}
 	wait, honoured := api.backoff(x.attempts-1, resp)
 	if deadline, ok := x.Deadline(); ok {
-		// The backoff may use at most half of the time left, so that the
-		// attempt after it has the other half.
-		room := time.Until(deadline) / 2
-		if wait > room {
-			if honoured || room <= 0 {
-				return 0, false // the server's wait leaves no room
+		left := time.Until(deadline)
+		switch {
+		case honoured:
+			// The server's wait cannot be shortened: it is slept when the
+			// attempt after it still has lastAttemptMin.
+			if left-wait < lastAttemptMin {
+				return 0, false
 			}
-			wait = room
+		case wait > left/2:
+			// Our own backoff may use at most half of the time left, so
+			// that the attempt after it has the other half.
+			if left/2 <= 0 {
+				return 0, false
+			}
+			wait = left / 2
 		}
 	} else if x.attempts > api.retryMax {
 		return 0, false

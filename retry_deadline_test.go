@@ -139,3 +139,41 @@ func TestRetryBudgetRefilledBySuccesses(t *testing.T) {
 		t.Errorf("attempts = %d, want 2: successes earned one retry back", got)
 	}
 }
+
+// With a deadline, a Retry-After is slept when the attempt after it still
+// has time (250 ms), even if the wait is more than half of what is left;
+// when it would leave less, the 429 is returned at once instead of at the
+// deadline.
+func TestDeadlineHonoursRetryAfterWithRoom(t *testing.T) {
+	var n atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if n.Add(1) == 1 {
+			w.Header().Set("Retry-After", "1")
+			w.WriteHeader(http.StatusTooManyRequests)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(serviceJSON))
+	}))
+	t.Cleanup(srv.Close)
+	c, err := dbcloud.NewClient(mockKey, dbcloud.WithBaseURL(srv.URL+"/v1"), dbcloud.WithRetryWait(10*time.Millisecond, 2*time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.CloseIdleConnections()
+
+	ctx, cancel := context.WithTimeout(t.Context(), 1600*time.Millisecond)
+	defer cancel()
+	if _, err := c.Services.Get(ctx, "p1", "s1"); err != nil || n.Load() != 2 {
+		t.Fatalf("1.6 s deadline, Retry-After 1 s: %v after %d attempts, want success after 2", err, n.Load())
+	}
+
+	n.Store(0)
+	ctx, cancel = context.WithTimeout(t.Context(), 1100*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	_, err = c.Services.Get(ctx, "p1", "s1")
+	if !errors.Is(err, dbcloud.ErrRateLimited) || n.Load() != 1 || time.Since(start) > 500*time.Millisecond {
+		t.Errorf("1.1 s deadline, Retry-After 1 s: %v after %d attempts and %v, want the 429 at once", err, n.Load(), time.Since(start))
+	}
+}
