@@ -47,6 +47,7 @@ type exchange struct {
 	// observer's StartAttempt returned, for its EndAttempt.
 	attemptCtx    context.Context
 	cancelAttempt context.CancelFunc
+	attemptTimer  *time.Timer // cancels attemptCtx at the attempt timeout
 	observed      context.Context
 	// spent is what this call's retries took from the retry budget.
 	spent int64
