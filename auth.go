@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/url"
 	"strings"
 	"sync"
 	"time"
@@ -208,48 +207,17 @@ func (e *tokenError) Error() string { return "token source: " + e.err.Error() }
 // Unwrap returns the source's error.
 func (e *tokenError) Unwrap() error { return e.err }
 
-// authTransport is the innermost layer the SDK adds under the attempts'
-// http.Client: it authorizes each request for the API's own scheme and host,
-// and no other. Redirects are followed by the http.Client above it, which
-// copies the headers of the request it was given, never those added here, so
-// a redirect to another host cannot carry a credential whatever its kind.
-type authTransport struct {
-	scheme, host string
-	cred         credential
-	next         http.RoundTripper
-}
-
-// authorize puts an authTransport under the attemptTransport of hc, for the
-// API at base: it then runs inside each attempt's own context.
-func authorize(hc *http.Client, base string, cred credential) {
-	u, _ := url.Parse(base) // parseBaseURL checked it
-	at := hc.Transport.(attemptTransport)
-	hc.Transport = attemptTransport{&authTransport{scheme: u.Scheme, host: u.Host, cred: cred, next: at.rt}}
-}
-
-// RoundTrip sends r with the credential when r is for the API's host, and
-// sends it once more with a fresh token after a 401 (see BearerTokens).
-func (t *authTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	if r.URL.Scheme != t.scheme || !strings.EqualFold(r.URL.Host, t.host) {
-		return t.next.RoundTrip(r)
-	}
-	a := t.cred()
-	value, err := a.authorization(r.Context())
-	if err != nil {
-		if r.Body != nil {
-			_ = r.Body.Close() // a RoundTripper closes the body, even on error
-		}
-		return nil, err
-	}
-	resp, err := t.next.RoundTrip(withAuthorization(r, value))
-	if err != nil || resp.StatusCode != http.StatusUnauthorized {
-		return resp, err
-	}
-	fresh, ok := a.refresh(r.Context(), value)
+// refreshed answers a 401 to the credential value refused: with a fresh
+// token from a, r is sent once more and that answer replaces the 401; when
+// there is none (a static credential, a source that failed or gave the same
+// token again) or the body cannot be sent again, the 401 is the answer.
+// Never more than once: a second 401 is the caller's.
+func (t *attemptTransport) refreshed(r *http.Request, ctx context.Context, a authorizer, refused []string, resp *http.Response) (*http.Response, error) {
+	fresh, ok := a.refresh(ctx, refused)
 	if !ok || (r.Body != nil && r.Body != http.NoBody && r.GetBody == nil) {
 		return resp, nil
 	}
-	again := withAuthorization(r, fresh)
+	again := t.prepare(r, ctx, fresh)
 	if r.GetBody != nil {
 		body, err := r.GetBody()
 		if err != nil {
@@ -260,24 +228,5 @@ func (t *authTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	// The 401's body is dropped: the answer to the fresh token replaces it.
 	_, _ = io.CopyN(io.Discard, resp.Body, 4<<10)
 	_ = resp.Body.Close()
-	return t.next.RoundTrip(again)
-}
-
-// withAuthorization returns a copy of r with the Authorization header set;
-// a RoundTripper must not change the request it was given.
-func withAuthorization(r *http.Request, value []string) *http.Request {
-	c := *r
-	c.Header = make(http.Header, len(r.Header)+1)
-	for k, v := range r.Header {
-		c.Header[k] = v
-	}
-	c.Header["Authorization"] = value
-	return &c
-}
-
-// CloseIdleConnections closes the idle connections of the transport below.
-func (t *authTransport) CloseIdleConnections() {
-	if ci, ok := t.next.(interface{ CloseIdleConnections() }); ok {
-		ci.CloseIdleConnections()
-	}
+	return t.rt.RoundTrip(again)
 }

@@ -12,19 +12,14 @@ import (
 	"github.com/hashicorp/go-retryablehttp"
 )
 
-// headerJSON is shared by every request: net/http only reads header values.
-var headerJSON = []string{"application/json"}
-
-// caller makes every API call of a Client: it adds the headers (the
-// credential is added below, by authTransport), has retryablehttp run the
+// caller makes every API call of a Client: it has retryablehttp run the
 // attempts under the retry rule (retry.go), and returns their outcome for
 // the operation to decide what it means. It is immutable after NewClient
 // (the retry budget is atomic), so a Client is safe for concurrent use.
 type caller struct {
-	base      string // scheme://host/.../v1, no trailing slash
-	key       credential
-	userAgent []string
-	rc        *retryablehttp.Client
+	base string // scheme://host/.../v1, no trailing slash
+	key  credential
+	rc   *retryablehttp.Client
 	// roundTripper is the transport of the attempts' client, for
 	// Client.CloseIdleConnections.
 	roundTripper http.RoundTripper
@@ -131,13 +126,6 @@ func (api *caller) attempts(x *exchange, r request) error {
 	if err != nil {
 		return fmt.Errorf("dbcloud: %s %s: %w", r.method, r.path, err)
 	}
-	h := req.Header
-	h["Accept"] = headerJSON
-	h["User-Agent"] = api.userAgent
-	if body != nil {
-		h["Content-Type"] = headerJSON
-	}
-
 	if err := api.tokenFirst(x); err != nil {
 		return fmt.Errorf("dbcloud: %s %s: %w", r.method, r.path, api.scrubError(err, x))
 	}

@@ -72,14 +72,13 @@ func newClient(cred credential, opts []Option) (*Client, error) {
 		ua = cfg.userAgent + " " + ua
 	}
 
-	hc := newHTTPClient(cfg.httpClient)
-	roundTripper := hc.Transport.(attemptTransport).rt
-	authorize(hc, base, cred)
+	bu, _ := url.Parse(base) // parseBaseURL checked it
+	at := &attemptTransport{scheme: bu.Scheme, host: bu.Host, cred: cred, userAgent: []string{ua}}
+	hc := newHTTPClient(cfg.httpClient, at)
 	api := &caller{
 		base:         base,
 		key:          cred,
-		userAgent:    []string{ua},
-		roundTripper: roundTripper,
+		roundTripper: at.rt,
 		retryMax:     cfg.retryMax,
 		waitMin:      cfg.retryWaitMin,
 		waitMax:      cfg.retryWaitMax,

@@ -10,13 +10,13 @@ const maxRedirects = 10
 
 // newHTTPClient returns the client used for each attempt: a shallow copy of
 // the caller's (which stays untouched) or a default one, with the SDK's
-// redirect policy and its transport wrapped in attemptTransport. The default
+// redirect policy and its transport wrapped in t, whose rt it sets. The default
 // client has no Timeout: attempts are bounded by their own context (see
 // attemptTimeout). An http.Client Timeout would also cancel each request
 // just as its body is read to the end, which in net/http races with
 // returning the connection to the pool and, under many goroutines, closes
 // about half of them.
-func newHTTPClient(user *http.Client) *http.Client {
+func newHTTPClient(user *http.Client, t *attemptTransport) *http.Client {
 	if user == nil {
 		tr := http.DefaultTransport.(*http.Transport).Clone()
 		// net/http keeps 2 idle connections per host; a Client shared by many
@@ -30,7 +30,8 @@ func newHTTPClient(user *http.Client) *http.Client {
 	if rt == nil {
 		rt = http.DefaultTransport
 	}
-	hc.Transport = attemptTransport{rt}
+	t.rt = rt
+	hc.Transport = t
 	hc.CheckRedirect = redirectPolicy(user.CheckRedirect)
 	return &hc
 }
@@ -53,7 +54,7 @@ func refuse(format string, args ...any) error {
 // that would re-send the request's body (a 307 or 308 to a POST, such as
 // UpdatePassword's password) is refused too: a body can hold a secret as
 // much as a header can. The credential itself is not its concern:
-// authTransport adds it only to requests for the API's own host, so a
+// attemptTransport adds it only to requests for the API's own host, so a
 // redirect elsewhere never carries it. The caller's own policy, if any,
 // runs after it.
 func redirectPolicy(next func(*http.Request, []*http.Request) error) func(*http.Request, []*http.Request) error {
