@@ -89,6 +89,9 @@ func readAtMost(r io.Reader, limit int64) ([]byte, error) {
 // closeBody drains a little of what is left, so the connection returns to
 // the pool, and closes.
 func closeBody(b io.ReadCloser) {
+	if b == http.NoBody {
+		return // receive has read it: nothing to drain or close
+	}
 	_, _ = io.Copy(io.Discard, io.LimitReader(b, maxDrain))
 	_ = b.Close()
 }
