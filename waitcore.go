@@ -98,7 +98,12 @@ func runWait[T any](ctx context.Context, cfg *waitConfig, p *poller[T], w *waite
 		case err != nil && isTerminal(err):
 			return fail(err)
 		}
-		lastFailure = err
+		// A read cut short by the wait's own end (its deadline, which the
+		// poller gives the read) is not a failure of its own: the wait's
+		// context ends at that instant too, with the failure before it.
+		if !errors.Is(err, context.DeadlineExceeded) || time.Now().Before(cfg.end) {
+			lastFailure = err
+		}
 		p.next(w, restart)
 	}
 }
