@@ -141,7 +141,8 @@
 // one too: below a quarter of the first interval, 250 ms and a tenth of the
 // wait's timeout); the poller reads when the earliest wait is due and hands
 // the read to every wait, so the tick is the shortest interval among the
-// waits, and two reads are never closer than the shortest first interval.
+// waits, and a read starts no sooner than the shortest first interval
+// after the previous one ended.
 // A wait is handed only reads sent after it joined. A 429 or 503 with
 // Retry-After holds every wait of the poller until it has passed. A wait
 // that joins late or leaves (done, cancelled, timed out) changes nothing

@@ -28,10 +28,11 @@ import (
 //   - A wait is only handed reads sent after it joined: never an older
 //     one, which could predate the caller's own change (a resize, say)
 //     and end the wait on a status that is no longer true.
-//   - Two reads are never closer than the shortest first interval among the
-//     waits: at most one read per tick, also when waits join one after the
-//     other (a wait that joins just after a read has its first poll at the
-//     next one, at most its first interval later).
+//   - A read starts no sooner than the shortest first interval among the
+//     waits after the previous one ended: at most one read per tick, also
+//     when waits join one after the other (a wait that joins just after a
+//     read has its first poll at the next one, at most its first interval
+//     later), and however long a read takes.
 //   - A 429 or 503 with Retry-After holds every wait of the poller until it
 //     has passed; joins and leaves never reset it.
 //   - A read has the deadline of the earliest end among the waits it is
@@ -53,7 +54,7 @@ type poller[T any] struct {
 	ctx       context.Context // of the reads; cancelled when the last wait leaves
 	cancel    context.CancelFunc
 	notBefore time.Time // from Retry-After
-	lastRead  time.Time // when the newest read was sent; zero when every wait has left
+	lastRead  time.Time // when the newest read ended; zero when every wait has left
 	wake      chan struct{}
 }
 
@@ -186,7 +187,6 @@ func (p *poller[T]) run() {
 			}
 		}
 		p.mu.Lock()
-		p.lastRead = time.Now()
 		batch := make([]*waiter[T], 0, len(p.waiters))
 		for w := range p.waiters {
 			if !w.busy {
@@ -265,6 +265,9 @@ func (p *poller[T]) read(ctx context.Context, batch []*waiter[T]) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	now := time.Now()
+	if len(p.waiters) > 0 {
+		p.lastRead = now
+	}
 	if apiErr, ok := errors.AsType[*APIError](err); ok && apiErr.RetryAfter > 0 &&
 		(apiErr.StatusCode == http.StatusTooManyRequests || apiErr.StatusCode == http.StatusServiceUnavailable) {
 		p.notBefore = now.Add(apiErr.RetryAfter)
