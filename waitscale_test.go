@@ -2,6 +2,7 @@ package dbcloud_test
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"net/http"
 	"slices"
@@ -51,6 +52,12 @@ type scaleFigures struct {
 // to be READY at once, lets the waits poll for hold, makes every service
 // READY and measures how late each wait notices.
 func measureFleet(t *testing.T, n int, hold time.Duration, opts ...dbcloud.WaitOption) scaleFigures {
+	return measureFleetAt(t, n, hold, scaleMin, scaleMax, opts...)
+}
+
+// measureFleetAt is measureFleet with the polling pollMin growing to
+// pollMax; the burst window is pollMin and the tick pollMax.
+func measureFleetAt(t *testing.T, n int, hold, pollMin, pollMax time.Duration, opts ...dbcloud.WaitOption) scaleFigures {
 	t.Helper()
 	srv := dbcloudtest.NewServer(dbcloudtest.WithStep(time.Minute))
 	defer srv.Close()
@@ -73,7 +80,7 @@ func measureFleet(t *testing.T, n int, hold time.Duration, opts ...dbcloud.WaitO
 	stamps.mu.Unlock()
 	before := srv.Count("GET", "/projects/*/services") + srv.Count("GET", "/projects/*/services/*")
 
-	opts = append([]dbcloud.WaitOption{dbcloud.WithPollInterval(scaleMin, scaleMax), dbcloud.WithWaitTimeout(time.Minute)}, opts...)
+	opts = append([]dbcloud.WaitOption{dbcloud.WithPollInterval(pollMin, pollMax), dbcloud.WithWaitTimeout(hold + time.Minute)}, opts...)
 	done := make([]time.Time, n)
 	errs := make([]error, n)
 	var wg sync.WaitGroup
@@ -105,21 +112,21 @@ func measureFleet(t *testing.T, n int, hold time.Duration, opts ...dbcloud.WaitO
 	}
 	for i := range at {
 		j := i
-		for j < len(at) && at[j].Sub(at[i]) < scaleMin {
+		for j < len(at) && at[j].Sub(at[i]) < pollMin {
 			j++
 		}
 		f.burst = max(f.burst, j-i)
 	}
 	// Steady state: from when the delays have surely reached scaleMax
 	// (1.5^6 > 10) to READY.
-	steadyFrom := start.Add(6 * scaleMax)
+	steadyFrom := start.Add(6 * pollMax)
 	steady := 0
 	for _, a := range at {
 		if a.After(steadyFrom) && a.Before(readyAt) {
 			steady++
 		}
 	}
-	f.perTick = float64(steady) / (float64(readyAt.Sub(steadyFrom)) / float64(scaleMax))
+	f.perTick = float64(steady) / (float64(readyAt.Sub(steadyFrom)) / float64(pollMax))
 	late := make([]time.Duration, n)
 	for i := range done {
 		late[i] = done[i].Sub(readyAt)
@@ -167,6 +174,36 @@ func TestWaitFleetScale(t *testing.T) {
 			if f.lateMax > scaleMax+500*time.Millisecond {
 				t.Errorf("N=%d %s: READY noticed %v late", n, mode, f.lateMax)
 			}
+		}
+	}
+}
+
+var fleetDefaults = flag.Bool("waitscale.defaults", false,
+	"TestWaitFleetScaleDefaults: measure 500 waits at the default polling, 90 s per mode")
+
+// TestWaitFleetScaleDefaults measures N = 500 waits at the real default
+// polling (1 s growing to 10 s) for 90 s per mode, for the figures the
+// scaled test cannot give: requests per second at the defaults. Opt-in, as
+// it takes three minutes:
+//
+//	go test -count=1 -run TestWaitFleetScaleDefaults -v . -args -waitscale.defaults
+func TestWaitFleetScaleDefaults(t *testing.T) {
+	if !*fleetDefaults {
+		t.Skip("opt-in: -args -waitscale.defaults")
+	}
+	leakcheck.Check(t)
+	const n, hold = 500, 90 * time.Second
+	t.Logf("%-8s %5s %7s %9s %9s %6s %10s %10s", "mode", "N", "reads", "reads/s", "per tick", "burst", "late p50", "late max")
+	for _, mode := range []string{"alone", "shared"} {
+		var opts []dbcloud.WaitOption
+		if mode == "alone" {
+			opts = append(opts, dbcloud.WithoutSharedPolling())
+		}
+		f := measureFleetAt(t, n, hold, dbcloud.DefaultPollMin, dbcloud.DefaultPollMax, opts...)
+		t.Logf("%-8s %5d %7d %9.1f %9.2f %6d %10v %10v", mode, n, f.reads, f.perSec, f.perTick, f.burst,
+			f.lateMedian.Round(time.Millisecond), f.lateMax.Round(time.Millisecond))
+		if mode == "shared" && (f.burst > 1 || f.perTick > 1.5) {
+			t.Errorf("shared: burst %d, %.2f reads per tick; want one read per tick", f.burst, f.perTick)
 		}
 	}
 }
