@@ -54,7 +54,9 @@ func (m *tokenMint) Token() (*dbcloud.Token, error) {
 	return tok, nil
 }
 
-// credClient is mockClient with other credentials.
+// credClient is mockClient with other credentials: a client whose attempts
+// go to a fresh httpmock transport, with tiny retry waits. An unregistered
+// route fails the test.
 func credClient(t *testing.T, creds dbcloud.Credentials, opts ...dbcloud.Option) (*dbcloud.Client, *httpmock.MockTransport) {
 	t.Helper()
 	mt := httpmock.NewMockTransport()

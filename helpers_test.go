@@ -21,21 +21,7 @@ const (
 // transport, with tiny retry waits. An unregistered route fails the test.
 func mockClient(t *testing.T, opts ...dbcloud.Option) (*dbcloud.Client, *httpmock.MockTransport) {
 	t.Helper()
-	mt := httpmock.NewMockTransport()
-	mt.RegisterNoResponder(func(req *http.Request) (*http.Response, error) {
-		t.Errorf("unexpected request %s %s", req.Method, req.URL)
-		return httpmock.NewStringResponse(http.StatusTeapot, ""), nil
-	})
-	all := append([]dbcloud.Option{
-		dbcloud.WithBaseURL(mockBase),
-		dbcloud.WithHTTPClient(&http.Client{Transport: mt}),
-		dbcloud.WithRetryWait(time.Millisecond, 2*time.Millisecond),
-	}, opts...)
-	c, err := dbcloud.NewClient(mockKey, all...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c, mt
+	return credClient(t, dbcloud.APIKey(mockKey), opts...)
 }
 
 // serviceJSON is a minimal valid Service response body.
