@@ -72,14 +72,18 @@ func recoverCreate[T any](ctx context.Context, api *caller, c creation[T]) (*T, 
 }
 
 // listBefore takes the list a create is compared with. Nothing has been sent
-// yet, so a list that failed for a transient reason (network, 5xx, 429)
-// after its own retries is tried again, for up to WithRetryMax more rounds a
-// short pause apart: a failure here would fail a create that could not have
-// made anything.
+// yet, so without a deadline a list that failed for a transient reason
+// (network, 5xx, 429) after its own retries is tried again, for up to
+// WithRetryMax more rounds a short pause apart: a failure here would fail a
+// create that could not have made anything. With a deadline the list's own
+// retries already run as long as the time allows (see Retries in the
+// package documentation): another round would only sleep into the deadline
+// and lose the last answer.
 func listBefore[T any](ctx context.Context, api *caller, list func(context.Context) ([]T, error)) ([]T, error) {
+	_, timed := ctx.Deadline()
 	for round := 0; ; round++ {
 		items, err := list(ctx)
-		if err == nil || round >= api.retryMax || isTerminal(err) || ctx.Err() != nil {
+		if err == nil || timed || round >= api.retryMax || isTerminal(err) || ctx.Err() != nil {
 			return items, err
 		}
 		if err := sleep(ctx, min(api.waitMax, maxSettlePoll)); err != nil {

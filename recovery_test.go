@@ -20,6 +20,7 @@ import (
 	"github.com/dbcloud/dbcloud-go"
 	"github.com/dbcloud/dbcloud-go/internal/fakeapi"
 	"github.com/dbcloud/dbcloud-go/internal/leakcheck"
+	"github.com/jarcoal/httpmock"
 )
 
 const servicesPattern = "/projects/*/services"
@@ -400,5 +401,28 @@ func TestCreateRecoveryKeepsSecrets(t *testing.T) {
 	}
 	if run := regexp.MustCompile(`[A-Za-z0-9]{32}`); run.MatchString(logs.String()) || run.MatchString(err2.Error()) {
 		t.Errorf("a 32-character run that may be a recovered password:\n%s\n%v", logs.String(), err2)
+	}
+}
+
+// With a deadline, the list before a create is retried by the call pipeline
+// for as long as the time allows, and no more: a 429 whose Retry-After does
+// not fit is returned at once (nothing was sent), not slept into the
+// deadline.
+func TestCreateRecoveryListBeforeRespectsTheDeadline(t *testing.T) {
+	c, mt := mockClient(t, dbcloud.WithCreateRecovery(), dbcloud.WithRetryWait(time.Millisecond, 2*time.Second))
+	mt.RegisterResponder("GET", servicesURL, httpmock.NewStringResponder(429, `{"code":"RATE_LIMITED","message":"slow down"}`).
+		HeaderSet(http.Header{"Retry-After": {"1"}}))
+	ctx, cancel := context.WithTimeout(t.Context(), 1100*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	_, err := c.Services.Create(ctx, "p1", &dbcloud.CreateServiceRequest{Name: "db"})
+	if !errors.Is(err, dbcloud.ErrRateLimited) || errors.Is(err, dbcloud.ErrMaybeCreated) {
+		t.Errorf("err = %v, want the 429 of the list, nothing created", err)
+	}
+	if took := time.Since(start); took > 500*time.Millisecond {
+		t.Errorf("returned after %v, want at once", took)
+	}
+	if n := mt.GetCallCountInfo()["POST "+servicesURL]; n != 0 {
+		t.Errorf("%d creates sent", n)
 	}
 }
