@@ -77,10 +77,10 @@ func TestClientPlainCall(t *testing.T) {
 		t.Errorf("url.template = %q", got)
 	}
 	if a.Name() != "GET /projects/{project_id}/services/{service_id}" || value(a, "http.response.status_code").AsInt64() != 200 {
-		t.Errorf("attempt %q, status %v", a.Name(), value(a, "http.response.status_code").Emit())
+		t.Errorf("attempt %q, status %v", a.Name(), value(a, "http.response.status_code").String())
 	}
 	if call.Status().Code == codes.Error || value(call, "dbcloud.attempts").AsInt64() != 1 {
-		t.Errorf("call status %v, attempts %v", call.Status(), value(call, "dbcloud.attempts").Emit())
+		t.Errorf("call status %v, attempts %v", call.Status(), value(call, "dbcloud.attempts").String())
 	}
 }
 
