@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -135,5 +136,39 @@ func TestRedirectWithABodyIsNotFollowedToAnotherHost(t *testing.T) {
 	}
 	if err != nil && strings.Contains(err.Error(), "hunter2-secret") {
 		t.Error("the password is in the error")
+	}
+}
+
+// A repeated cursor and an unknown status are the server's texts too: a
+// 256 KiB one holding the API key reaches the error clipped and without
+// the key.
+func TestCursorAndStatusInErrorsAreClippedAndScrubbed(t *testing.T) {
+	huge := strings.Repeat("x", 256<<10) + mockKey
+	c, mt := mockClient(t, dbcloud.WithRetryMax(0))
+	page := fmt.Sprintf(`{"entries":[{"timestamp":"2026-01-02T03:04:05Z","severity":"INFO","message":"m"}],"last_cursor":%q}`, huge)
+	mt.RegisterResponder("GET", serviceURL+"/logs", httpmock.NewStringResponder(200, page))
+	var err error
+	for _, e := range c.Services.AllLogs(t.Context(), "p1", "s1", nil) {
+		if e != nil {
+			err = e
+		}
+	}
+	if !errors.Is(err, dbcloud.ErrRepeatedCursor) {
+		t.Fatalf("err = %v, want ErrRepeatedCursor", err)
+	}
+	if msg := err.Error(); len(msg) > 8<<10 || strings.Contains(msg, mockKey) {
+		t.Errorf("repeated cursor: error text of %d bytes, key in it: %v", len(msg), strings.Contains(msg, mockKey))
+	}
+
+	mt.RegisterResponder("GET", serviceURL, httpmock.NewStringResponder(200, strings.Replace(serviceJSON, `"READY"`, fmt.Sprintf("%q", huge), 1)))
+	// An unknown status is not an end: the wait goes on until its timeout.
+	_, err = c.Services.WaitForReady(t.Context(), "p1", "s1",
+		dbcloud.WithPollInterval(time.Millisecond, time.Millisecond), dbcloud.WithWaitTimeout(50*time.Millisecond))
+	var we *dbcloud.WaitError
+	if !errors.As(err, &we) {
+		t.Fatalf("err = %v, want a *WaitError", err)
+	}
+	if msg := err.Error(); len(msg) > 8<<10 || strings.Contains(msg, mockKey) || strings.Contains(we.LastStatus, mockKey) {
+		t.Errorf("unknown status: error text of %d bytes, LastStatus of %d, key in either: %v", len(msg), len(we.LastStatus), strings.Contains(msg+we.LastStatus, mockKey))
 	}
 }

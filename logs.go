@@ -136,7 +136,7 @@ func (c cursorSet) add(cursor string) error {
 	}
 	h := maphash.String(c.seed, cursor)
 	if _, dup := c.seen[h]; dup {
-		return fmt.Errorf("%w: %q", ErrRepeatedCursor, cursor)
+		return fmt.Errorf("%w: %q", ErrRepeatedCursor, clip(cursor, maxFieldRunes))
 	}
 	c.seen[h] = struct{}{}
 	return nil

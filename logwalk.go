@@ -56,7 +56,7 @@ func (w *logWalk) step() walkStep { return walkStep{w.q.Cursor, w.q.Until, w.tri
 // is set.
 func (w *logWalk) next(ctx context.Context) (*LogPage, error) {
 	if err := w.followed.add(w.q.Cursor); err != nil {
-		return nil, err
+		return nil, w.s.api.scrubError(err, nil) // the cursor is the server's text
 	}
 	page, err := w.fetch(ctx, w.step())
 	if err != nil {

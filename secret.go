@@ -58,6 +58,9 @@ func (api *caller) scrub(s string, x *exchange) string {
 	for _, secret := range api.key().secrets() {
 		s = redact(s, secret)
 	}
+	if x == nil {
+		return s // a text of no request: only the credentials to remove
+	}
 	return redact(s, x.scrub)
 }
 

@@ -266,6 +266,7 @@ func (s *ServicesClient) waitService(ctx context.Context, projectID, serviceID s
 	if err := cfg.check(); err != nil {
 		return nil, err
 	}
+	sp.text = func(status string) string { return s.api.serverText(status, nil) }
 	if cfg.created != nil && cfg.created.ServiceID != serviceID {
 		return nil, invalid("WithCreated", "the service is not the one waited for")
 	}
@@ -345,6 +346,7 @@ func (r *ReplicaSetsClient) waitSet(ctx context.Context, projectID, serviceID, r
 	if err := cfg.check(); err != nil {
 		return nil, err
 	}
+	sp.text = func(status string) string { return r.api.serverText(status, nil) }
 	if len(cfg.setConds) > 0 {
 		sp.cond = func(v *ReadReplicaSet) (bool, error) { return allHold(cfg.setConds, v) }
 	}

@@ -15,6 +15,9 @@ import (
 type waitSpec[T any] struct {
 	w      *WaitError
 	status func(*T) string
+	// text makes a status, the server's text, fit for WaitError: clipped
+	// and without the client's credentials (caller.serverText).
+	text func(string) string
 	// judge applies the built-in rules to a resource read: done, or an
 	// error that ends the wait (ErrUnexpectedStatus).
 	judge func(*T) (bool, error)
@@ -75,7 +78,7 @@ func runWait[T any](ctx context.Context, cfg *waitConfig, p *poller[T], w *waite
 			// Progress comes after the poll's probe, if any: a callback that
 			// moves a test server's clock moves it between polls.
 			status := sp.status(o.res)
-			sp.w.LastStatus = status
+			sp.w.LastStatus = sp.text(status)
 			for _, fn := range cfg.progress {
 				fn(status)
 			}
