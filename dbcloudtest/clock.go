@@ -34,7 +34,7 @@ func newClock(cfg *config) *clock {
 	start = start.UTC().Round(0)
 	c := &clock{t: start, tick: cfg.tick, real: cfg.realTime}
 	if c.real {
-		c.lead = start.Sub(time.Now())
+		c.lead = time.Until(start)
 	}
 	return c
 }

@@ -57,11 +57,11 @@ func TestWithRealTime(t *testing.T) {
 	if got := statuses(t, c, srv.ProjectID, svc.ServiceID); got[len(got)-1] != "READY" {
 		t.Errorf("statuses %q", got)
 	}
-	if d := srv.Now().Sub(time.Now()); d < -time.Minute || d > time.Minute {
+	if d := time.Until(srv.Now()); d < -time.Minute || d > time.Minute {
 		t.Errorf("Now is %v off the real time", d)
 	}
 	srv.Advance(time.Hour)
-	if d := srv.Now().Sub(time.Now()); d < 59*time.Minute || d > 61*time.Minute {
+	if d := time.Until(srv.Now()); d < 59*time.Minute || d > 61*time.Minute {
 		t.Errorf("after Advance(1h), Now is %v ahead of the real time", d)
 	}
 
