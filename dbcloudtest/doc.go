@@ -105,12 +105,34 @@
 //
 //	dbcloud.WithProgress(func(string) { srv.Advance(time.Minute) })
 //
+// Two other clocks suit code the test cannot reach into. With
+// WithTickingClock(tick) the clock also moves tick each time the server
+// reads it (once per request and per connection to an endpoint): a whole
+// command that polls by itself, tested through its main, sees every status
+// with WithStep(2*tick), on a fast machine or a loaded one, and nothing
+// sleeps. With WithRealTime it follows the machine's time, for a server
+// that people watch, as examples/quickstart and examples/fakeserver are;
+// Advance moves both.
+//
 // Because the clock stands still between Advance calls, the server lives a
 // little in the past of time.Now. Where the server compares a time it is
 // sent with its own, derive that time from Server.Now: a PITR fork's
 // TargetTime must lie between the parent's creation and Now, so Advance
 // first and fork at srv.Now().Add(-time.Minute). A log entry that
 // AppendLogs adds without a Timestamp is stamped Now.
+//
+// # Outside a test's own calls
+//
+// Code under test that builds its client with dbcloud.NewClientFromEnv
+// reaches the server after Setenv(t), which sets DBCLOUD_API_KEY,
+// DBCLOUD_BASE_URL and DBCLOUD_PROJECT_ID for the test. Handler is the same
+// model as an http.Handler, to serve behind the caller's middleware or proxy
+// (httptest.NewServer(mw(srv.Handler()))); what goes through it is counted,
+// faulted and changes the state as requests to URL do. NewServerAt serves
+// on an address of the caller's choosing and returns an error where
+// NewServer panics, for a program that serves the fake (examples/fakeserver,
+// with WithRealTime, WithLogInterval, WithLogRetention and
+// WithRequestLog(false) so that it stays small however long it runs).
 //
 // # Faults
 //
@@ -193,7 +215,8 @@
 // (one entry of each severity LOG, INFO, WARNING, ERROR and FATAL), gains a
 // line for each lifecycle event (stop, start, resize, HA, pooler, VPC,
 // password, environment, fork, replica sets), and grows with SeedLogs
-// (older generated entries) and AppendLogs (newer ones of your own). The
+// (older generated entries), AppendLogs (newer ones of your own) and, with
+// WithLogInterval, a generated line per interval; Logs returns all of it. The
 // logs endpoint returns at most 500 entries a page, newest first, with a
 // cursor while older entries match; filters are since <= timestamp < until,
 // every search term (case-insensitive), any of the severities, and the node

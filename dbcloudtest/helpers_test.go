@@ -4,7 +4,16 @@ import (
 	"testing"
 
 	"github.com/dbcloud/dbcloud-go"
+	"github.com/dbcloud/dbcloud-go/dbcloudtest"
 )
+
+// newServer starts a server that closes with the test.
+func newServer(t testing.TB, opts ...dbcloudtest.Option) *dbcloudtest.Server {
+	t.Helper()
+	srv := dbcloudtest.NewServer(opts...)
+	t.Cleanup(srv.Close)
+	return srv
+}
 
 // create creates a service called "orders" and returns the create's answer.
 func create(t testing.TB, c *dbcloud.Client, project string) *dbcloud.Service {

@@ -1,6 +1,9 @@
 package dbcloudtest
 
-import "time"
+import (
+	"strconv"
+	"time"
+)
 
 // Option configures a Server in NewServer.
 type Option func(*config)
@@ -12,6 +15,11 @@ type config struct {
 	projects []string
 	start    time.Time
 	connect  time.Duration // WithConnectDelay
+	tick     time.Duration // WithTickingClock; 0: the clock is not ticking
+	realTime bool          // WithRealTime
+	logEvery time.Duration // WithLogInterval
+	logKeep  int           // WithLogRetention
+	noLog    bool          // WithRequestLog(false)
 }
 
 // WithStep sets how long each status of an asynchronous operation lasts on
@@ -58,7 +66,8 @@ func WithProjects(ids ...string) Option {
 }
 
 // WithStartTime sets where the server's clock starts. The default is the
-// real time when NewServer runs; a fixed start makes the timestamps the
+// real time when NewServer runs (with WithRealTime, the clock then runs on
+// from t); a fixed start makes the timestamps the
 // server hands out (a service's Created, its log entries) the same on every
 // run, for tests and examples that compare or print them.
 func WithStartTime(t time.Time) Option {
@@ -77,4 +86,75 @@ func WithConnectDelay(d time.Duration) Option {
 		panic("dbcloudtest: WithConnectDelay: negative duration " + d.String())
 	}
 	return func(c *config) { c.connect = d }
+}
+
+// WithTickingClock makes the server's clock move forward by tick each time
+// the server reads it, which it does once per request and once per
+// connection to an endpoint, besides moving with Advance.
+//
+// It is for testing a whole program (a command's main, a controller) that
+// polls the server by itself and that the test cannot reach into to call
+// Advance: with WithStep(d) and a tick of d/2, every poll finds the next
+// status, the same sequence on a fast machine and a loaded one, and nothing
+// sleeps. The examples' own tests run each example this way, with
+// WithTickingClock(30*time.Second), WithStep(time.Minute) and
+// WithConnectDelay(time.Minute).
+//
+// It replaces WithRealTime; the last of the two given wins. It panics if
+// tick is not positive.
+func WithTickingClock(tick time.Duration) Option {
+	if tick <= 0 {
+		panic("dbcloudtest: WithTickingClock: tick must be positive, not " + tick.String())
+	}
+	return func(c *config) { c.tick, c.realTime = tick, false }
+}
+
+// WithRealTime makes the server's clock follow the machine's time (plus
+// every Advance), as the real API's does: with WithStep(d), a new service is
+// QUEUED for d of real time, then CONFIGURING for d, then READY.
+//
+// It is for a server that people watch or that runs outside a test, such as
+// examples/quickstart, which shows the statuses go by, and
+// examples/fakeserver. A test should keep the default clock, which moves
+// only with Advance, or use WithTickingClock: with real time, what a test
+// sees depends on how fast the machine is.
+//
+// It replaces WithTickingClock; the last of the two given wins.
+func WithRealTime() Option {
+	return func(c *config) { c.realTime, c.tick = true, 0 }
+}
+
+// WithLogInterval has every service write one generated PostgreSQL log line
+// each d of the server's clock from its creation on, whatever its status: a
+// feed of new lines for code that follows logs (FollowLogs) to read. The
+// lines that are due are written, with the timestamps they were due at,
+// when a request or a method of Server next reads the clock; nothing runs
+// in the background. With the default, 0, a history grows only with
+// lifecycle events, SeedLogs and AppendLogs. It panics if d is negative.
+func WithLogInterval(d time.Duration) Option {
+	if d < 0 {
+		panic("dbcloudtest: WithLogInterval: negative duration " + d.String())
+	}
+	return func(c *config) { c.logEvery = d }
+}
+
+// WithLogRetention bounds each service's log history as the real service's
+// retention does, so that a server that runs for long with WithLogInterval
+// stays small: once a history holds more than 2n entries, all but the
+// newest n are dropped, at the next request or method call. A cursor that
+// pointed into the dropped entries then gives an empty page. With the
+// default, 0, every entry is kept. It panics if n is negative.
+func WithLogRetention(n int) Option {
+	if n < 0 {
+		panic("dbcloudtest: WithLogRetention: negative count " + strconv.Itoa(n))
+	}
+	return func(c *config) { c.logKeep = n }
+}
+
+// WithRequestLog(false) stops the server from keeping every request it sees
+// for Requests, which then returns nothing, so that a server that runs for
+// long (examples/fakeserver) does not grow with its traffic. Count still
+// counts. The default, true, suits tests, which look at what was sent.
+func WithRequestLog(keep bool) Option {
+	return func(c *config) { c.noLog = !keep }
 }

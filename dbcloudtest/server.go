@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 	"sync"
+	"testing"
 	"time"
 
 	"github.com/dbcloud/dbcloud-go"
@@ -32,48 +33,67 @@ type Server struct {
 
 	srv   *fakeapi.Server
 	api   *fakeapi.API
-	clock *fakeapi.ManualClock
+	clock *clock
 
 	mu      sync.Mutex
 	clients []*dbcloud.Client
 	closing sync.Once
+
+	outside handlerCalls // requests served through Handler
 }
 
 // NewServer starts a server on a free loopback port, configured by opts.
 // The caller must Close it. Like httptest.NewServer, it panics if it cannot
 // listen.
 func NewServer(opts ...Option) *Server {
+	s, err := NewServerAt("", opts...)
+	if err != nil {
+		panic("dbcloudtest: NewServer: " + strings.TrimPrefix(err.Error(), "dbcloudtest: "))
+	}
+	return s
+}
+
+// NewServerAt starts a server listening on addr, a host:port such as
+// "127.0.0.1:8080" ("" is a free loopback port, as for NewServer), and
+// returns an error, rather than panicking, when it cannot listen there: it
+// is for a program that serves the fake on an address its user chose
+// (examples/fakeserver), where a port in use is an answer, not a bug. URL
+// names a loopback host when addr is a wildcard (":8080"), so that it can be
+// dialled. The database endpoints the server hands out are loopback ports
+// whatever addr is. The caller must Close the server.
+func NewServerAt(addr string, opts ...Option) (*Server, error) {
 	var cfg config
 	for _, opt := range opts {
 		opt(&cfg)
 	}
-	if cfg.start.IsZero() {
-		cfg.start = time.Now()
-	}
-	// UTC and no monotonic reading: the clock is a plain point in time that
-	// only Advance moves.
-	clock := fakeapi.NewManualClock(cfg.start.UTC().Round(0))
-	srv, err := fakeapi.Start("", fakeapi.Options{
+	clock := newClock(&cfg)
+	srv, err := fakeapi.Start(addr, fakeapi.Options{
 		APIKey:         cfg.apiKey,
 		ProjectIDs:     cfg.projects,
 		Step:           cfg.step,
 		Clock:          clock,
 		Seed:           cfg.seed,
-		RecordRequests: true,
+		RecordRequests: !cfg.noLog,
 		ConnectDelay:   cfg.connect, // Start makes every endpoint live
+		LogInterval:    cfg.logEvery,
+		LogRetention:   cfg.logKeep,
 	})
 	if err != nil {
-		panic("dbcloudtest: NewServer: " + err.Error())
+		return nil, errors.New("dbcloudtest: " + err.Error())
 	}
-	return &Server{URL: srv.URL, APIKey: srv.APIKey, ProjectID: srv.ProjectID, srv: srv, api: srv.API, clock: clock}
+	s := &Server{URL: srv.URL, APIKey: srv.APIKey, ProjectID: srv.ProjectID, srv: srv, api: srv.API, clock: clock}
+	s.outside.init()
+	return s, nil
 }
 
 // Close stops the server: it closes the listener and every connection, ends
-// requests held by a Delay fault, waits for every handler to return, and
+// requests held by a Delay fault (those served through Handler too), waits
+// for every handler to return, and
 // closes the idle connections of the clients that Client made. Nothing of
 // the server is left running afterwards. Close may be called more than once.
 func (s *Server) Close() {
 	s.closing.Do(func() {
+		s.outside.close() // before the model's endpoints close under them
 		_ = s.srv.Close() // the only error is the listener's, closed either way
 		s.mu.Lock()
 		clients := s.clients
@@ -84,8 +104,8 @@ func (s *Server) Close() {
 	})
 }
 
-// Client returns a new client of the server: base URL and API key set, and
-// retry waits of 1 to 5 ms instead of 500 ms to 30 s, so that a retried
+// Client returns a new client of the server: base URL, API key and project
+// (Client.ProjectID is the server's ProjectID) set, and retry waits of 1 to 5 ms instead of 500 ms to 30 s, so that a retried
 // request costs a test milliseconds. A Retry-After header (from a fault) is
 // longer than those waits, so it is not slept: the *dbcloud.APIError comes
 // back at once with RetryAfter set. opts are applied after these and win
@@ -94,6 +114,7 @@ func (s *Server) Close() {
 func (s *Server) Client(opts ...dbcloud.Option) *dbcloud.Client {
 	all := append([]dbcloud.Option{
 		dbcloud.WithBaseURL(s.URL),
+		dbcloud.WithProjectID(s.ProjectID),
 		dbcloud.WithRetryWait(clientRetryWaitMin, clientRetryWaitMax),
 		dbcloud.WithCreateSettle(clientCreateSettle),
 	}, opts...)
@@ -114,4 +135,26 @@ func userError(err error) error {
 		return nil
 	}
 	return errors.New("dbcloudtest: " + strings.TrimPrefix(err.Error(), "fakeapi: "))
+}
+
+// Setenv points the environment at the server for the rest of the test,
+// with t.Setenv: DBCLOUD_API_KEY, DBCLOUD_BASE_URL and DBCLOUD_PROJECT_ID
+// name the server, and the variables of other credentials
+// (DBCLOUD_PUBLIC_KEY, DBCLOUD_SECRET_KEY and the _FILE forms) are emptied,
+// so that code under test that calls dbcloud.NewClientFromEnv, a whole
+// command's main say, reaches the server whatever the developer's shell has
+// set. Like t.Setenv, it cannot be used in parallel tests.
+func (s *Server) Setenv(t testing.TB) {
+	t.Helper()
+	t.Setenv(dbcloud.EnvAPIKey, s.APIKey)
+	t.Setenv(dbcloud.EnvBaseURL, s.URL)
+	t.Setenv(dbcloud.EnvProjectID, s.ProjectID)
+	for _, name := range []string{
+		dbcloud.EnvAPIKey + dbcloud.EnvFileSuffix,
+		dbcloud.EnvPublicKey,
+		dbcloud.EnvSecretKey,
+		dbcloud.EnvSecretKey + dbcloud.EnvFileSuffix,
+	} {
+		t.Setenv(name, "")
+	}
 }

@@ -15,13 +15,15 @@ func (s *Server) Advance(d time.Duration) {
 	if d < 0 {
 		panic("dbcloudtest: Advance: negative duration " + d.String())
 	}
-	s.clock.Advance(d)
+	s.clock.advance(d)
 }
 
 // Now returns the time on the server's clock: where it started plus every
-// Advance. The server compares times it is sent with this clock, not with
+// Advance (and, with WithRealTime, the real time gone by since; with
+// WithTickingClock, the ticks so far: Now itself does not tick). The server
+// compares times it is sent with this clock, not with
 // time.Now: derive a PITR fork's TargetTime or a log window from it.
-func (s *Server) Now() time.Time { return s.clock.Now() }
+func (s *Server) Now() time.Time { return s.clock.peek() }
 
 // Service returns the service with this id, in any project, as a GET of it
 // would return it now (InitialPassword is empty: the API sends it only in
@@ -90,4 +92,21 @@ func (s *Server) AppendLogs(serviceID string, entries ...dbcloud.LogEntry) error
 		recs[i] = fakeapi.LogEntry{Timestamp: e.Timestamp, Severity: e.Severity, Message: e.Message}
 	}
 	return userError(s.api.AppendLogs("", serviceID, recs...))
+}
+
+// Logs returns a service's whole log history, newest first: what the logs
+// endpoint returns without filters, every page in order, with the
+// timestamps, severities and messages a client reads. It lets a test
+// compare what the code under test printed or stored with what the server
+// holds.
+func (s *Server) Logs(serviceID string) ([]dbcloud.LogEntry, error) {
+	recs, err := s.api.Logs("", serviceID)
+	if err != nil {
+		return nil, userError(err)
+	}
+	out := make([]dbcloud.LogEntry, len(recs))
+	for i, r := range recs {
+		out[i] = dbcloud.LogEntry{Timestamp: r.Timestamp, Severity: r.Severity, Message: r.Message}
+	}
+	return out, nil
 }

@@ -8,6 +8,9 @@
 //	    go run ./examples/deploy -name orders -timeout 15m
 //	go run ./examples/deploy -fake -name orders   # against an in-process fake API
 //
+// It reads the variables with dbcloud.NewClientFromEnv; -fake serves
+// dbcloudtest.NewServer in-process instead, with a real clock.
+//
 // Exit codes: 0 ready, 2 timed out, 1 any other error (bad flags included).
 //
 // The client uses create recovery (dbcloud.WithCreateRecovery): a create
@@ -32,8 +35,7 @@ import (
 	"time"
 
 	"github.com/dbcloud/dbcloud-go"
-	"github.com/dbcloud/dbcloud-go/internal/exampleenv"
-	"github.com/dbcloud/dbcloud-go/internal/fakeapi"
+	"github.com/dbcloud/dbcloud-go/dbcloudtest"
 )
 
 // Exit codes.
@@ -45,12 +47,12 @@ const (
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
 }
 
-func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("deploy", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	name := fs.String("name", "", "name of the service to create or reuse (required)")
@@ -72,26 +74,31 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return exitFailed
 	}
 
-	var conn *exampleenv.Conn
+	var client *dbcloud.Client
 	var err error
 	opts := []dbcloud.Option{dbcloud.WithUserAgent("dbcloud-deploy"), dbcloud.WithCreateRecovery(), dbcloud.WithCreateSettle(*settle)}
 	if *useFake {
-		conn, err = exampleenv.Fake(fakeapi.Options{Step: *step, ConnectDelay: *step}, opts...)
-	} else {
-		conn, err = exampleenv.Real(getenv, opts...)
+		srv := dbcloudtest.NewServer(dbcloudtest.WithRealTime(), dbcloudtest.WithStep(*step), dbcloudtest.WithConnectDelay(*step))
+		defer srv.Close() // also closes the client's connections
+		client = srv.Client(opts...)
+	} else if client, err = dbcloud.NewClientFromEnv(opts...); err == nil {
+		defer client.CloseIdleConnections()
+		if client.ProjectID() == "" {
+			err = fmt.Errorf("set %s", dbcloud.EnvProjectID)
+		}
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, "deploy:", err)
 		return exitFailed
 	}
-	defer conn.Close()
+	projectID := client.ProjectID()
 
 	logf := func(format string, args ...any) { fmt.Fprintf(stderr, "deploy: "+format+"\n", args...) }
-	svc, err := ensure(ctx, conn, *name, &dbcloud.CreateServiceRequest{Name: *name, CPUMillis: *cpu, MemoryGBs: *memory}, logf)
+	svc, err := ensure(ctx, client, projectID, *name, &dbcloud.CreateServiceRequest{Name: *name, CPUMillis: *cpu, MemoryGBs: *memory}, logf)
 	var readyAt time.Time
 	if err == nil {
 		last := ""
-		svc, err = conn.Client.Services.WaitForConnectable(ctx, conn.ProjectID, svc.ServiceID,
+		svc, err = client.Services.WaitForConnectable(ctx, projectID, svc.ServiceID,
 			dbcloud.WithWaitTimeout(*timeout),
 			dbcloud.WithPollInterval(*poll, 10**poll),
 			dbcloud.WithProgress(func(status string) {
@@ -124,9 +131,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 // ensure returns the project's service called name, started if it was
 // paused, or creates it. Two services with that name are an error: picking
 // one would be a guess.
-func ensure(ctx context.Context, conn *exampleenv.Conn, name string, create *dbcloud.CreateServiceRequest, logf func(string, ...any)) (*dbcloud.Service, error) {
-	services := conn.Client.Services
-	all, err := services.List(ctx, conn.ProjectID)
+func ensure(ctx context.Context, client *dbcloud.Client, projectID, name string, create *dbcloud.CreateServiceRequest, logf func(string, ...any)) (*dbcloud.Service, error) {
+	services := client.Services
+	all, err := services.List(ctx, projectID)
 	if err != nil {
 		return nil, err
 	}
@@ -141,14 +148,14 @@ func ensure(ctx context.Context, conn *exampleenv.Conn, name string, create *dbc
 		return nil, fmt.Errorf("%d services are named %q; rename or delete the extra ones", len(found), name)
 	case len(found) == 0:
 		logf("creating %s", name)
-		return services.Create(ctx, conn.ProjectID, create)
+		return services.Create(ctx, projectID, create)
 	}
 	svc := &found[0]
 	logf("reusing %s (%s, %s)", name, svc.ServiceID, svc.Status)
 	switch svc.Status {
 	case dbcloud.StatusPaused:
 		logf("starting %s", name)
-		return services.Start(ctx, conn.ProjectID, svc.ServiceID)
+		return services.Start(ctx, projectID, svc.ServiceID)
 	case dbcloud.StatusDeleting, dbcloud.StatusDeleted:
 		return nil, fmt.Errorf("%s (%s) is being deleted; wait for it to go, then deploy again", name, svc.ServiceID)
 	}

@@ -6,37 +6,35 @@ import (
 	"time"
 
 	"github.com/dbcloud/dbcloud-go"
-	"github.com/dbcloud/dbcloud-go/internal/exampleenv"
-	"github.com/dbcloud/dbcloud-go/internal/fakeapi"
+	"github.com/dbcloud/dbcloud-go/dbcloudtest"
 	"github.com/dbcloud/dbcloud-go/internal/leakcheck"
 )
 
-func startFake(t *testing.T, opts fakeapi.Options) *fakeapi.Server {
+func startFake(t *testing.T, opts ...dbcloudtest.Option) *dbcloudtest.Server {
 	t.Helper()
-	srv, err := fakeapi.Start("", opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = srv.Close() })
+	srv := dbcloudtest.NewServer(opts...)
+	t.Cleanup(srv.Close)
 	return srv
 }
 
-func deploy(t *testing.T, srv *fakeapi.Server, args ...string) (code int, stdout, stderr string) {
+// deploy runs the command against srv, named by the environment.
+func deploy(t *testing.T, srv *dbcloudtest.Server, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
+	srv.Setenv(t)
 	var out, errOut strings.Builder
 	args = append([]string{"-poll", "1ms", "-create-settle", "20ms"}, args...)
-	code = run(t.Context(), args, exampleenv.Getenv(srv), &out, &errOut)
+	code = run(t.Context(), args, &out, &errOut)
 	return code, out.String(), errOut.String()
 }
 
 // ticking moves the fake half a step per request (and per connection to a
 // database): every poll sees the next status, however fast or loaded the
 // machine is. A database answers "starting up" for a minute after READY.
-var ticking = fakeapi.Options{Clock: fakeapi.NewTickingClock(time.Now(), 30*time.Second), Step: time.Minute, ConnectDelay: time.Minute}
+var ticking = []dbcloudtest.Option{dbcloudtest.WithTickingClock(30 * time.Second), dbcloudtest.WithStep(time.Minute), dbcloudtest.WithConnectDelay(time.Minute)}
 
 func TestDeployCreatesThenReuses(t *testing.T) {
 	leakcheck.Check(t)
-	srv := startFake(t, ticking)
+	srv := startFake(t, ticking...)
 	code, out, errOut := deploy(t, srv, "-name", "orders")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
@@ -54,7 +52,7 @@ func TestDeployCreatesThenReuses(t *testing.T) {
 	if code != 0 || again != out || !strings.Contains(errOut, "reusing orders") {
 		t.Errorf("second deploy: exit %d, stdout %q, stderr %q; want the same service reused", code, again, errOut)
 	}
-	if n := srv.API.Count("POST", "/projects/*/services"); n != 1 {
+	if n := srv.Count("POST", "/projects/*/services"); n != 1 {
 		t.Errorf("creates = %d, want 1", n)
 	}
 }
@@ -63,16 +61,15 @@ func TestDeployCreatesThenReuses(t *testing.T) {
 // never reached the API, both end in one READY service.
 func TestDeployRecoversALostCreate(t *testing.T) {
 	leakcheck.Check(t)
-	for _, fault := range []fakeapi.Fault{{Drop: true, AfterHandling: true}, {Drop: true}, {Status: 502, Body: "bad gateway"}} {
-		srv := startFake(t, ticking)
+	for _, fault := range []dbcloudtest.Fault{{Drop: true, AfterHandling: true}, {Drop: true}, {Status: 502, Body: "bad gateway"}} {
+		srv := startFake(t, ticking...)
 		fault.Method, fault.Path = "POST", "/projects/*/services"
-		srv.API.InjectFault(fault)
+		srv.InjectFault(fault)
 		code, out, errOut := deploy(t, srv, "-name", "orders")
 		if code != 0 || !strings.HasPrefix(out, "127.0.0.1:") {
 			t.Fatalf("%+v: exit %d, stdout %q, stderr:\n%s", fault, code, out, errOut)
 		}
-		conn := connect(t, srv)
-		if list, err := conn.Client.Services.List(t.Context(), conn.ProjectID); err != nil || len(list) != 1 {
+		if list, err := srv.Client().Services.List(t.Context(), srv.ProjectID); err != nil || len(list) != 1 {
 			t.Errorf("%+v: %d services (%v), want 1", fault, len(list), err)
 		}
 	}
@@ -80,16 +77,15 @@ func TestDeployRecoversALostCreate(t *testing.T) {
 
 func TestDeployStartsAPausedService(t *testing.T) {
 	leakcheck.Check(t)
-	srv := startFake(t, ticking)
+	srv := startFake(t, ticking...)
 	if code, _, errOut := deploy(t, srv, "-name", "orders"); code != 0 {
 		t.Fatal(errOut)
 	}
-	conn := connect(t, srv)
-	services, err := conn.Client.Services.List(t.Context(), conn.ProjectID)
+	services, err := srv.Client().Services.List(t.Context(), srv.ProjectID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := srv.API.SetStatus(srv.ProjectID, services[0].ServiceID, "PAUSED"); err != nil {
+	if err := srv.SetStatus(services[0].ServiceID, dbcloud.StatusPaused); err != nil {
 		t.Fatal(err)
 	}
 	code, _, errOut := deploy(t, srv, "-name", "orders")
@@ -100,14 +96,14 @@ func TestDeployStartsAPausedService(t *testing.T) {
 
 func TestDeployExitCodes(t *testing.T) {
 	leakcheck.Check(t)
-	frozen := startFake(t, fakeapi.Options{Clock: fakeapi.NewManualClock(time.Now()), Step: time.Minute}) // stays QUEUED
+	frozen := startFake(t, dbcloudtest.WithStep(time.Minute)) // stays QUEUED: nothing moves the clock
 	code, out, errOut := deploy(t, frozen, "-name", "orders", "-timeout", "300ms")
 	if code != 2 || out != "" || !strings.Contains(errOut, "timed out") || !strings.Contains(errOut, "QUEUED") {
 		t.Errorf("timeout: exit %d, stdout %q, stderr %q; want 2 with the last status", code, out, errOut)
 	}
 
-	srv := startFake(t, fakeapi.Options{Step: 2 * time.Millisecond})
-	srv.API.InjectFault(fakeapi.Fault{Method: "GET", Path: "/projects/*/services", Status: 403, Body: `{"message":"key lacks access"}`})
+	srv := startFake(t, dbcloudtest.WithRealTime(), dbcloudtest.WithStep(2*time.Millisecond))
+	srv.InjectFault(dbcloudtest.Fault{Method: "GET", Path: "/projects/*/services", Status: 403, Body: `{"message":"key lacks access"}`})
 	if code, _, errOut := deploy(t, srv, "-name", "orders"); code != 1 || !strings.Contains(errOut, "key lacks access") {
 		t.Errorf("403: exit %d, stderr %q; want 1 with the reason", code, errOut)
 	}
@@ -118,9 +114,9 @@ func TestDeployExitCodes(t *testing.T) {
 		t.Errorf("bad flag: exit %d, want 1", code)
 	}
 
-	conn := connect(t, srv)
+	c := srv.Client()
 	for range 2 { // two services of that name: which to use would be a guess
-		if _, err := conn.Client.Services.Create(t.Context(), conn.ProjectID, &dbcloud.CreateServiceRequest{Name: "twin"}); err != nil {
+		if _, err := c.Services.Create(t.Context(), srv.ProjectID, &dbcloud.CreateServiceRequest{Name: "twin"}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -133,20 +129,9 @@ func TestDeployExitCodes(t *testing.T) {
 // it time out (exit 2) and say why, with nothing on stdout.
 func TestDeployWaitsForTheDatabase(t *testing.T) {
 	leakcheck.Check(t)
-	warming := startFake(t, fakeapi.Options{Clock: fakeapi.NewManualClock(time.Now()), ConnectDelay: time.Hour}) // READY at once, answering in an hour
+	warming := startFake(t, dbcloudtest.WithConnectDelay(time.Hour)) // READY at once, answering in an hour
 	code, out, errOut := deploy(t, warming, "-name", "orders", "-timeout", "300ms")
 	if code != 2 || out != "" || !strings.Contains(errOut, "orders is READY") || !strings.Contains(errOut, "starting up") {
 		t.Errorf("exit %d, stdout %q, stderr %q; want 2 with the database's answer", code, out, errOut)
 	}
-}
-
-// connect returns an SDK connection to srv, closed with the test.
-func connect(t *testing.T, srv *fakeapi.Server) *exampleenv.Conn {
-	t.Helper()
-	conn, err := exampleenv.Real(exampleenv.Getenv(srv))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(conn.Close)
-	return conn
 }

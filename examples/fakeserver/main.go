@@ -24,8 +24,9 @@
 // The endpoints it hands out are loopback ports that answer like PostgreSQL
 // once their service is READY, so WaitForConnectable works against it.
 //
-// It serves the same model as package dbcloudtest, with a real clock. Go
-// tests use dbcloudtest instead: a server per test, a clock the test moves,
+// It is a dbcloudtest server (dbcloudtest.NewServerAt) with a real clock
+// (dbcloudtest.WithRealTime) that keeps no log of requests. Go tests use
+// dbcloudtest.NewServer instead: a server per test, a clock the test moves,
 // faults, and the state to inspect.
 package main
 
@@ -37,10 +38,11 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
-	"github.com/dbcloud/dbcloud-go/internal/fakeapi"
+	"github.com/dbcloud/dbcloud-go/dbcloudtest"
 )
 
 func main() {
@@ -54,8 +56,8 @@ func main() {
 // with -log-every stays small.
 const logRetention = 100_000
 
-// run serves until ctx ends and returns the exit code: 0 after a clean
-// shutdown, 2 for bad flags, 1 when the server cannot start.
+// run serves until ctx ends and returns the exit code: 0 after shutting
+// down, 2 for bad flags, 1 when the server cannot start.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("fakeserver", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -77,9 +79,16 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "fakeserver: -step and -log-every must not be negative")
 		return 2
 	}
-	srv, err := fakeapi.Start(*addr, fakeapi.Options{Step: *step, Seed: *seed, LogInterval: *logEvery, LogRetention: logRetention})
+	srv, err := dbcloudtest.NewServerAt(*addr,
+		dbcloudtest.WithRealTime(),
+		dbcloudtest.WithStep(*step),
+		dbcloudtest.WithSeed(*seed),
+		dbcloudtest.WithLogInterval(*logEvery),
+		dbcloudtest.WithLogRetention(logRetention),
+		dbcloudtest.WithRequestLog(false), // serving for long, it must not grow with its traffic
+	)
 	if err != nil {
-		fmt.Fprintf(stderr, "fakeserver: %v\n", err)
+		fmt.Fprintf(stderr, "fakeserver: %v\n", strings.TrimPrefix(err.Error(), "dbcloudtest: "))
 		return 1
 	}
 	logs := "lifecycle log lines only"
@@ -100,10 +109,7 @@ Try it:
 Press Ctrl-C to stop.
 `, *step, *seed, logs, srv.URL, srv.APIKey, srv.ProjectID)
 	<-ctx.Done()
-	if err := srv.Close(); err != nil {
-		fmt.Fprintf(stderr, "fakeserver: shutting down: %v\n", err)
-		return 1
-	}
+	srv.Close()
 	fmt.Fprintln(stderr, "fakeserver: stopped")
 	return 0
 }

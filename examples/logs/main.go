@@ -8,7 +8,9 @@
 //	go run ./examples/logs -service <id> -follow [-interval 2s] [-since 10m] [filters]
 //	go run ./examples/logs -fake [-follow]    # a demo service on an in-process fake API
 //
-// It reads DBCLOUD_API_KEY, DBCLOUD_BASE_URL and DBCLOUD_PROJECT_ID. -since
+// It reads DBCLOUD_API_KEY, DBCLOUD_BASE_URL and DBCLOUD_PROJECT_ID
+// (dbcloud.NewClientFromEnv); -fake serves dbcloudtest.NewServer
+// in-process instead, with a real clock. -since
 // and -until take an RFC 3339 time or a duration before now. -json prints
 // one JSON object per entry, for jq and log pipelines. With -follow, -since
 // prints the lines since then first; without it only new lines are printed.
@@ -29,13 +31,12 @@ import (
 	"time"
 
 	"github.com/dbcloud/dbcloud-go"
-	"github.com/dbcloud/dbcloud-go/internal/exampleenv"
-	"github.com/dbcloud/dbcloud-go/internal/fakeapi"
+	"github.com/dbcloud/dbcloud-go/dbcloudtest"
 )
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := run(ctx, os.Args[1:], os.Getenv, time.Now, os.Stdout, os.Stderr)
+	code := run(ctx, os.Args[1:], time.Now, os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
 }
@@ -46,7 +47,7 @@ type stringList []string
 func (l *stringList) String() string     { return strings.Join(*l, ",") }
 func (l *stringList) Set(v string) error { *l = append(*l, v); return nil }
 
-func run(ctx context.Context, args []string, getenv func(string) string, now func() time.Time, stdout, stderr io.Writer) int {
+func run(ctx context.Context, args []string, now func() time.Time, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("logs", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	serviceID := fs.String("service", "", "id of the service (required unless -fake)")
@@ -85,24 +86,24 @@ func run(ctx context.Context, args []string, getenv func(string) string, now fun
 		opts.Node = node
 	}
 
-	conn, id, err := connect(getenv, *useFake, *follow, *serviceID)
+	client, id, closeAll, err := connect(*useFake, *follow, *serviceID)
 	if err != nil {
 		fmt.Fprintln(stderr, "logs:", err)
 		return 2
 	}
-	defer conn.Close()
+	defer closeAll()
 
 	out := bufio.NewWriter(stdout)
 	defer out.Flush()
 	enc := json.NewEncoder(out)
-	read := conn.Client.Services.AllLogs
+	read := client.Services.AllLogs
 	if *follow {
-		read = conn.Client.Services.FollowLogs
+		read = client.Services.FollowLogs
 		opts.PollInterval = *interval
 		fmt.Fprintf(stderr, "logs: following service %s; Ctrl-C to stop\n", id)
 	}
 	n := 0
-	for entry, err := range read(ctx, conn.ProjectID, id, opts) {
+	for entry, err := range read(ctx, client.ProjectID(), id, opts) {
 		if err != nil {
 			out.Flush()
 			fmt.Fprintf(stderr, "logs: after %d entries: %v\n", n, err)
@@ -125,34 +126,38 @@ func run(ctx context.Context, args []string, getenv func(string) string, now fun
 	return 0
 }
 
-// connect returns the API to read and the service to read. With -fake it
-// creates a demo service with a few thousand entries of history, which
-// writes a line every half second when followed.
-func connect(getenv func(string) string, fake, follow bool, serviceID string) (*exampleenv.Conn, string, error) {
+// connect returns the API to read, the service to read and what closes
+// them. With -fake it creates a demo service with a few thousand entries of
+// history, which writes a line every half second when followed.
+func connect(fake, follow bool, serviceID string) (*dbcloud.Client, string, func(), error) {
 	if !fake {
 		if serviceID == "" {
-			return nil, "", errors.New("-service is required (or try -fake)")
+			return nil, "", nil, errors.New("-service is required (or try -fake)")
 		}
-		conn, err := exampleenv.Real(getenv)
-		return conn, serviceID, err
+		client, err := dbcloud.NewClientFromEnv()
+		if err == nil && client.ProjectID() == "" {
+			err = fmt.Errorf("set %s", dbcloud.EnvProjectID)
+		}
+		if err != nil {
+			return nil, "", nil, err
+		}
+		return client, serviceID, client.CloseIdleConnections, nil
 	}
-	opts := fakeapi.Options{Seed: 1}
+	opts := []dbcloudtest.Option{dbcloudtest.WithRealTime(), dbcloudtest.WithSeed(1)}
 	if follow {
-		opts.LogInterval = 500 * time.Millisecond
+		opts = append(opts, dbcloudtest.WithLogInterval(500*time.Millisecond))
 	}
-	conn, err := exampleenv.Fake(opts)
-	if err != nil {
-		return nil, "", err
-	}
-	svc, err := conn.Client.Services.Create(context.Background(), conn.ProjectID, &dbcloud.CreateServiceRequest{Name: "demo"})
+	srv := dbcloudtest.NewServer(opts...)
+	client := srv.Client() // srv.Close closes its connections
+	svc, err := client.Services.Create(context.Background(), srv.ProjectID, &dbcloud.CreateServiceRequest{Name: "demo"})
 	if err == nil {
-		err = conn.Fake.API.SeedLogs(conn.ProjectID, svc.ServiceID, 3000)
+		err = srv.SeedLogs(svc.ServiceID, 3000)
 	}
 	if err != nil {
-		conn.Close()
-		return nil, "", err
+		srv.Close()
+		return nil, "", nil, err
 	}
-	return conn, svc.ServiceID, nil
+	return client, svc.ServiceID, srv.Close, nil
 }
 
 // parseTime reads an RFC 3339 time or a duration before now; "" is no bound.

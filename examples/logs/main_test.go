@@ -11,44 +11,37 @@ import (
 	"time"
 
 	"github.com/dbcloud/dbcloud-go"
-	"github.com/dbcloud/dbcloud-go/internal/exampleenv"
-	"github.com/dbcloud/dbcloud-go/internal/fakeapi"
+	"github.com/dbcloud/dbcloud-go/dbcloudtest"
 	"github.com/dbcloud/dbcloud-go/internal/leakcheck"
 )
 
 var now = time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
 
-// history starts a fake whose one service holds 1,200 entries.
-func history(t *testing.T) (*fakeapi.Server, string, []fakeapi.LogEntry) {
+// history starts a fake whose one service holds 1,200 entries, and points
+// the environment at it.
+func history(t *testing.T) (*dbcloudtest.Server, string, []dbcloud.LogEntry) {
 	t.Helper()
-	srv, err := fakeapi.Start("", fakeapi.Options{Clock: fakeapi.NewManualClock(now), Seed: 9})
+	srv := dbcloudtest.NewServer(dbcloudtest.WithStartTime(now), dbcloudtest.WithSeed(9))
+	t.Cleanup(srv.Close)
+	srv.Setenv(t)
+	svc, err := srv.Client().Services.Create(t.Context(), srv.ProjectID, &dbcloud.CreateServiceRequest{Name: "db"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = srv.Close() })
-	conn, err := exampleenv.Real(exampleenv.Getenv(srv))
-	if err != nil {
+	if err := srv.SeedLogs(svc.ServiceID, 1200); err != nil {
 		t.Fatal(err)
 	}
-	defer conn.Close()
-	svc, err := conn.Client.Services.Create(t.Context(), srv.ProjectID, &dbcloud.CreateServiceRequest{Name: "db"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := srv.API.SeedLogs(srv.ProjectID, svc.ServiceID, 1200); err != nil {
-		t.Fatal(err)
-	}
-	held, err := srv.API.Logs(srv.ProjectID, svc.ServiceID)
+	held, err := srv.Logs(svc.ServiceID)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return srv, svc.ServiceID, held
 }
 
-func logs(t *testing.T, srv *fakeapi.Server, args ...string) (int, []string, string) {
+func logs(t *testing.T, args ...string) (int, []string, string) {
 	t.Helper()
 	var out, errOut strings.Builder
-	code := run(t.Context(), args, exampleenv.Getenv(srv), func() time.Time { return now }, &out, &errOut)
+	code := run(t.Context(), args, func() time.Time { return now }, &out, &errOut)
 	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
 	if out.Len() == 0 {
 		lines = nil
@@ -58,8 +51,8 @@ func logs(t *testing.T, srv *fakeapi.Server, args ...string) (int, []string, str
 
 func TestLogsPrintsWholeHistory(t *testing.T) {
 	leakcheck.Check(t)
-	srv, id, held := history(t)
-	code, lines, errOut := logs(t, srv, "-service", id)
+	_, id, held := history(t)
+	code, lines, errOut := logs(t, "-service", id)
 	if code != 0 || len(lines) != len(held) {
 		t.Fatalf("exit %d, %d lines, want %d: %s", code, len(lines), len(held), errOut)
 	}
@@ -73,7 +66,7 @@ func TestLogsPrintsWholeHistory(t *testing.T) {
 
 func TestLogsFiltersAndJSON(t *testing.T) {
 	leakcheck.Check(t)
-	srv, id, held := history(t)
+	_, id, held := history(t)
 	since := now.Add(-6 * time.Hour)
 	want := 0
 	for _, e := range held {
@@ -81,7 +74,7 @@ func TestLogsFiltersAndJSON(t *testing.T) {
 			want++
 		}
 	}
-	code, lines, errOut := logs(t, srv, "-service", id, "-severity", "ERROR,FATAL", "-since", "6h", "-json")
+	code, lines, errOut := logs(t, "-service", id, "-severity", "ERROR,FATAL", "-since", "6h", "-json")
 	if code != 0 || len(lines) != want || want == 0 {
 		t.Fatalf("exit %d, %d lines, want %d (> 0): %s", code, len(lines), want, errOut)
 	}
@@ -95,7 +88,7 @@ func TestLogsFiltersAndJSON(t *testing.T) {
 		}
 	}
 
-	_, lines, _ = logs(t, srv, "-service", id, "-search", "checkpoint", "-search", "complete", "-until", now.Add(-time.Hour).Format(time.RFC3339))
+	_, lines, _ = logs(t, "-service", id, "-search", "checkpoint", "-search", "complete", "-until", now.Add(-time.Hour).Format(time.RFC3339))
 	if len(lines) == 0 {
 		t.Fatal("no checkpoint lines")
 	}
@@ -108,7 +101,7 @@ func TestLogsFiltersAndJSON(t *testing.T) {
 
 func TestLogsErrors(t *testing.T) {
 	leakcheck.Check(t)
-	srv, id, _ := history(t)
+	_, id, _ := history(t)
 	for _, tt := range []struct {
 		args []string
 		code int
@@ -121,7 +114,7 @@ func TestLogsErrors(t *testing.T) {
 		{[]string{"-service", id, "-follow", "-until", "1h"}, 2, "-until cannot be used with -follow"},
 		{[]string{"-service", id, "-follow", "-interval", "-1s"}, 1, "PollInterval"},
 	} {
-		code, _, errOut := logs(t, srv, tt.args...)
+		code, _, errOut := logs(t, tt.args...)
 		if code != tt.code || !strings.Contains(errOut, tt.says) {
 			t.Errorf("%q: exit %d, stderr %q; want %d saying %q", tt.args, code, errOut, tt.code, tt.says)
 		}
@@ -131,7 +124,7 @@ func TestLogsErrors(t *testing.T) {
 func TestLogsOnDemoFake(t *testing.T) {
 	leakcheck.Check(t)
 	var out, errOut strings.Builder
-	code := run(t.Context(), []string{"-fake", "-severity", "FATAL"}, func(string) string { return "" }, time.Now, &out, &errOut)
+	code := run(t.Context(), []string{"-fake", "-severity", "FATAL"}, time.Now, &out, &errOut)
 	if code != 0 || out.Len() == 0 {
 		t.Fatalf("exit %d, stdout %d bytes, stderr %q", code, out.Len(), errOut.String())
 	}
@@ -154,10 +147,10 @@ func TestLogsFollow(t *testing.T) {
 	code := make(chan int, 1)
 	go func() {
 		code <- run(ctx, []string{"-service", id, "-follow", "-interval", "1ms", "-since", "1m"},
-			exampleenv.Getenv(srv), func() time.Time { return now }, outW, &errOut)
+			func() time.Time { return now }, outW, &errOut)
 		outW.Close()
 	}()
-	line := func(e fakeapi.LogEntry) string {
+	line := func(e dbcloud.LogEntry) string {
 		return fmt.Sprintf("%s %-7s %s", e.Timestamp.Format(time.RFC3339Nano), e.Severity, e.Message)
 	}
 	var want []string
@@ -166,7 +159,7 @@ func TestLogsFollow(t *testing.T) {
 			want = append(want, line(held[i]))
 		}
 	}
-	added := []fakeapi.LogEntry{
+	added := []dbcloud.LogEntry{
 		{Timestamp: now.Add(time.Second), Severity: "LOG", Message: "migration started"},
 		{Timestamp: now.Add(time.Second), Severity: "LOG", Message: "migration started"},
 		{Timestamp: now.Add(2 * time.Second), Severity: "ERROR", Message: "migration failed"},
@@ -177,7 +170,7 @@ func TestLogsFollow(t *testing.T) {
 	lines := bufio.NewScanner(outR)
 	for i, w := range want {
 		if i == len(want)-len(added) {
-			if err := srv.API.AppendLogs(srv.ProjectID, id, added...); err != nil {
+			if err := srv.AppendLogs(id, added...); err != nil {
 				t.Fatal(err)
 			}
 		}

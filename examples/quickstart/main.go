@@ -5,11 +5,12 @@
 //
 //	go run ./examples/quickstart
 //
-// With no DBCLOUD_API_KEY set it starts a fake of the API in-process (the
-// model package dbcloudtest serves to tests, here with a real clock so that
-// statuses move as you watch), so it needs no account and no network. With DBCLOUD_API_KEY, DBCLOUD_BASE_URL and
-// DBCLOUD_PROJECT_ID set it runs against that API (and creates billed
-// resources there, which it deletes at the end).
+// With no DBCLOUD_API_KEY set it starts a fake of the API in-process
+// (dbcloudtest.NewServer, here with dbcloudtest.WithRealTime so that
+// statuses move as you watch), so it needs no account and no network. With
+// DBCLOUD_API_KEY, DBCLOUD_BASE_URL and DBCLOUD_PROJECT_ID set it runs
+// against that API (dbcloud.NewClientFromEnv), and creates billed resources
+// there, which it deletes at the end.
 package main
 
 import (
@@ -24,20 +25,19 @@ import (
 	"time"
 
 	"github.com/dbcloud/dbcloud-go"
-	"github.com/dbcloud/dbcloud-go/internal/exampleenv"
-	"github.com/dbcloud/dbcloud-go/internal/fakeapi"
+	"github.com/dbcloud/dbcloud-go/dbcloudtest"
 )
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
 }
 
 // run returns the exit code: 0 when every step worked, 1 on any failure,
 // 2 for bad flags.
-func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("quickstart", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	step := fs.Duration("step", 300*time.Millisecond, "with the fake API: how long each status lasts (a database warms up for 3 steps after READY)")
@@ -54,23 +54,25 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 
 	ua := dbcloud.WithUserAgent("dbcloud-quickstart")
-	var conn *exampleenv.Conn
+	var client *dbcloud.Client
 	var err error
-	if getenv(dbcloud.EnvAPIKey) == "" {
-		conn, err = exampleenv.Fake(fakeapi.Options{Step: *step, ConnectDelay: 3 * *step}, ua)
-		if err == nil {
-			fmt.Fprintf(stdout, "No %s set: using an in-process fake API at %s\n", dbcloud.EnvAPIKey, conn.Fake.URL)
+	if os.Getenv(dbcloud.EnvAPIKey) == "" {
+		srv := dbcloudtest.NewServer(dbcloudtest.WithRealTime(), dbcloudtest.WithStep(*step), dbcloudtest.WithConnectDelay(3**step))
+		defer srv.Close() // also closes the client's connections
+		fmt.Fprintf(stdout, "No %s set: using an in-process fake API at %s\n", dbcloud.EnvAPIKey, srv.URL)
+		client = srv.Client(ua)
+	} else if client, err = dbcloud.NewClientFromEnv(ua); err == nil {
+		defer client.CloseIdleConnections()
+		if client.ProjectID() == "" {
+			err = fmt.Errorf("set %s", dbcloud.EnvProjectID)
 		}
-	} else {
-		conn, err = exampleenv.Real(getenv, ua)
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, "quickstart:", err)
 		return 1
 	}
-	defer conn.Close()
 
-	q := &quickstart{c: conn.Client, project: conn.ProjectID, out: stdout,
+	q := &quickstart{c: client, project: client.ProjectID(), out: stdout,
 		poll: dbcloud.WithPollInterval(*poll, 5**poll), timeout: dbcloud.WithWaitTimeout(15 * time.Minute)}
 	err = q.lifecycle(ctx)
 	if cleanupErr := q.cleanup(); err == nil {

@@ -1,25 +1,22 @@
 package main
 
 import (
-	"context"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/dbcloud/dbcloud-go"
-	"github.com/dbcloud/dbcloud-go/internal/exampleenv"
-	"github.com/dbcloud/dbcloud-go/internal/fakeapi"
+	"github.com/dbcloud/dbcloud-go/dbcloudtest"
 	"github.com/dbcloud/dbcloud-go/internal/leakcheck"
 )
 
 var fast = []string{"-step", "2ms", "-poll", "1ms"}
 
-func noEnv(string) string { return "" }
-
 func TestQuickstartOnEmbeddedFake(t *testing.T) {
 	leakcheck.Check(t)
+	t.Setenv(dbcloud.EnvAPIKey, "")
 	var out, errOut strings.Builder
-	if code := run(t.Context(), fast, noEnv, &out, &errOut); code != 0 {
+	if code := run(t.Context(), fast, &out, &errOut); code != 0 {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out.String(), errOut.String())
 	}
 	assertInOrder(t, out.String(),
@@ -55,7 +52,7 @@ func TestQuickstartOnConfiguredAPI(t *testing.T) {
 	leakcheck.Check(t)
 	srv := startFake(t)
 	var out, errOut strings.Builder
-	if code := run(t.Context(), fast, exampleenv.Getenv(srv), &out, &errOut); code != 0 {
+	if code := run(t.Context(), fast, &out, &errOut); code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, out.String(), errOut.String())
 	}
 	if strings.Contains(out.String(), "in-process fake") {
@@ -76,9 +73,9 @@ func TestQuickstartOnConfiguredAPI(t *testing.T) {
 func TestQuickstartFailureCleansUp(t *testing.T) {
 	leakcheck.Check(t)
 	srv := startFake(t)
-	srv.API.InjectFault(fakeapi.Fault{Method: "POST", Path: "/projects/*/services/*/forkService", Status: 409, Body: `{"code":"CONFLICT","message":"no snapshot yet"}`})
+	srv.InjectFault(dbcloudtest.Fault{Method: "POST", Path: "/projects/*/services/*/forkService", Status: 409, Body: `{"code":"CONFLICT","message":"no snapshot yet"}`})
 	var out, errOut strings.Builder
-	if code := run(t.Context(), fast, exampleenv.Getenv(srv), &out, &errOut); code != 1 {
+	if code := run(t.Context(), fast, &out, &errOut); code != 1 {
 		t.Fatalf("exit %d, want 1\n%s\n%s", code, out.String(), errOut.String())
 	}
 	if !strings.Contains(errOut.String(), "no snapshot yet") {
@@ -87,49 +84,42 @@ func TestQuickstartFailureCleansUp(t *testing.T) {
 	assertNothingLeft(t, srv)
 }
 
+// With DBCLOUD_API_KEY set, it uses the API the environment names, and says
+// which variable is missing.
 func TestQuickstartMissingVariables(t *testing.T) {
-	getenv := func(name string) string {
-		if name == dbcloud.EnvAPIKey {
-			return "some-key"
+	for _, tt := range []struct{ base, project, says string }{
+		{"", "", "DBCLOUD_BASE_URL"},
+		{"http://127.0.0.1:1/v1", "", "DBCLOUD_PROJECT_ID"},
+	} {
+		t.Setenv(dbcloud.EnvAPIKey, "some-key")
+		t.Setenv(dbcloud.EnvBaseURL, tt.base)
+		t.Setenv(dbcloud.EnvProjectID, tt.project)
+		var out, errOut strings.Builder
+		if code := run(t.Context(), fast, &out, &errOut); code != 1 {
+			t.Fatalf("exit %d, want 1", code)
 		}
-		return ""
-	}
-	var out, errOut strings.Builder
-	if code := run(t.Context(), fast, getenv, &out, &errOut); code != 1 {
-		t.Fatalf("exit %d, want 1", code)
-	}
-	if !strings.Contains(errOut.String(), "DBCLOUD_BASE_URL, DBCLOUD_PROJECT_ID") {
-		t.Errorf("stderr = %q, want the missing variables named", errOut.String())
+		if !strings.Contains(errOut.String(), tt.says) || strings.Contains(out.String(), "in-process fake") {
+			t.Errorf("stderr = %q, stdout %q; want %s named and no fake", errOut.String(), out.String(), tt.says)
+		}
 	}
 }
 
 // startFake serves a fake whose clock moves half a step per request (and
 // per connection to a database), so every poll sees the next status
-// whatever the machine's speed. Databases answer "starting up" for a minute
-// after READY, a few probes.
-func startFake(t *testing.T) *fakeapi.Server {
+// whatever the machine's speed, and points the environment at it.
+// Databases answer "starting up" for a minute after READY, a few probes.
+func startFake(t *testing.T) *dbcloudtest.Server {
 	t.Helper()
-	clock := fakeapi.NewTickingClock(time.Now(), 30*time.Second)
-	srv, err := fakeapi.Start("", fakeapi.Options{Clock: clock, Step: time.Minute, ConnectDelay: time.Minute})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = srv.Close() })
+	srv := dbcloudtest.NewServer(dbcloudtest.WithTickingClock(30*time.Second),
+		dbcloudtest.WithStep(time.Minute), dbcloudtest.WithConnectDelay(time.Minute))
+	t.Cleanup(srv.Close)
+	srv.Setenv(t)
 	return srv
 }
 
-func assertNothingLeft(t *testing.T, srv *fakeapi.Server) {
+func assertNothingLeft(t *testing.T, srv *dbcloudtest.Server) {
 	t.Helper()
-	c, err := dbcloud.NewClient(srv.APIKey, dbcloud.WithBaseURL(srv.URL))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.CloseIdleConnections()
-	left, err := c.Services.List(context.Background(), srv.ProjectID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(left) != 0 {
+	if left := srv.Services(); len(left) != 0 {
 		t.Errorf("%d services left behind", len(left))
 	}
 }

@@ -1,0 +1,235 @@
+package dbcloudtest_test
+
+import (
+	"net"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dbcloud/dbcloud-go"
+	"github.com/dbcloud/dbcloud-go/dbcloudtest"
+)
+
+// statuses waits for READY with 1 ms polls, without moving the clock, and
+// returns every status the wait saw, each once.
+func statuses(t *testing.T, c *dbcloud.Client, project, id string) []string {
+	t.Helper()
+	var seen []string
+	_, err := c.Services.WaitForReady(t.Context(), project, id,
+		dbcloud.WithPollInterval(time.Millisecond, time.Millisecond),
+		dbcloud.WithWaitTimeout(10*time.Second),
+		dbcloud.WithProgress(func(s string) {
+			if len(seen) == 0 || seen[len(seen)-1] != s {
+				seen = append(seen, s)
+			}
+		}))
+	if err != nil {
+		t.Fatalf("%v after %v", err, seen)
+	}
+	return seen
+}
+
+// With a ticking clock a program that polls by itself sees every status,
+// without the test calling Advance; Now looks without ticking.
+func TestWithTickingClock(t *testing.T) {
+	srv := newServer(t, dbcloudtest.WithTickingClock(30*time.Second), dbcloudtest.WithStep(time.Minute))
+	c := srv.Client()
+	svc := create(t, c, srv.ProjectID)
+	if got := strings.Join(statuses(t, c, srv.ProjectID, svc.ServiceID), " "); got != "QUEUED CONFIGURING READY" {
+		t.Errorf("statuses %q, want each one", got)
+	}
+	if a, b := srv.Now(), srv.Now(); !a.Equal(b) {
+		t.Errorf("Now ticked: %v then %v", a, b)
+	}
+	before := srv.Now()
+	srv.Advance(time.Hour)
+	if got := srv.Now().Sub(before); got != time.Hour {
+		t.Errorf("Advance(1h) moved the clock %v", got)
+	}
+}
+
+// With real time, statuses move as real time passes; Advance still moves
+// the clock, and WithStartTime sets where it starts.
+func TestWithRealTime(t *testing.T) {
+	srv := newServer(t, dbcloudtest.WithRealTime(), dbcloudtest.WithStep(20*time.Millisecond))
+	c := srv.Client()
+	svc := create(t, c, srv.ProjectID)
+	if got := statuses(t, c, srv.ProjectID, svc.ServiceID); got[len(got)-1] != "READY" {
+		t.Errorf("statuses %q", got)
+	}
+	if d := time.Until(srv.Now()); d < -time.Minute || d > time.Minute {
+		t.Errorf("Now is %v off the real time", d)
+	}
+	srv.Advance(time.Hour)
+	if d := time.Until(srv.Now()); d < 59*time.Minute || d > 61*time.Minute {
+		t.Errorf("after Advance(1h), Now is %v ahead of the real time", d)
+	}
+
+	start := time.Date(2030, 1, 2, 3, 4, 5, 0, time.UTC)
+	later := newServer(t, dbcloudtest.WithStartTime(start), dbcloudtest.WithRealTime())
+	if d := later.Now().Sub(start); d < 0 || d > time.Minute {
+		t.Errorf("Now is %v after the start time", d)
+	}
+	// The last clock option wins.
+	ticking := newServer(t, dbcloudtest.WithRealTime(), dbcloudtest.WithTickingClock(time.Minute), dbcloudtest.WithStartTime(start))
+	if _, err := ticking.Client().Services.List(t.Context(), ticking.ProjectID); err != nil {
+		t.Fatal(err)
+	}
+	if got := ticking.Now(); !got.Equal(start.Add(time.Minute)) {
+		t.Errorf("ticking after real time: Now %v, want one tick after the start", got)
+	}
+}
+
+// WithLogInterval writes a line per interval of the server's clock;
+// WithLogRetention keeps a history's newest lines.
+func TestWithLogIntervalAndRetention(t *testing.T) {
+	srv := newServer(t, dbcloudtest.WithLogInterval(time.Second))
+	svc := create(t, srv.Client(), srv.ProjectID)
+	before, err := srv.Logs(svc.ServiceID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv.Advance(10 * time.Second)
+	after, err := srv.Logs(svc.ServiceID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(after) - len(before); n != 10 {
+		t.Fatalf("%d lines written in 10 intervals, want 10", n)
+	}
+	for i := 1; i < 10; i++ {
+		if d := after[i-1].Timestamp.Sub(after[i].Timestamp); d != time.Second {
+			t.Errorf("lines %v apart, want 1s", d)
+		}
+	}
+
+	kept := newServer(t, dbcloudtest.WithLogRetention(50))
+	svc = create(t, kept.Client(), kept.ProjectID)
+	if err := kept.SeedLogs(svc.ServiceID, 1000); err != nil {
+		t.Fatal(err)
+	}
+	all, err := kept.Logs(svc.ServiceID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(all) < 50 || len(all) > 100 {
+		t.Errorf("%d lines kept, want 50 to 100", len(all))
+	}
+}
+
+// Logs is what a client reads: AllLogs gives the same entries.
+func TestLogs(t *testing.T) {
+	srv := newServer(t, dbcloudtest.WithSeed(3))
+	c := srv.Client()
+	svc := create(t, c, srv.ProjectID)
+	if err := srv.SeedLogs(svc.ServiceID, 1200); err != nil {
+		t.Fatal(err)
+	}
+	held, err := srv.Logs(svc.ServiceID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := 0
+	for e, err := range c.Services.AllLogs(t.Context(), srv.ProjectID, svc.ServiceID, nil) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i >= len(held) || !e.Timestamp.Equal(held[i].Timestamp) || e.Severity != held[i].Severity || e.Message != held[i].Message {
+			t.Fatalf("entry %d: read %+v, Logs has %d entries", i, e, len(held))
+		}
+		i++
+	}
+	if i != len(held) || i < 1200 {
+		t.Errorf("read %d entries, Logs returned %d", i, len(held))
+	}
+	if _, err := srv.Logs("no-such-service"); err == nil || !strings.HasPrefix(err.Error(), "dbcloudtest: ") {
+		t.Errorf("Logs of an unknown service: %v", err)
+	}
+}
+
+func TestWithRequestLogOff(t *testing.T) {
+	srv := newServer(t, dbcloudtest.WithRequestLog(false))
+	if _, err := srv.Client().Services.List(t.Context(), srv.ProjectID); err != nil {
+		t.Fatal(err)
+	}
+	if got := srv.Requests(); len(got) != 0 {
+		t.Errorf("Requests() = %v, want none kept", got)
+	}
+	if n := srv.Count("GET", "/projects/*/services"); n != 1 {
+		t.Errorf("Count = %d, want 1", n)
+	}
+}
+
+// NewServerAt listens where it is told and says when it cannot.
+func TestNewServerAt(t *testing.T) {
+	srv, err := dbcloudtest.NewServerAt("127.0.0.1:0", dbcloudtest.WithAPIKey("k-1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	if !strings.HasPrefix(srv.URL, "http://127.0.0.1:") || srv.APIKey != "k-1" {
+		t.Errorf("URL %q, key %q", srv.URL, srv.APIKey)
+	}
+	createReady(t, srv.Client(), srv.ProjectID)
+
+	wild, err := dbcloudtest.NewServerAt(":0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer wild.Close()
+	if _, err := wild.Client().Services.List(t.Context(), wild.ProjectID); err != nil {
+		t.Errorf("a server on a wildcard address: %v at %s", err, wild.URL)
+	}
+
+	busy, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer busy.Close()
+	if s, err := dbcloudtest.NewServerAt(busy.Addr().String()); err == nil || !strings.HasPrefix(err.Error(), "dbcloudtest: ") {
+		if s != nil {
+			s.Close()
+		}
+		t.Errorf("on a port in use: err = %v", err)
+	}
+}
+
+// Setenv points NewClientFromEnv at the server, whatever else is set.
+func TestSetenv(t *testing.T) {
+	t.Setenv(dbcloud.EnvPublicKey, "someone-elses")
+	srv := newServer(t)
+	srv.Setenv(t)
+	c, err := dbcloud.NewClientFromEnv()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.CloseIdleConnections()
+	if c.ProjectID() != srv.ProjectID {
+		t.Errorf("ProjectID() = %q, want %q", c.ProjectID(), srv.ProjectID)
+	}
+	createReady(t, c, c.ProjectID())
+	if n := len(srv.Services()); n != 1 {
+		t.Errorf("%d services on the server, want 1", n)
+	}
+	if got := srv.Client().ProjectID(); got != srv.ProjectID {
+		t.Errorf("Client().ProjectID() = %q", got)
+	}
+}
+
+// The clock options refuse durations that mean nothing.
+func TestOptionsPanic(t *testing.T) {
+	for name, opt := range map[string]func(){
+		"WithTickingClock(0)":  func() { dbcloudtest.WithTickingClock(0) },
+		"WithLogInterval(-1)":  func() { dbcloudtest.WithLogInterval(-1) },
+		"WithLogRetention(-1)": func() { dbcloudtest.WithLogRetention(-1) },
+	} {
+		func() {
+			defer func() {
+				if r, _ := recover().(string); !strings.HasPrefix(r, "dbcloudtest: ") {
+					t.Errorf("%s: panic %v", name, r)
+				}
+			}()
+			opt()
+		}()
+	}
+}
