@@ -24,6 +24,12 @@ func (k *kind[T, W]) command(ctx context.Context, api *caller, op, method, tpl s
 	return api.command(ctx, request{info: at.call(op, method, tpl), method: method, path: path, body: body}, confirmed)
 }
 
+// switchPooler sends the switch of the resource's connection pooler on, or off:
+// a retry's 409 is confirmed by reading whether it is.
+func (k *kind[T, W]) switchPooler(ctx context.Context, api *caller, op, tpl string, at ref, on bool) error {
+	return k.command(ctx, api, op, http.MethodPost, tpl, at, nil, k.confirmByRead(api, at, k.poolerIs(on)))
+}
+
 // confirmByRead returns a confirmation of a retry's 409: the resource is
 // read, and the answer proves an earlier attempt worked when done holds for
 // it.

@@ -64,16 +64,12 @@ func (r *ReplicaSetsClient) Resize(ctx context.Context, projectID, serviceID, re
 
 // EnablePooler switches a read replica set's connection pooler on.
 func (r *ReplicaSetsClient) EnablePooler(ctx context.Context, projectID, serviceID, replicaSetID string) error {
-	at := ref{projectID, serviceID, replicaSetID}
-	return replicaSetKind.command(ctx, r.api, "ReplicaSets.EnablePooler", http.MethodPost, tplReplicaSet+"/enablePooler", at, nil,
-		replicaSetKind.confirmByRead(r.api, at, replicaSetKind.poolerIs(true)))
+	return replicaSetKind.switchPooler(ctx, r.api, "ReplicaSets.EnablePooler", tplReplicaSet+"/enablePooler", ref{projectID, serviceID, replicaSetID}, true)
 }
 
 // DisablePooler switches a read replica set's connection pooler off.
 func (r *ReplicaSetsClient) DisablePooler(ctx context.Context, projectID, serviceID, replicaSetID string) error {
-	at := ref{projectID, serviceID, replicaSetID}
-	return replicaSetKind.command(ctx, r.api, "ReplicaSets.DisablePooler", http.MethodPost, tplReplicaSet+"/disablePooler", at, nil,
-		replicaSetKind.confirmByRead(r.api, at, replicaSetKind.poolerIs(false)))
+	return replicaSetKind.switchPooler(ctx, r.api, "ReplicaSets.DisablePooler", tplReplicaSet+"/disablePooler", ref{projectID, serviceID, replicaSetID}, false)
 }
 
 // SetEnvironment sets a read replica set's environment tag.

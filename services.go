@@ -90,22 +90,23 @@ func (s *ServicesClient) Stop(ctx context.Context, projectID, serviceID string) 
 
 // AttachToVPC attaches a service to a VPC, given by its numeric id.
 func (s *ServicesClient) AttachToVPC(ctx context.Context, projectID, serviceID, vpcID string) error {
-	if err := checkVPCID(vpcID); err != nil {
-		return err
-	}
-	at := ref{projectID, serviceID, ""}
-	return serviceKind.command(ctx, s.api, "Services.AttachToVPC", http.MethodPost, tplService+"/attachToVPC", at, vpcBody{VPCID: vpcID},
-		serviceKind.confirmByRead(s.api, at, attachedTo(vpcID, true)))
+	return s.vpc(ctx, "Services.AttachToVPC", tplService+"/attachToVPC", projectID, serviceID, vpcID, true)
 }
 
 // DetachFromVPC detaches a service from a VPC, given by its numeric id.
 func (s *ServicesClient) DetachFromVPC(ctx context.Context, projectID, serviceID, vpcID string) error {
+	return s.vpc(ctx, "Services.DetachFromVPC", tplService+"/detachFromVPC", projectID, serviceID, vpcID, false)
+}
+
+// vpc sends an attach to the VPC, or a detach from it when attached is
+// false.
+func (s *ServicesClient) vpc(ctx context.Context, op, tpl, projectID, serviceID, vpcID string, attached bool) error {
 	if err := checkVPCID(vpcID); err != nil {
 		return err
 	}
 	at := ref{projectID, serviceID, ""}
-	return serviceKind.command(ctx, s.api, "Services.DetachFromVPC", http.MethodPost, tplService+"/detachFromVPC", at, vpcBody{VPCID: vpcID},
-		serviceKind.confirmByRead(s.api, at, attachedTo(vpcID, false)))
+	return serviceKind.command(ctx, s.api, op, http.MethodPost, tpl, at, vpcBody{VPCID: vpcID},
+		serviceKind.confirmByRead(s.api, at, attachedTo(vpcID, attached)))
 }
 
 // Resize changes a service's CPU and memory and returns it, usually
@@ -120,16 +121,12 @@ func (s *ServicesClient) Resize(ctx context.Context, projectID, serviceID string
 
 // EnablePooler switches a service's connection pooler on.
 func (s *ServicesClient) EnablePooler(ctx context.Context, projectID, serviceID string) error {
-	at := ref{projectID, serviceID, ""}
-	return serviceKind.command(ctx, s.api, "Services.EnablePooler", http.MethodPost, tplService+"/enablePooler", at, nil,
-		serviceKind.confirmByRead(s.api, at, serviceKind.poolerIs(true)))
+	return serviceKind.switchPooler(ctx, s.api, "Services.EnablePooler", tplService+"/enablePooler", ref{projectID, serviceID, ""}, true)
 }
 
 // DisablePooler switches a service's connection pooler off.
 func (s *ServicesClient) DisablePooler(ctx context.Context, projectID, serviceID string) error {
-	at := ref{projectID, serviceID, ""}
-	return serviceKind.command(ctx, s.api, "Services.DisablePooler", http.MethodPost, tplService+"/disablePooler", at, nil,
-		serviceKind.confirmByRead(s.api, at, serviceKind.poolerIs(false)))
+	return serviceKind.switchPooler(ctx, s.api, "Services.DisablePooler", tplService+"/disablePooler", ref{projectID, serviceID, ""}, false)
 }
 
 // Fork creates a new, independent service from a service's data and returns
