@@ -90,7 +90,8 @@ var replicaSetKind = kind[ReadReplicaSet, replicaSetJSON]{
 }
 
 // findReplicaSet lists the set's service and returns the set, or an error
-// matching ErrNotFound when it is not there.
+// matching ErrNotFound when it is not there. An empty id is refused before
+// the list is sent: no set could have it.
 func findReplicaSet(ctx context.Context, api *caller, at ref) (*ReadReplicaSet, error) {
 	if at.replicaSetID == "" {
 		return nil, invalid("replicaSetID", "required")
