@@ -22,8 +22,7 @@ import (
 // EnsurePooler turns the service's connection pooler on or off, unless it
 // already is. changed reports whether a request was sent that did it.
 func (s *ServicesClient) EnsurePooler(ctx context.Context, projectID, serviceID string, on bool) (changed bool, err error) {
-	done := func(svc *Service) bool { return (svc.ConnectionPooler != nil) == on }
-	return s.ensure(ctx, projectID, serviceID, done, func() error {
+	return serviceKind.ensure(ctx, s.api, ref{projectID, serviceID, ""}, serviceKind.poolerIs(on), func() error {
 		if on {
 			return s.EnablePooler(ctx, projectID, serviceID)
 		}
@@ -39,7 +38,6 @@ func (s *ServicesClient) EnsureVPC(ctx context.Context, projectID, serviceID, vp
 	if err := checkVPCID(vpcID); err != nil {
 		return false, err
 	}
-	done := func(svc *Service) bool { return (svc.VPCEndpoint != nil && svc.VPCEndpoint.VPCID == vpcID) == attached }
 	svc, err := s.Get(ctx, projectID, serviceID)
 	if err != nil {
 		return false, err
@@ -47,7 +45,7 @@ func (s *ServicesClient) EnsureVPC(ctx context.Context, projectID, serviceID, vp
 	if attached && svc.VPCEndpoint != nil && svc.VPCEndpoint.VPCID != vpcID && svc.VPCEndpoint.VPCID != "" {
 		return false, fmt.Errorf("dbcloud: service %s is attached to VPC %s, not %s: detach it first", serviceID, svc.VPCEndpoint.VPCID, vpcID)
 	}
-	return s.ensureFrom(ctx, projectID, serviceID, svc, done, func() error {
+	return serviceKind.ensureFrom(ctx, s.api, ref{projectID, serviceID, ""}, svc, attachedTo(vpcID, attached), func() error {
 		if attached {
 			return s.AttachToVPC(ctx, projectID, serviceID, vpcID)
 		}
@@ -61,8 +59,7 @@ func (s *ServicesClient) EnsureEnvironment(ctx context.Context, projectID, servi
 	if err := checkEnvironment("env", env, false); err != nil {
 		return false, err
 	}
-	done := func(svc *Service) bool { return svc.Environment() == env }
-	return s.ensure(ctx, projectID, serviceID, done, func() error {
+	return serviceKind.ensure(ctx, s.api, ref{projectID, serviceID, ""}, serviceKind.envIs(env), func() error {
 		return s.SetEnvironment(ctx, projectID, serviceID, env)
 	})
 }
@@ -75,15 +72,7 @@ func (s *ServicesClient) EnsureHA(ctx context.Context, projectID, serviceID stri
 	if _, err := req.body(); err != nil {
 		return false, err
 	}
-	done := func(svc *Service) bool {
-		var ha HAReplicas
-		if svc.HAReplicas != nil {
-			ha = *svc.HAReplicas
-		}
-		return (req.ReplicaCount == nil || *req.ReplicaCount == ha.ReplicaCount) &&
-			(req.SyncReplicaCount == nil || *req.SyncReplicaCount == ha.SyncReplicaCount)
-	}
-	return s.ensure(ctx, projectID, serviceID, done, func() error {
+	return serviceKind.ensure(ctx, s.api, ref{projectID, serviceID, ""}, hasHA(req), func() error {
 		_, err := s.SetHA(ctx, projectID, serviceID, req)
 		return err
 	})
@@ -96,40 +85,31 @@ func (s *ServicesClient) EnsureSize(ctx context.Context, projectID, serviceID st
 	if _, err := req.body(); err != nil {
 		return false, err
 	}
-	done := func(svc *Service) bool {
-		cpu, mem := svc.Size()
-		return cpu == req.CPUMillis && mem == req.MemoryGBs
-	}
-	return s.ensure(ctx, projectID, serviceID, done, func() error {
+	return serviceKind.ensure(ctx, s.api, ref{projectID, serviceID, ""}, serviceKind.sized(req), func() error {
 		_, err := s.Resize(ctx, projectID, serviceID, req)
 		return err
 	})
 }
 
-// ensure reads the service and, unless done holds, sends change.
-func (s *ServicesClient) ensure(ctx context.Context, projectID, serviceID string, done func(*Service) bool, change func() error) (bool, error) {
-	svc, err := s.Get(ctx, projectID, serviceID)
+// ensure reads the resource and, unless done holds, sends change.
+func (k *kind[T, W]) ensure(ctx context.Context, api *caller, at ref, done func(*T) bool, change func() error) (bool, error) {
+	v, err := k.read(ctx, api, at)
 	if err != nil {
 		return false, err
 	}
-	return s.ensureFrom(ctx, projectID, serviceID, svc, done, change)
+	return k.ensureFrom(ctx, api, at, v, done, change)
 }
 
-// ensureFrom is ensure from a read already made.
-func (s *ServicesClient) ensureFrom(ctx context.Context, projectID, serviceID string, svc *Service, done func(*Service) bool, change func() error) (bool, error) {
-	return ensureStep(svc, done, change, func() (*Service, error) { return s.Get(ctx, projectID, serviceID) })
-}
-
-// ensureStep sends change unless done holds for the resource read. A 409 to
-// the change is another deployer's change landing first when a new read
-// shows done: no change, no error.
-func ensureStep[T any](read *T, done func(*T) bool, change func() error, readAgain func() (*T, error)) (bool, error) {
+// ensureFrom is ensure from a read already made. A 409 to the change is
+// another deployer's change landing first when a new read shows done: no
+// change, no error.
+func (k *kind[T, W]) ensureFrom(ctx context.Context, api *caller, at ref, read *T, done func(*T) bool, change func() error) (bool, error) {
 	if done(read) {
 		return false, nil
 	}
 	err := change()
 	if errors.Is(err, ErrConflict) {
-		if again, readErr := readAgain(); readErr == nil && done(again) {
+		if again, readErr := k.read(ctx, api, at); readErr == nil && done(again) {
 			return false, nil
 		}
 	}
@@ -175,26 +155,35 @@ func (s *ServicesClient) CreateUnlessExists(ctx context.Context, projectID strin
 	if _, err := req.body(); err != nil {
 		return nil, false, err
 	}
-	list, err := s.List(ctx, projectID)
+	return serviceKind.createUnlessExists(ctx, s.api, ref{projectID: projectID}, req.Name, func() (*Service, error) {
+		return s.Create(ctx, projectID, req)
+	})
+}
+
+// createUnlessExists returns the live resource named name under the parent
+// that at names, or, when there is none, the one create makes; several are
+// a *DuplicateNameError.
+func (k *kind[T, W]) createUnlessExists(ctx context.Context, api *caller, at ref, name string, create func() (*T, error)) (v *T, created bool, err error) {
+	list, err := k.list(ctx, api, at)
 	if err != nil {
 		return nil, false, err
 	}
-	var found []Service
-	for _, sv := range list {
-		if sv.Name == req.Name && sv.Status != StatusDeleting && sv.Status != StatusDeleted {
-			found = append(found, sv)
+	var found []T
+	for i := range list {
+		if k.name(&list[i]) == name && !k.deleting(&list[i]) {
+			found = append(found, list[i])
 		}
 	}
 	switch len(found) {
 	case 0:
-		svc, err := s.Create(ctx, projectID, req)
-		return svc, err == nil, err
+		v, err := create()
+		return v, err == nil, err
 	case 1:
 		return &found[0], false, nil
 	}
-	e := &DuplicateNameError{Name: req.Name}
-	for _, sv := range found {
-		e.IDs = append(e.IDs, sv.ServiceID)
+	e := &DuplicateNameError{Name: name}
+	for i := range found {
+		e.IDs = append(e.IDs, k.id(&found[i]))
 	}
 	return nil, false, e
 }

@@ -10,8 +10,7 @@ import "context"
 // EnsurePooler turns the replica set's connection pooler on or off, unless
 // it already is.
 func (r *ReplicaSetsClient) EnsurePooler(ctx context.Context, projectID, serviceID, replicaSetID string, on bool) (changed bool, err error) {
-	done := func(set *ReadReplicaSet) bool { return (set.ConnectionPooler != nil) == on }
-	return r.ensure(ctx, projectID, serviceID, replicaSetID, done, func() error {
+	return replicaSetKind.ensure(ctx, r.api, ref{projectID, serviceID, replicaSetID}, replicaSetKind.poolerIs(on), func() error {
 		if on {
 			return r.EnablePooler(ctx, projectID, serviceID, replicaSetID)
 		}
@@ -25,8 +24,7 @@ func (r *ReplicaSetsClient) EnsureEnvironment(ctx context.Context, projectID, se
 	if err := checkEnvironment("env", env, false); err != nil {
 		return false, err
 	}
-	done := func(set *ReadReplicaSet) bool { return set.Environment() == env }
-	return r.ensure(ctx, projectID, serviceID, replicaSetID, done, func() error {
+	return replicaSetKind.ensure(ctx, r.api, ref{projectID, serviceID, replicaSetID}, replicaSetKind.envIs(env), func() error {
 		return r.SetEnvironment(ctx, projectID, serviceID, replicaSetID, env)
 	})
 }
@@ -38,10 +36,7 @@ func (r *ReplicaSetsClient) EnsureSize(ctx context.Context, projectID, serviceID
 	if _, err := req.body(); err != nil {
 		return false, err
 	}
-	done := func(set *ReadReplicaSet) bool {
-		return set.CPUMillis == req.CPUMillis && set.MemoryGBs == req.MemoryGBs
-	}
-	return r.ensure(ctx, projectID, serviceID, replicaSetID, done, func() error {
+	return replicaSetKind.ensure(ctx, r.api, ref{projectID, serviceID, replicaSetID}, replicaSetKind.sized(req), func() error {
 		return r.Resize(ctx, projectID, serviceID, replicaSetID, req)
 	})
 }
@@ -55,39 +50,7 @@ func (r *ReplicaSetsClient) CreateUnlessExists(ctx context.Context, projectID, s
 	if _, err := req.body(); err != nil {
 		return nil, false, err
 	}
-	sets, err := r.List(ctx, projectID, serviceID)
-	if err != nil {
-		return nil, false, err
-	}
-	var found []ReadReplicaSet
-	for _, s := range sets {
-		if s.Name == req.Name && s.Status != ReplicaSetDeleting {
-			found = append(found, s)
-		}
-	}
-	switch len(found) {
-	case 0:
-		set, err := r.Create(ctx, projectID, serviceID, req)
-		return set, err == nil, err
-	case 1:
-		return &found[0], false, nil
-	}
-	e := &DuplicateNameError{Name: req.Name}
-	for _, s := range found {
-		e.IDs = append(e.IDs, s.ID)
-	}
-	return nil, false, e
-}
-
-// ensure reads the replica set and, unless done holds, sends change.
-func (r *ReplicaSetsClient) ensure(ctx context.Context, projectID, serviceID, replicaSetID string, done func(*ReadReplicaSet) bool, change func() error) (bool, error) {
-	if replicaSetID == "" {
-		return false, invalid("replicaSetID", "required")
-	}
-	read := func() (*ReadReplicaSet, error) { return r.find(ctx, projectID, serviceID, replicaSetID) }
-	set, err := read()
-	if err != nil {
-		return false, err
-	}
-	return ensureStep(set, done, change, read)
+	return replicaSetKind.createUnlessExists(ctx, r.api, ref{projectID, serviceID, ""}, req.Name, func() (*ReadReplicaSet, error) {
+		return r.Create(ctx, projectID, serviceID, req)
+	})
 }

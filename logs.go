@@ -66,7 +66,7 @@ func (s *ServicesClient) ListLogs(ctx context.Context, projectID, serviceID stri
 		return nil, err
 	}
 	var w logsJSON
-	r := request{info: serviceCall("Services.ListLogs", http.MethodGet, tplService+"/logs", projectID, serviceID),
+	r := request{info: ref{projectID, serviceID, ""}.call("Services.ListLogs", http.MethodGet, tplService+"/logs"),
 		method: http.MethodGet, path: path, query: query}
 	if err := s.api.run(ctx, r, &w); err != nil {
 		return nil, err

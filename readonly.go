@@ -118,7 +118,7 @@ func (api *caller) guard(ctx context.Context, call CallInfo) error {
 		return err
 	}
 	var w serviceJSON
-	r := request{info: serviceCall("Services.Get", http.MethodGet, tplService, call.ProjectID, call.ServiceID),
+	r := request{info: ref{call.ProjectID, call.ServiceID, ""}.call("Services.Get", http.MethodGet, tplService),
 		method: http.MethodGet, path: path}
 	if err := api.run(ctx, r, &w); err != nil {
 		return deny("the service's environment tag could not be read", err)

@@ -3,61 +3,62 @@ package dbcloud
 import "slices"
 
 // The checks below say, from a read of a resource, whether an operation has
-// already taken effect. A retry answered 409 after an earlier attempt may
-// have acted is a success when its check holds: the earlier attempt did the
-// work, and the 409 only says there is nothing left to do.
+// already taken effect: the Ensure steps skip it when its check holds, and a
+// retry's 409 is a success when it does (see "Under faults" in the package
+// documentation).
 
 // statusIn holds when the service is in one of the statuses.
 func statusIn(statuses ...ServiceStatus) func(*Service) bool {
 	return func(svc *Service) bool { return slices.Contains(statuses, svc.Status) }
 }
 
-// changing holds while a change is applied, or once it is.
-var changing = statusIn(StatusConfiguring, StatusReady)
+// poolerIs holds when the resource's connection pooler is on, or off.
+func (k *kind[T, W]) poolerIs(on bool) func(*T) bool {
+	return func(v *T) bool { return k.pooler(v) == on }
+}
 
-// resizedTo holds when the service is being resized, or was, to req's sizes.
-func resizedTo(req *ResizeRequest) func(*Service) bool {
-	return func(svc *Service) bool {
-		if !changing(svc) {
-			return false
-		}
-		for _, r := range svc.Resources {
-			if r.Spec != nil {
-				return r.Spec.CPUMillis == req.CPUMillis && r.Spec.MemoryGBs == req.MemoryGBs
-			}
-		}
-		return false
+// envIs holds when the resource has the environment tag.
+func (k *kind[T, W]) envIs(env Environment) func(*T) bool {
+	return func(v *T) bool { return k.env(v) == env }
+}
+
+// sized holds when the resource has req's CPU and memory.
+func (k *kind[T, W]) sized(req *ResizeRequest) func(*T) bool {
+	return func(v *T) bool {
+		cpu, mem := k.size(v)
+		return cpu == req.CPUMillis && mem == req.MemoryGBs
 	}
 }
 
-// haSetTo holds when the service is being given, or has, the counts req sets.
-func haSetTo(req *SetHARequest) func(*Service) bool {
+// resizedTo holds when the resource is being resized, or was, to req's
+// sizes.
+func (k *kind[T, W]) resizedTo(req *ResizeRequest) func(*T) bool {
+	sized := k.sized(req)
+	return func(v *T) bool { return k.changing(v) && sized(v) }
+}
+
+// hasHA holds when the service has the HA replica counts that req sets; one
+// that reports no HA replicas has 0.
+func hasHA(req *SetHARequest) func(*Service) bool {
 	return func(svc *Service) bool {
-		ha := svc.HAReplicas
-		return changing(svc) && ha != nil &&
-			(req.ReplicaCount == nil || *req.ReplicaCount == ha.ReplicaCount) &&
+		var ha HAReplicas
+		if svc.HAReplicas != nil {
+			ha = *svc.HAReplicas
+		}
+		return (req.ReplicaCount == nil || *req.ReplicaCount == ha.ReplicaCount) &&
 			(req.SyncReplicaCount == nil || *req.SyncReplicaCount == ha.SyncReplicaCount)
 	}
 }
 
-// poolerOn holds when the service's connection pooler is on.
-func poolerOn(svc *Service) bool { return svc.ConnectionPooler != nil }
-
-// attachedTo holds when the service is attached to the VPC.
-func attachedTo(vpcID string) func(*Service) bool {
-	return func(svc *Service) bool { return svc.VPCEndpoint != nil && svc.VPCEndpoint.VPCID == vpcID }
+// haSetTo holds when the service is being given, or has, the counts req
+// sets, and reports its HA replicas.
+func haSetTo(req *SetHARequest) func(*Service) bool {
+	has := hasHA(req)
+	return func(svc *Service) bool { return serviceKind.changing(svc) && svc.HAReplicas != nil && has(svc) }
 }
 
-func not[T any](f func(T) bool) func(T) bool { return func(v T) bool { return !f(v) } }
-
-// setPoolerOn holds when the replica set's connection pooler is on.
-func setPoolerOn(set *ReadReplicaSet) bool { return set.ConnectionPooler != nil }
-
-// setResizedTo holds when the replica set is being resized, or was, to req's
-// sizes.
-func setResizedTo(req *ResizeRequest) func(*ReadReplicaSet) bool {
-	return func(set *ReadReplicaSet) bool {
-		return (set.Status == ReplicaSetResizing || set.Status == ReplicaSetActive) &&
-			set.CPUMillis == req.CPUMillis && set.MemoryGBs == req.MemoryGBs
-	}
+// attachedTo holds when the service is attached to the VPC, or, when
+// attached is false, is not.
+func attachedTo(vpcID string, attached bool) func(*Service) bool {
+	return func(svc *Service) bool { return (svc.VPCEndpoint != nil && svc.VPCEndpoint.VPCID == vpcID) == attached }
 }

@@ -76,7 +76,7 @@ func recoverCreate[T any](ctx context.Context, api *caller, c creation[T]) (*T, 
 // (network, 5xx, 429) after its own retries is tried again, for up to
 // WithRetryMax more rounds a short pause apart: a failure here would fail a
 // create that could not have made anything. With a deadline the list's own
-// retries already run as long as the time allows (see Retries in the
+// retries already run as long as the time allows (see "Retries" in the
 // package documentation): another round would only sleep into the deadline
 // and lose the last answer.
 func listBefore[T any](ctx context.Context, api *caller, list func(context.Context) ([]T, error)) ([]T, error) {
@@ -170,24 +170,14 @@ func sleep(ctx context.Context, d time.Duration) error {
 	}
 }
 
-// createRecovering runs a service create or fork through recovery. A service
-// found by listing lost its initial password with the answer: a new one is
-// set and returned in InitialPassword, so the caller's path is the same as
-// for a plain success.
-func (s *ServicesClient) createRecovering(ctx context.Context, projectID string, send func(context.Context) (*Service, error), ours func([]Service) func(*Service) bool) (*Service, error) {
-	svc, recovered, err := recoverCreate(ctx, s.api, creation[Service]{
-		noun: "service",
-		list: func(ctx context.Context) ([]Service, error) { return s.List(ctx, projectID) },
-		id:   func(svc *Service) string { return svc.ServiceID },
-		ours: ours,
-		send: send,
-	})
-	if !recovered {
-		return svc, err
-	}
+// adoptService is serviceKind's adopt: a service found by listing lost its
+// initial password with the answer, so a new one is set and returned in
+// InitialPassword, and the caller's path is the same as for a plain
+// success.
+func adoptService(ctx context.Context, api *caller, at ref, svc *Service) (*Service, error) {
 	password, err := newPassword()
 	if err == nil {
-		err = s.UpdatePassword(ctx, projectID, svc.ServiceID, password)
+		err = (&ServicesClient{api}).UpdatePassword(ctx, at.projectID, svc.ServiceID, password)
 	}
 	if err != nil {
 		// It exists for sure: the error must say it may, and name it.

@@ -2,8 +2,6 @@ package dbcloud
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"net/http"
 )
 
@@ -15,11 +13,6 @@ const (
 	tplReplicaSet  = tplReplicaSets + "/{replica_set_id}"
 )
 
-// serviceCall names an operation on one service.
-func serviceCall(op, method, tpl, projectID, serviceID string) CallInfo {
-	return CallInfo{Operation: op, Method: method, Path: tpl, ProjectID: projectID, ServiceID: serviceID}
-}
-
 // List returns every service of a project.
 func (s *ServicesClient) List(ctx context.Context, projectID string) ([]Service, error) {
 	path, err := servicesPath(projectID)
@@ -27,7 +20,7 @@ func (s *ServicesClient) List(ctx context.Context, projectID string) ([]Service,
 		return nil, err
 	}
 	var ws serviceListJSON
-	r := request{info: serviceCall("Services.List", http.MethodGet, tplServices, projectID, ""), method: http.MethodGet, path: path}
+	r := request{info: ref{projectID: projectID}.call("Services.List", http.MethodGet, tplServices), method: http.MethodGet, path: path}
 	if err := s.api.run(ctx, r, &ws); err != nil {
 		return nil, err
 	}
@@ -42,9 +35,9 @@ func (s *ServicesClient) List(ctx context.Context, projectID string) ([]Service,
 // WaitForReady to block until it can be used. The response is the only one
 // that carries InitialPassword.
 //
-// A create is never repeated once its request may have acted (see
-// "Retries" in the package documentation): such a failure matches
-// ErrMaybeCreated. List the project before creating again, or use
+// How a create is retried, and what its failures mean, is in "Retries" and
+// "Under faults" in the package documentation. After one that matches
+// ErrMaybeCreated, list the project before creating again, or use
 // WithCreateRecovery, which does it for you. A service that recovery found
 // comes back with a new InitialPassword; if setting it failed, Create
 // returns the service together with a *MaybeCreatedError naming it, so its
@@ -58,11 +51,9 @@ func (s *ServicesClient) Create(ctx context.Context, projectID string, req *Crea
 	if err != nil {
 		return nil, err
 	}
-	r := request{info: serviceCall("Services.Create", http.MethodPost, tplServices, projectID, ""),
-		creates: "service", method: http.MethodPost, path: path, body: body}
-	return s.create(ctx, r, projectID, func([]Service) func(*Service) bool {
-		return func(svc *Service) bool { return svc.Name == req.Name }
-	})
+	at := ref{projectID: projectID}
+	r := request{info: at.call("Services.Create", http.MethodPost, tplServices), method: http.MethodPost, path: path, body: body}
+	return serviceKind.create(ctx, s.api, r, at, serviceKind.named(req.Name))
 }
 
 // Get returns one service.
@@ -72,7 +63,7 @@ func (s *ServicesClient) Get(ctx context.Context, projectID, serviceID string) (
 		return nil, err
 	}
 	var w serviceJSON
-	r := request{info: serviceCall("Services.Get", http.MethodGet, tplService, projectID, serviceID), method: http.MethodGet, path: path}
+	r := request{info: ref{projectID, serviceID, ""}.call("Services.Get", http.MethodGet, tplService), method: http.MethodGet, path: path}
 	if err := s.api.run(ctx, r, &w); err != nil {
 		return nil, err
 	}
@@ -80,51 +71,42 @@ func (s *ServicesClient) Get(ctx context.Context, projectID, serviceID string) (
 }
 
 // Delete starts deleting a service; use WaitForDeleted to block until it is
-// gone. A retry answered 404, or 409 while the service is DELETING or
-// DELETED, after an earlier attempt may have acted, is a success: that
-// attempt did the work.
+// gone. A retry's 404, or its 409 while the service is DELETING or DELETED,
+// is a success (see "Under faults" in the package documentation).
 func (s *ServicesClient) Delete(ctx context.Context, projectID, serviceID string) error {
-	return s.command(ctx, "Services.Delete", http.MethodDelete, tplService, projectID, serviceID, "", nil, func(ctx context.Context, answer *APIError) (bool, error) {
-		if answer.StatusCode == http.StatusNotFound {
-			return true, nil
-		}
-		svc, err := s.Get(ctx, projectID, serviceID)
-		switch {
-		case isNotFound(err):
-			return true, nil
-		case err != nil:
-			return false, err
-		}
-		return svc.Status == StatusDeleting || svc.Status == StatusDeleted, nil
-	})
+	at := ref{projectID, serviceID, ""}
+	return serviceKind.command(ctx, s.api, "Services.Delete", http.MethodDelete, tplService, at, nil, serviceKind.confirmDeleted(s.api, at))
 }
 
 // Start starts a stopped (PAUSED) service and returns it, usually RESUMING.
 func (s *ServicesClient) Start(ctx context.Context, projectID, serviceID string) (*Service, error) {
-	return s.action(ctx, "Services.Start", tplService+"/start", projectID, serviceID, "/start", nil, statusIn(StatusResuming, StatusReady))
+	return serviceKind.action(ctx, s.api, "Services.Start", tplService+"/start", ref{projectID, serviceID, ""}, nil, statusIn(StatusResuming, StatusReady))
 }
 
 // Stop stops a running service and returns it, usually PAUSING.
 func (s *ServicesClient) Stop(ctx context.Context, projectID, serviceID string) (*Service, error) {
-	return s.action(ctx, "Services.Stop", tplService+"/stop", projectID, serviceID, "/stop", nil, statusIn(StatusPausing, StatusPaused))
+	return serviceKind.action(ctx, s.api, "Services.Stop", tplService+"/stop", ref{projectID, serviceID, ""}, nil, statusIn(StatusPausing, StatusPaused))
 }
 
 // AttachToVPC attaches a service to a VPC, given by its numeric id.
 func (s *ServicesClient) AttachToVPC(ctx context.Context, projectID, serviceID, vpcID string) error {
-	if err := checkVPCID(vpcID); err != nil {
-		return err
-	}
-	return s.command(ctx, "Services.AttachToVPC", http.MethodPost, tplService+"/attachToVPC", projectID, serviceID, "/attachToVPC", vpcBody{VPCID: vpcID},
-		s.confirmByRead(projectID, serviceID, attachedTo(vpcID)))
+	return s.vpc(ctx, "Services.AttachToVPC", tplService+"/attachToVPC", projectID, serviceID, vpcID, true)
 }
 
 // DetachFromVPC detaches a service from a VPC, given by its numeric id.
 func (s *ServicesClient) DetachFromVPC(ctx context.Context, projectID, serviceID, vpcID string) error {
+	return s.vpc(ctx, "Services.DetachFromVPC", tplService+"/detachFromVPC", projectID, serviceID, vpcID, false)
+}
+
+// vpc sends an attach to the VPC, or a detach from it when attached is
+// false.
+func (s *ServicesClient) vpc(ctx context.Context, op, tpl, projectID, serviceID, vpcID string, attached bool) error {
 	if err := checkVPCID(vpcID); err != nil {
 		return err
 	}
-	return s.command(ctx, "Services.DetachFromVPC", http.MethodPost, tplService+"/detachFromVPC", projectID, serviceID, "/detachFromVPC", vpcBody{VPCID: vpcID},
-		s.confirmByRead(projectID, serviceID, not(attachedTo(vpcID))))
+	at := ref{projectID, serviceID, ""}
+	return serviceKind.command(ctx, s.api, op, http.MethodPost, tpl, at, vpcBody{VPCID: vpcID},
+		serviceKind.confirmByRead(s.api, at, attachedTo(vpcID, attached)))
 }
 
 // Resize changes a service's CPU and memory and returns it, usually
@@ -134,26 +116,24 @@ func (s *ServicesClient) Resize(ctx context.Context, projectID, serviceID string
 	if err != nil {
 		return nil, err
 	}
-	return s.action(ctx, "Services.Resize", tplService+"/resize", projectID, serviceID, "/resize", body, resizedTo(req))
+	return serviceKind.action(ctx, s.api, "Services.Resize", tplService+"/resize", ref{projectID, serviceID, ""}, body, serviceKind.resizedTo(req))
 }
 
 // EnablePooler switches a service's connection pooler on.
 func (s *ServicesClient) EnablePooler(ctx context.Context, projectID, serviceID string) error {
-	return s.command(ctx, "Services.EnablePooler", http.MethodPost, tplService+"/enablePooler", projectID, serviceID, "/enablePooler", nil,
-		s.confirmByRead(projectID, serviceID, poolerOn))
+	return serviceKind.switchPooler(ctx, s.api, "Services.EnablePooler", tplService+"/enablePooler", ref{projectID, serviceID, ""}, true)
 }
 
 // DisablePooler switches a service's connection pooler off.
 func (s *ServicesClient) DisablePooler(ctx context.Context, projectID, serviceID string) error {
-	return s.command(ctx, "Services.DisablePooler", http.MethodPost, tplService+"/disablePooler", projectID, serviceID, "/disablePooler", nil,
-		s.confirmByRead(projectID, serviceID, not(poolerOn)))
+	return serviceKind.switchPooler(ctx, s.api, "Services.DisablePooler", tplService+"/disablePooler", ref{projectID, serviceID, ""}, false)
 }
 
 // Fork creates a new, independent service from a service's data and returns
-// it, usually QUEUED, with its InitialPassword. Like Create, it is never
-// repeated once the request may have acted, its ambiguous failures match
-// ErrMaybeCreated, and WithCreateRecovery resolves them (matching the fork
-// by its name, by default the parent's name with "-fork", and its parent).
+// it, usually QUEUED, with its InitialPassword. It is a create, as Create
+// is (see "Retries" and "Under faults" in the package documentation);
+// WithCreateRecovery finds the fork by its name, by default the parent's
+// name with "-fork", and its parent.
 func (s *ServicesClient) Fork(ctx context.Context, projectID, serviceID string, req *ForkServiceRequest) (*Service, error) {
 	path, err := servicePath(projectID, serviceID, "/forkService")
 	if err != nil {
@@ -163,9 +143,9 @@ func (s *ServicesClient) Fork(ctx context.Context, projectID, serviceID string, 
 	if err != nil {
 		return nil, err
 	}
-	r := request{info: serviceCall("Services.Fork", http.MethodPost, tplService+"/forkService", projectID, serviceID),
-		creates: "service", method: http.MethodPost, path: path, body: body}
-	return s.create(ctx, r, projectID, func(before []Service) func(*Service) bool {
+	r := request{info: ref{projectID, serviceID, ""}.call("Services.Fork", http.MethodPost, tplService+"/forkService"),
+		method: http.MethodPost, path: path, body: body}
+	return serviceKind.create(ctx, s.api, r, ref{projectID: projectID}, func(before []Service) func(*Service) bool {
 		return forkOf(serviceID, req.Name, before)
 	})
 }
@@ -180,7 +160,7 @@ func (s *ServicesClient) UpdatePassword(ctx context.Context, projectID, serviceI
 	if err != nil {
 		return err
 	}
-	return s.api.run(ctx, request{info: serviceCall("Services.UpdatePassword", http.MethodPost, tplService+"/updatePassword", projectID, serviceID),
+	return s.api.run(ctx, request{info: ref{projectID, serviceID, ""}.call("Services.UpdatePassword", http.MethodPost, tplService+"/updatePassword"),
 		method: http.MethodPost, path: path, body: passwordBody{password}, scrub: password}, nil)
 }
 
@@ -189,7 +169,7 @@ func (s *ServicesClient) SetEnvironment(ctx context.Context, projectID, serviceI
 	if err := checkEnvironment("env", env, false); err != nil {
 		return err
 	}
-	return s.command(ctx, "Services.SetEnvironment", http.MethodPost, tplService+"/setEnvironment", projectID, serviceID, "/setEnvironment", environmentBody{env}, nil)
+	return serviceKind.command(ctx, s.api, "Services.SetEnvironment", http.MethodPost, tplService+"/setEnvironment", ref{projectID, serviceID, ""}, environmentBody{env}, nil)
 }
 
 // SetHA sets a service's number of high-availability replicas and returns
@@ -199,105 +179,7 @@ func (s *ServicesClient) SetHA(ctx context.Context, projectID, serviceID string,
 	if err != nil {
 		return nil, err
 	}
-	return s.action(ctx, "Services.SetHA", tplService+"/setHA", projectID, serviceID, "/setHA", body, haSetTo(req))
-}
-
-// action sends a repeatable POST on one service that answers with it. done
-// tells, from a read of the service, whether the action has taken effect: a
-// retry answered 409 after an earlier attempt may have acted returns the
-// service read then, when done holds. A 2xx whose body was lost proved the
-// action took effect: the service is read and returned.
-func (s *ServicesClient) action(ctx context.Context, op, tpl, projectID, serviceID, tail string, body any, done func(*Service) bool) (*Service, error) {
-	path, err := servicePath(projectID, serviceID, tail)
-	if err != nil {
-		return nil, err
-	}
-	r := request{info: serviceCall(op, http.MethodPost, tpl, projectID, serviceID), method: http.MethodPost, path: path, body: body}
-	ctx, c, err := s.api.begin(ctx, r.info)
-	if err != nil {
-		return nil, err
-	}
-	var w serviceJSON
-	o := s.api.send(ctx, r, &w)
-	svc, err := s.actionResult(ctx, r, &o, &w, done)
-	return svc, s.api.end(c, &o, err)
-}
-
-// actionResult decides what an action's outcome means.
-func (s *ServicesClient) actionResult(ctx context.Context, r request, o *outcome, w *serviceJSON, done func(*Service) bool) (*Service, error) {
-	switch {
-	case o.err == nil:
-		return w.service(), nil
-	case o.answeredByEarlier() && o.lastErr.StatusCode == http.StatusConflict:
-		svc, err := s.Get(ctx, r.info.ProjectID, r.info.ServiceID)
-		switch {
-		case err != nil:
-			return nil, uncheckedAnswer(o.err, err)
-		case done(svc):
-			s.api.reconciled(ctx, r, o)
-			return svc, nil
-		}
-	case errors.Is(o.err, ErrInvalidResponse):
-		got, getErr := s.Get(ctx, r.info.ProjectID, r.info.ServiceID)
-		if getErr != nil {
-			return nil, fmt.Errorf("%w; reading the service instead failed: %w", o.err, getErr)
-		}
-		return got, nil
-	}
-	return nil, o.err
-}
-
-// command sends a repeatable request on one service whose answer, if any,
-// carries nothing to return; see caller.command for confirmed.
-func (s *ServicesClient) command(ctx context.Context, op, method, tpl, projectID, serviceID, tail string, body any, confirmed confirmation) error {
-	path, err := servicePath(projectID, serviceID, tail)
-	if err != nil {
-		return err
-	}
-	return s.api.command(ctx, request{info: serviceCall(op, method, tpl, projectID, serviceID), method: method, path: path, body: body}, confirmed)
-}
-
-// confirmByRead returns a confirmation of a retry's 409: the service is
-// read, and the answer proves an earlier attempt worked when done holds for
-// it.
-func (s *ServicesClient) confirmByRead(projectID, serviceID string, done func(*Service) bool) confirmation {
-	return func(ctx context.Context, answer *APIError) (bool, error) {
-		if answer.StatusCode != http.StatusConflict {
-			return false, nil
-		}
-		svc, err := s.Get(ctx, projectID, serviceID)
-		if err != nil {
-			return false, err
-		}
-		return done(svc), nil
-	}
-}
-
-// create runs a service create or fork: sent once, or through recovery.
-func (s *ServicesClient) create(ctx context.Context, r request, projectID string, ours func([]Service) func(*Service) bool) (*Service, error) {
-	ctx, c, err := s.api.begin(ctx, r.info)
-	if err != nil {
-		return nil, err
-	}
-	if !s.api.recovery { // no closure: the common path allocates nothing more
-		var w serviceJSON
-		o := s.api.send(ctx, r, &w)
-		if err := s.api.failure(r, &o); err != nil {
-			return nil, s.api.end(c, &o, err)
-		}
-		return w.service(), s.api.end(c, &o, nil)
-	}
-	var o outcome
-	send := func(ctx context.Context) (*Service, error) {
-		var w serviceJSON
-		o = s.api.send(ctx, r, &w)
-		if err := s.api.failure(r, &o); err != nil {
-			return nil, err
-		}
-		return w.service(), nil
-	}
-	svc, err := s.createRecovering(ctx, projectID, send, ours)
-	return svc, s.api.end(c, &o, err)
+	return serviceKind.action(ctx, s.api, "Services.SetHA", tplService+"/setHA", ref{projectID, serviceID, ""}, body, haSetTo(req))
 }
 
 func checkVPCID(id string) error {

@@ -372,18 +372,3 @@ func (r *ReplicaSetsClient) WaitForDeleted(ctx context.Context, projectID, servi
 	_, err := r.waitSet(ctx, projectID, serviceID, replicaSetID, opts, sp, nil)
 	return err
 }
-
-// find lists a service's sets and returns the one with id, or an error
-// matching ErrNotFound when it is not there.
-func (r *ReplicaSetsClient) find(ctx context.Context, projectID, serviceID, id string) (*ReadReplicaSet, error) {
-	sets, err := r.List(ctx, projectID, serviceID)
-	if err != nil {
-		return nil, err
-	}
-	for i := range sets {
-		if sets[i].ID == id {
-			return &sets[i], nil
-		}
-	}
-	return nil, fmt.Errorf("%w: replica set %s is not in the list of service %s", ErrNotFound, id, serviceID)
-}

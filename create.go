@@ -1,0 +1,50 @@
+package dbcloud
+
+import "context"
+
+// create runs a create request r under the parent that at names: sent once
+// (see "Retries" in the package documentation), or, with WithCreateRecovery,
+// through recoverCreate, where ours tells this create's resource from the
+// others listed. A resource that recovery found is completed by the kind's
+// adopt.
+func (k *kind[T, W]) create(ctx context.Context, api *caller, r request, at ref, ours func(before []T) func(*T) bool) (*T, error) {
+	r.creates = k.noun // what may have been made, for failure's ErrMaybeCreated
+	ctx, c, err := api.begin(ctx, r.info)
+	if err != nil {
+		return nil, err
+	}
+	if !api.recovery { // no closure: the common path allocates nothing more
+		var w W
+		o := api.send(ctx, r, &w)
+		if err := api.failure(r, &o); err != nil {
+			return nil, api.end(c, &o, err)
+		}
+		return k.value(&w), api.end(c, &o, nil)
+	}
+	var o outcome
+	v, recovered, err := recoverCreate(ctx, api, creation[T]{
+		noun: k.noun,
+		list: func(ctx context.Context) ([]T, error) { return k.list(ctx, api, at) },
+		id:   k.id,
+		ours: ours,
+		send: func(ctx context.Context) (*T, error) {
+			var w W
+			o = api.send(ctx, r, &w)
+			if err := api.failure(r, &o); err != nil {
+				return nil, err
+			}
+			return k.value(&w), nil
+		},
+	})
+	if recovered && k.adopt != nil {
+		v, err = k.adopt(ctx, api, at, v)
+	}
+	return v, api.end(c, &o, err)
+}
+
+// named tests for a resource with the name, whatever existed before.
+func (k *kind[T, W]) named(name string) func([]T) func(*T) bool {
+	return func([]T) func(*T) bool {
+		return func(v *T) bool { return k.name(v) == name }
+	}
+}

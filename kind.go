@@ -1,0 +1,109 @@
+package dbcloud
+
+import (
+	"context"
+	"fmt"
+)
+
+// ref names one resource: a service (replicaSetID "") or a replica set of
+// one. For a create or a list it names the parent: the project of services,
+// the service of replica sets.
+type ref struct{ projectID, serviceID, replicaSetID string }
+
+// call names an operation on the resource, for the observer.
+func (at ref) call(op, method, tpl string) CallInfo {
+	return CallInfo{Operation: op, Method: method, Path: tpl, ProjectID: at.projectID, ServiceID: at.serviceID, ReplicaSetID: at.replicaSetID}
+}
+
+// kind is what the code that services and replica sets share (create and
+// its recovery, commands and their confirmation, the Ensure steps and their
+// checks) needs to know of one kind of resource, so that each rule is
+// written once for both. T is the public type, W the one it is decoded
+// into. The two kinds are serviceKind and replicaSetKind.
+type kind[T, W any] struct {
+	noun string // "service" or "replica set", as errors and logs name it
+	tpl  string // CallInfo.Path of one resource
+	// path is the escaped path of the resource followed by tail ("" or
+	// "/action"), or the error of ids that cannot name one.
+	path  func(at ref, tail string) (string, error)
+	value func(*W) *T
+	// read returns the resource now, or an error matching ErrNotFound when
+	// it is gone.
+	read func(ctx context.Context, api *caller, at ref) (*T, error)
+	// list returns the resources of the parent that at names.
+	list     func(ctx context.Context, api *caller, at ref) ([]T, error)
+	id, name func(*T) string
+	deleting func(*T) bool // being deleted, or deleted: no longer counts as there
+	changing func(*T) bool // a change is being applied, or it is done
+	pooler   func(*T) bool // the connection pooler is on
+	size     func(*T) (cpuMillis, memoryGBs int)
+	env      func(*T) Environment
+	// adopt, when not nil, completes a resource that create recovery found
+	// by listing, its create's answer having been lost.
+	adopt func(ctx context.Context, api *caller, at ref, v *T) (*T, error)
+}
+
+// serviceKind describes services.
+var serviceKind = kind[Service, serviceJSON]{
+	noun:  "service",
+	tpl:   tplService,
+	path:  func(at ref, tail string) (string, error) { return servicePath(at.projectID, at.serviceID, tail) },
+	value: (*serviceJSON).service,
+	read: func(ctx context.Context, api *caller, at ref) (*Service, error) {
+		return (&ServicesClient{api}).Get(ctx, at.projectID, at.serviceID)
+	},
+	list: func(ctx context.Context, api *caller, at ref) ([]Service, error) {
+		return (&ServicesClient{api}).List(ctx, at.projectID)
+	},
+	id:       func(svc *Service) string { return svc.ServiceID },
+	name:     func(svc *Service) string { return svc.Name },
+	deleting: func(svc *Service) bool { return svc.Status == StatusDeleting || svc.Status == StatusDeleted },
+	changing: statusIn(StatusConfiguring, StatusReady),
+	pooler:   func(svc *Service) bool { return svc.ConnectionPooler != nil },
+	size:     (*Service).Size,
+	env:      (*Service).Environment,
+	adopt:    adoptService,
+}
+
+// replicaSetKind describes read replica sets. There is no GET for one set:
+// it is read by finding it in its service's list.
+var replicaSetKind = kind[ReadReplicaSet, replicaSetJSON]{
+	noun: "replica set",
+	tpl:  tplReplicaSet,
+	path: func(at ref, tail string) (string, error) {
+		return replicaSetPath(at.projectID, at.serviceID, at.replicaSetID, tail)
+	},
+	value: func(w *replicaSetJSON) *ReadReplicaSet { return (*ReadReplicaSet)(w) },
+	read:  findReplicaSet,
+	list: func(ctx context.Context, api *caller, at ref) ([]ReadReplicaSet, error) {
+		return (&ReplicaSetsClient{api}).List(ctx, at.projectID, at.serviceID)
+	},
+	id:       func(set *ReadReplicaSet) string { return set.ID },
+	name:     func(set *ReadReplicaSet) string { return set.Name },
+	deleting: func(set *ReadReplicaSet) bool { return set.Status == ReplicaSetDeleting },
+	changing: func(set *ReadReplicaSet) bool {
+		return set.Status == ReplicaSetResizing || set.Status == ReplicaSetActive
+	},
+	pooler: func(set *ReadReplicaSet) bool { return set.ConnectionPooler != nil },
+	size:   func(set *ReadReplicaSet) (int, int) { return set.CPUMillis, set.MemoryGBs },
+	env:    (*ReadReplicaSet).Environment,
+}
+
+// findReplicaSet lists the set's service and returns the set, or an error
+// matching ErrNotFound when it is not there. An empty id is refused before
+// the list is sent: no set could have it.
+func findReplicaSet(ctx context.Context, api *caller, at ref) (*ReadReplicaSet, error) {
+	if at.replicaSetID == "" {
+		return nil, invalid("replicaSetID", "required")
+	}
+	sets, err := (&ReplicaSetsClient{api}).List(ctx, at.projectID, at.serviceID)
+	if err != nil {
+		return nil, err
+	}
+	for i := range sets {
+		if sets[i].ID == at.replicaSetID {
+			return &sets[i], nil
+		}
+	}
+	return nil, fmt.Errorf("%w: replica set %s is not in the list of service %s", ErrNotFound, at.replicaSetID, at.serviceID)
+}
