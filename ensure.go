@@ -1,6 +1,7 @@
 package dbcloud
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -117,19 +118,23 @@ func (k *kind[T, W]) ensureFrom(ctx context.Context, api *caller, at ref, read *
 }
 
 // ErrDuplicateName matches the error of CreateUnlessExists when more than
-// one live service of the project has the name: see DuplicateNameError.
-var ErrDuplicateName = errors.New("dbcloud: more than one service has this name")
+// one live service of the project (or replica set of the service) has the
+// name: see DuplicateNameError.
+var ErrDuplicateName = errors.New("dbcloud: more than one resource has this name")
 
 // DuplicateNameError is CreateUnlessExists' answer when several live
-// services share the name: it cannot tell which one the deploy means.
+// services (or replica sets) share the name: it cannot tell which one the
+// deploy means.
 type DuplicateNameError struct {
 	Name string
-	IDs  []string // the services with the name, as List returned them
+	IDs  []string // the resources with the name, as List returned them
+	noun string   // "service" or "replica set"; "" reads as "service"
 }
 
-// Error names the services.
+// Error names the resources.
 func (e *DuplicateNameError) Error() string {
-	return fmt.Sprintf("dbcloud: %d services are named %q (%s): delete the extra ones or deploy by id", len(e.IDs), e.Name, strings.Join(e.IDs, ", "))
+	noun := cmp.Or(e.noun, "service")
+	return fmt.Sprintf("dbcloud: %d %ss are named %q (%s): delete the extra ones or deploy by id", len(e.IDs), noun, e.Name, strings.Join(e.IDs, ", "))
 }
 
 // Is makes errors.Is(err, ErrDuplicateName) hold.
@@ -181,7 +186,7 @@ func (k *kind[T, W]) createUnlessExists(ctx context.Context, api *caller, at ref
 	case 1:
 		return &found[0], false, nil
 	}
-	e := &DuplicateNameError{Name: name}
+	e := &DuplicateNameError{Name: name, noun: k.noun}
 	for i := range found {
 		e.IDs = append(e.IDs, k.id(&found[i]))
 	}

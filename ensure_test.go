@@ -225,6 +225,20 @@ func TestCreateUnlessExistsDuplicateName(t *testing.T) {
 		!strings.Contains(err.Error(), ids[0]) || !strings.Contains(err.Error(), ids[1]) {
 		t.Errorf("CreateUnlessExists with two services named orders: created %v, %v", created, err)
 	}
+	if !strings.Contains(err.Error(), `2 services are named "orders"`) {
+		t.Errorf("error %q does not say what is named twice", err)
+	}
+	// Replica sets: the same rule, in their own words.
+	setReq := &dbcloud.CreateReplicaSetRequest{Name: "reports", Nodes: 1, CPUMillis: 1000, MemoryGBs: 4}
+	for range 2 {
+		if _, err := c.ReplicaSets.Create(t.Context(), srv.ProjectID, ids[0], setReq); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, created, err = c.ReplicaSets.CreateUnlessExists(t.Context(), srv.ProjectID, ids[0], setReq)
+	if created || !errors.Is(err, dbcloud.ErrDuplicateName) || !strings.Contains(err.Error(), `2 replica sets are named "reports"`) {
+		t.Errorf("CreateUnlessExists with two replica sets named reports: created %v, %v", created, err)
+	}
 	// A service being deleted does not count.
 	for _, id := range ids {
 		if err := c.Services.Delete(t.Context(), srv.ProjectID, id); err != nil {
