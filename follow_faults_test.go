@@ -107,8 +107,10 @@ func TestFollowLogsEndsQuietlyWithItsContext(t *testing.T) {
 		leakcheck.Check(t)
 		f := newFollowFixture(t, fakeapi.Options{})
 		ctx, cancel := context.WithCancel(t.Context())
-		ch := f.background(ctx, dbcloud.LogOptions{Since: f.clock.Now(), PollInterval: time.Hour})
+		// The line is there before the follow starts: its first poll reads
+		// it, whenever the goroutine gets to run.
 		f.add(fakeapi.LogEntry{Timestamp: f.now(), Message: "line"})
+		ch := f.background(ctx, dbcloud.LogOptions{Since: f.clock.Now(), PollInterval: time.Hour})
 		receive(t, ch, 1) // the poll ends; the next is an hour away
 		cancel()
 		for r := range ch {
