@@ -33,8 +33,10 @@ type caller struct {
 	logger       *slog.Logger
 	observer     Observer // WithObserver; nil observes nothing
 	now          func() time.Time
-	projectID    string       // WithProjectID, DBCLOUD_PROJECT_ID
-	readOnly     readOnlyMode // WithReadOnly, WithReadOnlyProd
+	projectID    string        // WithProjectID, DBCLOUD_PROJECT_ID
+	readOnly     readOnlyMode  // WithReadOnly, WithReadOnlyProd
+	pollFirst    time.Duration // WithDefaultPollInterval
+	pollLongest  time.Duration
 }
 
 // request describes one API request.

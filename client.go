@@ -58,6 +58,9 @@ func newClient(cred credential, opts []Option) (*Client, error) {
 	if cfg.retryWaitMin < 0 || cfg.retryWaitMax < cfg.retryWaitMin {
 		return nil, invalid("retryWait", "want 0 <= min <= max")
 	}
+	if cfg.pollFirst <= 0 || cfg.pollLongest < cfg.pollFirst {
+		return nil, invalid("defaultPollInterval", "want 0 < first <= longest")
+	}
 	if cfg.attempt < 0 {
 		return nil, invalid("attemptTimeout", "must not be negative")
 	}
@@ -83,6 +86,8 @@ func newClient(cred credential, opts []Option) (*Client, error) {
 		waitMin:      cfg.retryWaitMin,
 		waitMax:      cfg.retryWaitMax,
 		attemptMax:   cfg.attempt,
+		pollFirst:    cfg.pollFirst,
+		pollLongest:  cfg.pollLongest,
 		budget:       newRetryBudget(cfg.budget),
 		recovery:     cfg.recovery,
 		settle:       cfg.settle,

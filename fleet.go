@@ -67,7 +67,7 @@ func (s *ServicesClient) WaitForAll(ctx context.Context, projectID string, servi
 			return nil, fmt.Errorf("serviceIDs[%d]: %w", i, err)
 		}
 	}
-	cfg := newWaitConfig(opts)
+	cfg := s.api.newWaitConfig(opts)
 	if err := cfg.check(); err != nil {
 		return nil, err
 	}

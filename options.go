@@ -24,6 +24,8 @@ type clientConfig struct {
 	budget       int           // WithRetryBudget
 	projectID    string
 	readOnly     readOnlyMode
+	pollFirst    time.Duration // WithDefaultPollInterval
+	pollLongest  time.Duration
 }
 
 // Defaults of the retry policy: up to 4 retries, waits from 500 ms to 30 s;
@@ -41,6 +43,8 @@ func defaultConfig() clientConfig {
 		retryWaitMax: DefaultRetryWaitMax,
 		settle:       DefaultCreateSettle,
 		attempt:      DefaultAttemptTimeout,
+		pollFirst:    DefaultPollMin,
+		pollLongest:  DefaultPollMax,
 		budget:       DefaultRetryBudget,
 	}
 }
@@ -146,4 +150,17 @@ const DefaultRetryBudget = 100
 // "Retries" in the package documentation.
 func WithRetryBudget(retries int) Option {
 	return func(c *clientConfig) { c.budget = retries }
+}
+
+// WithDefaultPollInterval sets the delays between the polls of every wait of
+// the client that is not given WithPollInterval: the first is first, each
+// next one grows by a random factor between 1.5 and 2, up to longest. The
+// default is DefaultPollMin to DefaultPollMax. A wait's first poll comes
+// after a random delay below a quarter of first (see "Polling" in the
+// package documentation), so short delays also make the first check
+// prompt: a client of a test server that moves its statuses at once, such
+// as dbcloudtest's, waits milliseconds instead of up to 250 ms. NewClient
+// refuses a first that is not positive or a longest below first.
+func WithDefaultPollInterval(first, longest time.Duration) Option {
+	return func(c *clientConfig) { c.pollFirst, c.pollLongest = first, longest }
 }

@@ -383,6 +383,14 @@ func TestValidationNewClientErrors(t *testing.T) {
 			name: "negative retry wait", key: key, field: "retryWait",
 			opts: []dbcloud.Option{dbcloud.WithBaseURL(wireBase), dbcloud.WithRetryWait(-time.Millisecond, time.Second)},
 		},
+		{
+			name: "default poll interval of 0", key: key, field: "defaultPollInterval",
+			opts: []dbcloud.Option{dbcloud.WithBaseURL(wireBase), dbcloud.WithDefaultPollInterval(0, time.Second)},
+		},
+		{
+			name: "default poll interval longest below first", key: key, field: "defaultPollInterval",
+			opts: []dbcloud.Option{dbcloud.WithBaseURL(wireBase), dbcloud.WithDefaultPollInterval(2*time.Second, time.Second)},
+		},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

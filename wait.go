@@ -54,9 +54,9 @@ type waitConfig struct {
 	probe          probeConfig   // WaitForConnectable only
 }
 
-// newWaitConfig applies opts to the defaults.
-func newWaitConfig(opts []WaitOption) waitConfig {
-	cfg := waitConfig{first: DefaultPollMin, longest: DefaultPollMax, probe: probeConfig{timeout: defaultProbeTimeout}}
+// newWaitConfig applies opts to the client's defaults.
+func (api *caller) newWaitConfig(opts []WaitOption) waitConfig {
+	cfg := waitConfig{first: api.pollFirst, longest: api.pollLongest, probe: probeConfig{timeout: defaultProbeTimeout}}
 	for _, opt := range opts {
 		opt(&cfg)
 	}
@@ -262,7 +262,7 @@ func (s *ServicesClient) waitService(ctx context.Context, projectID, serviceID s
 	if err := checkService(projectID, serviceID); err != nil {
 		return nil, err
 	}
-	cfg := newWaitConfig(opts)
+	cfg := s.api.newWaitConfig(opts)
 	if err := cfg.check(); err != nil {
 		return nil, err
 	}
@@ -342,7 +342,7 @@ func (r *ReplicaSetsClient) waitSet(ctx context.Context, projectID, serviceID, r
 	if err := checkReplicaSet(projectID, serviceID, replicaSetID); err != nil {
 		return nil, err
 	}
-	cfg := newWaitConfig(opts)
+	cfg := r.api.newWaitConfig(opts)
 	if err := cfg.check(); err != nil {
 		return nil, err
 	}

@@ -16,7 +16,8 @@ func TestWaitDefaultTimeout(t *testing.T) {
 			t.Errorf("deadline in %v (set %v), want about %v", got, ok, want)
 		}
 	}
-	cfg := newWaitConfig(nil)
+	api := &caller{pollFirst: DefaultPollMin, pollLongest: DefaultPollMax}
+	cfg := api.newWaitConfig(nil)
 	ctx, cancel := cfg.bound(context.Background())
 	defer cancel()
 	near(t, ctx, DefaultWaitTimeout)
@@ -27,7 +28,7 @@ func TestWaitDefaultTimeout(t *testing.T) {
 	defer cancel()
 	near(t, ctx, 2*time.Hour)
 
-	cfg = newWaitConfig([]WaitOption{WithWaitTimeout(5 * time.Minute)})
+	cfg = api.newWaitConfig([]WaitOption{WithWaitTimeout(5 * time.Minute)})
 	ctx, cancel = cfg.bound(context.Background())
 	defer cancel()
 	near(t, ctx, 5*time.Minute)

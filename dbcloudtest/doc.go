@@ -46,7 +46,8 @@
 //	}
 //
 // The wait returns at once: by default an operation is complete by the next
-// read, and a wait's first check is immediate (see Time).
+// read, and the waits of a client from Client check within a millisecond
+// (see Time and Server.Client).
 //
 // The error paths are where such code breaks, and where the server helps
 // most:
@@ -82,9 +83,9 @@
 //
 //   - WithStep(0), the default: the operation's own response shows its
 //     first status (a create's shows QUEUED) and the next read shows its last
-//     (READY). A wait's first check, which is immediate, finds the final
-//     status: a whole deploy takes one request per call and nothing ever
-//     sleeps.
+//     (READY). A wait's first check, within a millisecond on a client
+//     from Client, finds the final status: a whole deploy takes one
+//     request per call and no more than milliseconds.
 //   - WithStep(d): each status lasts d of the server's clock, and Advance(d)
 //     moves every pending operation one status on. Use it to test what the
 //     code does in between: its progress output, a call refused while a
@@ -97,11 +98,12 @@
 //	srv.Advance(time.Minute)                                    // CONFIGURING
 //	srv.Advance(time.Minute)                                    // READY
 //
-// A wait inside the code under test polls in real time (every 1 s, growing
-// to 10 s, by default). With WithStep(d) > 0, let the code take wait options
-// and pass it dbcloud.WithPollInterval(time.Millisecond, time.Millisecond),
-// then move the clock from the test, or from a dbcloud.WithProgress
-// callback, which runs after each poll:
+// A wait inside the code under test polls in real time: every 1 ms,
+// growing to 10 ms, on a client from Client (every 1 s growing to 10 s with
+// the SDK's defaults, and with WithRealTime). With WithStep(d) > 0, move
+// the clock from the test while the code waits, or, when the code takes
+// wait options, from a dbcloud.WithProgress callback, which runs after each
+// poll:
 //
 //	dbcloud.WithProgress(func(string) { srv.Advance(time.Minute) })
 //

@@ -1,6 +1,8 @@
 package dbcloudtest_test
 
 import (
+	"context"
+	"errors"
 	"net"
 	"strings"
 	"testing"
@@ -231,5 +233,35 @@ func TestOptionsPanic(t *testing.T) {
 			}()
 			opt()
 		}()
+	}
+}
+
+// A client from Client polls its waits every few milliseconds unless the
+// server runs in real time: a wait on a QUEUED service for 100 ms reads it
+// many times, where the SDK's defaults (1 s, after a first check within
+// 250 ms) read it once or twice. A wait's own WithPollInterval wins.
+func TestClientPollsFastUnlessRealTime(t *testing.T) {
+	reads := func(srv *dbcloudtest.Server, opts ...dbcloud.WaitOption) int {
+		t.Helper()
+		c := srv.Client()
+		svc := create(t, c, srv.ProjectID) // QUEUED for a minute of the server's clock
+		before := srv.Count("GET", "/projects/*/services/*")
+		_, err := c.Services.WaitForReady(t.Context(), srv.ProjectID, svc.ServiceID,
+			append([]dbcloud.WaitOption{dbcloud.WithWaitTimeout(100 * time.Millisecond)}, opts...)...)
+		if !errors.Is(err, context.DeadlineExceeded) {
+			t.Fatalf("wait on a QUEUED service: %v, want a timeout", err)
+		}
+		return srv.Count("GET", "/projects/*/services/*") - before
+	}
+	manual := newServer(t, dbcloudtest.WithStep(time.Minute))
+	if n := reads(manual); n < 5 {
+		t.Errorf("default server: %d reads in 100 ms, want many", n)
+	}
+	if n := reads(manual, dbcloud.WithPollInterval(time.Second, 10*time.Second)); n > 2 {
+		t.Errorf("with the wait's own WithPollInterval(1s, 10s): %d reads in 100 ms", n)
+	}
+	realTime := newServer(t, dbcloudtest.WithRealTime(), dbcloudtest.WithStep(time.Minute))
+	if n := reads(realTime); n > 2 {
+		t.Errorf("real-time server: %d reads in 100 ms, want the SDK's polling", n)
 	}
 }

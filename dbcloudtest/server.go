@@ -18,6 +18,12 @@ const (
 	// clientCreateSettle is short because a request this server has not
 	// answered when its client gives up never lands: the server drops it.
 	clientCreateSettle = 5 * time.Millisecond
+	// Client's wait polling, unless the clock is real time: the statuses
+	// move only when a test moves the clock (or, ticking, with each read),
+	// so a wait has no reason to sleep the SDK's 1 s between checks, nor up
+	// to 250 ms before its first.
+	clientPollFirst   = time.Millisecond
+	clientPollLongest = 10 * time.Millisecond
 )
 
 // Server is a fake of the dbcloud API serving on a loopback port. Its
@@ -31,9 +37,10 @@ type Server struct {
 	// ProjectID is the first project the server knows.
 	ProjectID string
 
-	srv   *fakeapi.Server
-	api   *fakeapi.API
-	clock *clock
+	srv      *fakeapi.Server
+	api      *fakeapi.API
+	clock    *clock
+	realTime bool // WithRealTime: Client keeps the SDK's wait polling
 
 	mu      sync.Mutex
 	clients []*dbcloud.Client
@@ -81,7 +88,7 @@ func NewServerAt(addr string, opts ...Option) (*Server, error) {
 	if err != nil {
 		return nil, errors.New("dbcloudtest: " + err.Error())
 	}
-	s := &Server{URL: srv.URL, APIKey: srv.APIKey, ProjectID: srv.ProjectID, srv: srv, api: srv.API, clock: clock}
+	s := &Server{URL: srv.URL, APIKey: srv.APIKey, ProjectID: srv.ProjectID, srv: srv, api: srv.API, clock: clock, realTime: cfg.realTime}
 	s.outside.init()
 	return s, nil
 }
@@ -105,19 +112,27 @@ func (s *Server) Close() {
 }
 
 // Client returns a new client of the server: base URL, API key and project
-// (Client.ProjectID is the server's ProjectID) set, and retry waits of 1 to 5 ms instead of 500 ms to 30 s, so that a retried
-// request costs a test milliseconds. A Retry-After header (from a fault) is
-// longer than those waits, so it is not slept: the *dbcloud.APIError comes
-// back at once with RetryAfter set. opts are applied after these and win
-// over them. Client panics if opts are invalid, as NewClient would refuse
-// them.
+// (Client.ProjectID is the server's ProjectID) set, and retry waits of 1 to
+// 5 ms instead of 500 ms to 30 s, so that a retried request costs a test
+// milliseconds. A Retry-After header (from a fault) is longer than those
+// waits, so it is not slept: the *dbcloud.APIError comes back at once with
+// RetryAfter set. Unless the server runs in real time (WithRealTime), its
+// waits poll every 1 ms growing to 10 ms (dbcloud.WithDefaultPollInterval)
+// instead of 1 s to 10 s, so a wait returns as soon as the clock lets it:
+// a deploy tested on the default server takes milliseconds. opts are
+// applied after these and win over them. Client panics if opts are
+// invalid, as NewClient would refuse them.
 func (s *Server) Client(opts ...dbcloud.Option) *dbcloud.Client {
-	all := append([]dbcloud.Option{
+	all := []dbcloud.Option{
 		dbcloud.WithBaseURL(s.URL),
 		dbcloud.WithProjectID(s.ProjectID),
 		dbcloud.WithRetryWait(clientRetryWaitMin, clientRetryWaitMax),
 		dbcloud.WithCreateSettle(clientCreateSettle),
-	}, opts...)
+	}
+	if !s.realTime {
+		all = append(all, dbcloud.WithDefaultPollInterval(clientPollFirst, clientPollLongest))
+	}
+	all = append(all, opts...)
 	c, err := dbcloud.NewClient(s.APIKey, all...)
 	if err != nil {
 		panic("dbcloudtest: Client: " + err.Error())
