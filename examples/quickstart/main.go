@@ -5,12 +5,14 @@
 //
 //	go run ./examples/quickstart
 //
-// With no DBCLOUD_API_KEY set it starts a fake of the API in-process
-// (dbcloudtest.NewServer, here with dbcloudtest.WithRealTime so that
-// statuses move as you watch), so it needs no account and no network. With
-// DBCLOUD_API_KEY, DBCLOUD_BASE_URL and DBCLOUD_PROJECT_ID set it runs
-// against that API (dbcloud.NewClientFromEnv), and creates billed resources
-// there, which it deletes at the end.
+// With no credentials in the environment it starts a fake of the API
+// in-process (dbcloudtest.NewServer, here with dbcloudtest.WithRealTime so
+// that statuses move as you watch), so it needs no account and no network.
+// With credentials (DBCLOUD_API_KEY or DBCLOUD_API_KEY_FILE, or a personal
+// access token in DBCLOUD_PUBLIC_KEY and DBCLOUD_SECRET_KEY), DBCLOUD_BASE_URL
+// and DBCLOUD_PROJECT_ID set it runs against that API
+// (dbcloud.NewClientFromEnv), and creates billed resources there, which it
+// deletes at the end.
 package main
 
 import (
@@ -56,7 +58,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	ua := dbcloud.WithUserAgent("dbcloud-quickstart")
 	var client *dbcloud.Client
 	var err error
-	if os.Getenv(dbcloud.EnvAPIKey) == "" {
+	if !credentialsSet() {
 		srv := dbcloudtest.NewServer(dbcloudtest.WithRealTime(), dbcloudtest.WithStep(*step), dbcloudtest.WithConnectDelay(3**step))
 		defer srv.Close() // also closes the client's connections
 		fmt.Fprintf(stdout, "No %s set: using an in-process fake API at %s\n", dbcloud.EnvAPIKey, srv.URL)
@@ -84,4 +86,16 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintln(stdout, "Done: every step worked and everything created was deleted.")
 	return 0
+}
+
+// credentialsSet reports whether the environment holds credentials of any
+// kind NewClientFromEnv reads: with a personal access token alone the user
+// means their API, not the fake.
+func credentialsSet() bool {
+	for _, name := range []string{dbcloud.EnvAPIKey, dbcloud.EnvAPIKey + dbcloud.EnvFileSuffix, dbcloud.EnvPublicKey} {
+		if os.Getenv(name) != "" {
+			return true
+		}
+	}
+	return false
 }

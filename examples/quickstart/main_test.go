@@ -14,7 +14,9 @@ var fast = []string{"-step", "2ms", "-poll", "1ms"}
 
 func TestQuickstartOnEmbeddedFake(t *testing.T) {
 	leakcheck.Check(t)
-	t.Setenv(dbcloud.EnvAPIKey, "")
+	for _, name := range []string{dbcloud.EnvAPIKey, dbcloud.EnvAPIKey + dbcloud.EnvFileSuffix, dbcloud.EnvPublicKey} {
+		t.Setenv(name, "")
+	}
 	var out, errOut strings.Builder
 	if code := run(t.Context(), fast, &out, &errOut); code != 0 {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out.String(), errOut.String())
@@ -121,5 +123,26 @@ func assertNothingLeft(t *testing.T, srv *dbcloudtest.Server) {
 	t.Helper()
 	if left := srv.Services(); len(left) != 0 {
 		t.Errorf("%d services left behind", len(left))
+	}
+}
+
+// A personal access token alone means the user's API, not the fake: the
+// quickstart sends it there (this server accepts only its key, so the
+// first call is refused) instead of quietly using the embedded fake.
+func TestQuickstartWithATokenUsesTheAPI(t *testing.T) {
+	leakcheck.Check(t)
+	srv := startFake(t)
+	t.Setenv(dbcloud.EnvAPIKey, "")
+	t.Setenv(dbcloud.EnvPublicKey, "public-half")
+	t.Setenv(dbcloud.EnvSecretKey, "secret-half")
+	var out, errOut strings.Builder
+	if code := run(t.Context(), fast, &out, &errOut); code != 1 {
+		t.Fatalf("exit %d, want 1\n%s\n%s", code, out.String(), errOut.String())
+	}
+	if strings.Contains(out.String(), "in-process fake") {
+		t.Error("used the embedded fake although a personal access token was set")
+	}
+	if len(srv.Services()) != 0 || !strings.Contains(errOut.String(), "401") {
+		t.Errorf("want the API's 401 and nothing created; stderr: %s", errOut.String())
 	}
 }
