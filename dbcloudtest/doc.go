@@ -161,6 +161,11 @@
 //
 // # What the model does
 //
+// This section and Endpoints are the one statement of the fake's model: the
+// engine behind this package (internal/fakeapi), the SDK's behaviour tests,
+// the examples and the chaos soak all meet this model, and their docs point
+// here.
+//
 // Service statuses move like this, one step each; an operation that finds
 // the service in another status gets 409 CONFLICT:
 //
@@ -174,12 +179,14 @@
 //	delete        not DELETING or DELETED  DELETING -> gone: 404 from then on
 //
 // The other operations take effect at once, in any status but DELETING and
-// DELETED (409). enablePooler and disablePooler answer 409 when the pooler
-// already is on or off; attachToVPC answers 409 when the service is attached
-// to a VPC, and detachFromVPC when it is not attached to that one.
-// updatePassword and setEnvironment have no other condition. A DELETED
+// DELETED (409): they do not need READY, as pausing a service does not stop
+// it from being configured. enablePooler and disablePooler answer 409 when
+// the pooler already is on or off; attachToVPC answers 409 when the service
+// is attached to a VPC, and detachFromVPC when it is not attached to that
+// one. updatePassword and setEnvironment have no other condition. SetStatus
+// forces any status and cancels the statuses still planned; a DELETED
 // service (only SetStatus leads there) stays readable and refuses every
-// change.
+// change, delete included, as a DELETING one does.
 //
 // Read replica sets move like this; every change also needs the service not
 // DELETING or DELETED:
@@ -192,49 +199,93 @@
 //	disablePooler   not deleting    off at once (409 when already off)
 //	setEnvironment  not deleting    at once
 //
-// Deleting a service deletes its sets with it.
+// Deleting a service moves its sets to deleting; they are gone with it.
+// SetReplicaSetStatus forces a status such as error, from which a resize is
+// refused and a delete allowed.
 //
 // What a new service looks like: the addon "time-series" makes it
-// TIMESERIESDB (with "ai" too), "ai" alone VECTOR, none POSTGRES; the
-// defaults are region us-east-1, environment DEV, 500 millicores and 2 GB
-// ("shared" gives 250 millicores and 1 GB); replica_count becomes its HA
-// replica count. Its endpoint is a port of its own on 127.0.0.1, and so are
-// its pooler's and each replica set's (see Endpoints). Metrics are present only
-// while it is READY. A fork inherits type, region and sizes, has no HA
-// replicas, pooler, VPC or sets, is named "<parent>-fork" unless named,
-// and is DEV unless tagged.
+// TIMESERIESDB (with "ai" too: the time-series type carries the AI
+// extensions), "ai" alone VECTOR, none POSTGRES; the defaults are region
+// us-east-1, environment DEV, 500 millicores and 2 GB ("shared" gives 250
+// millicores and 1 GB), volume type gp3; replica_count becomes its HA
+// replica count, and its sync replica count starts at 0. Its endpoint is a
+// port of its own on 127.0.0.1, and so are its pooler's and each replica
+// set's (see Endpoints). Always present in its answers: created, endpoint,
+// ha_replicas, metadata, read_replica_sets, resources; only when they apply:
+// connection_pooler, vpc_endpoint (also as vpcEndpoint), forked_from,
+// metrics (only while READY) and initial_password (in the
+// answers of create and fork only). A fork inherits type, region, volume and
+// sizes (unless given), has no HA replicas, pooler, VPC or sets, is named
+// "<parent>-fork" unless named, is DEV unless tagged, and has forked_from
+// {project_id, service_id, is_standby: false}. A replica set's environment
+// starts as its service's.
+//
+// Every request needs "Authorization: Bearer <key>", else 401 UNAUTHORIZED;
+// every answer carries X-Request-Id. Errors have the body {"code",
+// "message", "details"}: INVALID_REQUEST (400), UNAUTHORIZED (401),
+// NOT_FOUND (404, for unknown ids, projects and paths alike),
+// METHOD_NOT_ALLOWED (405, with an Allow header) and CONFLICT (409). Path
+// segments are unescaped one by one, so an id holding "%2F", "%3F" or ".."
+// stays one segment: an unknown id, never another route. Checks run in this
+// order: route (404, 405), project, service (404), a replica_set_id shorter
+// than 3 characters (400), replica set (404), body (400), status (409).
 //
 // Validation answers 400 INVALID_REQUEST with a message that starts with the
-// field ("name: must be 1 to 128 characters"): names of 1 to 128
-// characters; sizes of digits, or "shared" for both sizes of a create or
-// fork; resize sizes of digits; replica set nodes and sizes of at least 1;
-// HA counts of at least 0, sync not above the replica count; VPC ids of
-// digits; a non-empty password; DEV or PROD; a PITR target between the
-// parent's creation and now; log filters that parse. Unknown ids are 404
-// NOT_FOUND, a missing or wrong key 401 UNAUTHORIZED.
+// field ("name: must be 1 to 128 characters"):
+//
+//   - bodies: Content-Type application/json (parameters allowed), at most
+//     1 MiB, a JSON object; unknown fields are ignored, null is absent;
+//   - JSON types as the API defines them: cpu_millis and memory_gbs are
+//     strings in create, fork and both resizes, numbers in a replica set's
+//     create; integers are integer literals (no fraction, no exponent) up to
+//     2147483647;
+//   - names of 1 to 128 characters (create, fork, replica set create);
+//   - create and fork sizes: digits (at least 1) or "shared", for both or
+//     neither; resize sizes: required, digits only, at least 1;
+//   - a replica set's create: name, nodes, cpu_millis and memory_gbs
+//     required, integers of at least 1;
+//   - setHA: replica_count or sync_replica_count, integers of at least 0, one
+//     left out keeps its value, sync not above the replica count;
+//   - region_code a non-empty string; addons "time-series" and
+//     "ai"; environment DEV or PROD;
+//   - vpc_id required, digits only; password required, not empty, and
+//     neither kept nor logged;
+//   - fork_strategy LAST_SNAPSHOT, NOW or PITR; PITR needs target_time, RFC
+//     3339, between the parent's creation and now (others ignore it);
+//   - a logs query: node an integer of at least 0, each search and
+//     severities value not blank, since and until RFC 3339 with until after
+//     since, a cursor issued for this service; a parameter given empty is
+//     invalid.
 //
 // A service's log history starts with the lines of PostgreSQL starting up
-// (one entry of each severity LOG, INFO, WARNING, ERROR and FATAL), gains a
-// line for each lifecycle event (stop, start, resize, HA, pooler, VPC,
-// password, environment, fork, replica sets), and grows with SeedLogs
-// (older generated entries), AppendLogs (newer ones of your own) and, with
-// WithLogInterval, a generated line per interval; Logs returns all of it. The
-// logs endpoint returns at most 500 entries a page, newest first, with a
-// cursor while older entries match; filters are since <= timestamp < until,
-// every search term (case-insensitive), any of the severities, and the node
-// (0 the primary, 1..n the HA replicas). Like the live service's, a cursor
-// issued for a read without until is positioned relative to the newest
-// entry at each request, so entries appended between two page requests
-// repeat on the next page; with until set, a cursor keeps its place. The
-// SDK's reads fix until for this reason (see dbcloud.ServicesClient.AllLogs).
+// (one entry of each severity LOG, INFO, WARNING, ERROR and FATAL, and
+// standby lines on HA replica nodes), gains a line for each lifecycle event
+// (stop, start, resize, HA, pooler, VPC, password, environment, fork,
+// replica sets), and grows with SeedLogs (older generated entries),
+// AppendLogs (newer ones of your own) and, with WithLogInterval, a generated
+// line per interval; Logs returns all of it. The logs endpoint returns at
+// most 500 entries a page, newest first (as both entries and logs), with a
+// cursor (last_cursor, also as lastCursor) while an older entry matches;
+// filters are since <= timestamp < until (adjacent windows neither overlap
+// nor leave gaps), every search term (case-insensitive), any of the
+// severities (in any case; an unknown one matches nothing), and the node (0
+// the primary, 1..n the HA replicas; another number gives an empty page). A
+// cursor is an opaque position signed for its service, so a forged or
+// foreign one is refused (400); it does not carry the filters, which each
+// page request repeats. Like the live service's, a cursor issued for a read
+// without until is positioned relative to the newest entry at each request,
+// so entries appended between two page requests repeat on the next page;
+// with until set, a cursor keeps its place. The SDK's reads fix until for
+// this reason (see dbcloud.ServicesClient.AllLogs).
 //
 // # Endpoints
 //
 // Every endpoint the server hands out (a service's, its pooler's, a replica
-// set's and its pooler's) is a listener on its own loopback port that
-// speaks the start of the PostgreSQL protocol, so that code waiting with
-// WaitForConnectable, or probing the database itself, meets what it meets
-// in production:
+// set's and its pooler's) is a listener on its own loopback port, opened
+// with its resource (a pooler's when first enabled), that speaks the start
+// of the PostgreSQL protocol, so that code waiting with WaitForConnectable,
+// or probing the database itself, meets what it meets in production. A
+// connection is judged once, when accepted, on the server's clock:
 //
 //	resource                     the endpoint
 //	not READY (or active) yet    accepts and resets the connection
@@ -246,8 +297,11 @@
 //	request to the server
 //
 // The delay is WithConnectDelay (0 by default), counted on the server's
-// clock from the moment the resource became READY, so Advance moves through
-// it. An SSLRequest is answered "N" (no TLS). Close closes every listener.
+// clock from the start of the current READY (or active) status, so a start,
+// a resize or a fork warms up again, and Advance moves through it. An
+// SSLRequest or a GSSENCRequest is answered "N" (no TLS); the answer to the
+// startup message is sent and the connection closed. Close closes every
+// listener.
 //
 // # What it does not model
 //

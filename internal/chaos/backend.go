@@ -14,7 +14,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/dbcloud/dbcloud-go/internal/fakeapi"
+	"github.com/dbcloud/dbcloud-go/dbcloudtest"
 )
 
 // Resource kinds, as Created and the report name them.
@@ -31,17 +31,18 @@ type Created struct {
 	Name string
 }
 
-// Backend is the fake API on a loopback socket behind a recorder: the
-// recorder sits between the proxy and the model, so it sees every answer
-// before any fault and notes every resource created (a fork too) and every
-// password the server issued.
+// Backend is the fake API (a dbcloudtest.Server, served through its
+// Handler) on a loopback socket behind a recorder: the recorder sits
+// between the proxy and the model, so it sees every answer before any fault
+// and notes every resource created (a fork too) and every password the
+// server issued.
 type Backend struct {
 	// URL is the base URL, ending in /v1, for clients that bypass the proxy.
 	URL       string
 	APIKey    string
 	ProjectID string
 
-	api     *fakeapi.API
+	fake    *dbcloudtest.Server
 	srv     *http.Server
 	served  chan struct{}
 	closing sync.Once
@@ -52,22 +53,27 @@ type Backend struct {
 	errs      []error // what the recorder could not record
 }
 
-// StartBackend serves a fake API configured by opts on a free loopback port.
-func StartBackend(opts fakeapi.Options) (*Backend, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+// StartBackend serves a fake API configured by opts (dbcloudtest's
+// options) on a free loopback port, behind the recorder.
+func StartBackend(opts ...dbcloudtest.Option) (*Backend, error) {
+	fake, err := dbcloudtest.NewServerAt("", opts...)
 	if err != nil {
 		return nil, err
 	}
-	api := fakeapi.New(opts)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		fake.Close()
+		return nil, err
+	}
 	b := &Backend{
-		api:       api,
+		fake:      fake,
 		URL:       "http://" + ln.Addr().String() + "/v1",
-		APIKey:    api.APIKey(),
-		ProjectID: api.ProjectID(),
+		APIKey:    fake.APIKey,
+		ProjectID: fake.ProjectID,
 		served:    make(chan struct{}),
 	}
 	b.srv = &http.Server{
-		Handler:           b.record(api),
+		Handler:           b.record(fake.Handler()),
 		ReadHeaderTimeout: 10 * time.Second,
 		ErrorLog:          log.New(io.Discard, "", 0),
 	}
@@ -95,7 +101,7 @@ func (b *Backend) Passwords() []string {
 }
 
 // serviceState is what the end checks read of a service: the model's own
-// view, decoded here rather than by the SDK under test.
+// view, as dbcloudtest.Server.Services returns it.
 type serviceState struct {
 	ID     string     `json:"service_id"`
 	Name   string     `json:"name"`
@@ -111,11 +117,22 @@ type setState struct {
 }
 
 // services returns every service the model holds now, with its sets, read
-// from the model itself: neither the proxy nor the SDK takes part.
-func (b *Backend) services() ([]serviceState, error) {
-	var out []serviceState
-	if err := json.Unmarshal(b.api.ServicesJSON(), &out); err != nil {
-		return nil, fmt.Errorf("chaos: decoding the model's services: %w", err)
+// from the model itself (dbcloudtest.Server.Services): neither the proxy
+// nor the SDK's requests take part. A panic of the read, a bug of the fake,
+// is returned as the error, so that the check of the final state fails
+// instead of the soak.
+func (b *Backend) services() (out []serviceState, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			out, err = nil, fmt.Errorf("chaos: reading the model's services: %v", v)
+		}
+	}()
+	for _, svc := range b.fake.Services() {
+		st := serviceState{ID: svc.ServiceID, Name: svc.Name, Status: string(svc.Status)}
+		for _, set := range svc.ReadReplicaSets {
+			st.Sets = append(st.Sets, setState{ID: set.ID, Name: set.Name, Status: string(set.Status)})
+		}
+		out = append(out, st)
 	}
 	return out, nil
 }
@@ -129,8 +146,9 @@ func (b *Backend) RecordErrors() []error {
 	return append([]error(nil), b.errs...)
 }
 
-// Close stops the server and returns once its handlers have ended. It is
-// safe to call more than once.
+// Close stops the recorder's server, then the fake (its listener and its
+// databases' endpoints), and returns once the handlers of both have ended.
+// It is safe to call more than once.
 func (b *Backend) Close() {
 	b.closing.Do(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -139,6 +157,7 @@ func (b *Backend) Close() {
 			_ = b.srv.Close()
 		}
 		<-b.served
+		b.fake.Close()
 	})
 }
 

@@ -9,7 +9,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/dbcloud/dbcloud-go/internal/fakeapi"
 	"github.com/dbcloud/dbcloud-go/internal/leakcheck"
 )
 
@@ -82,7 +81,7 @@ func TestRecordErrors(t *testing.T) {
 // included, without the SDK.
 func TestBackendServices(t *testing.T) {
 	leakcheck.Check(t)
-	b, err := StartBackend(fakeapi.Options{})
+	b, err := StartBackend()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,7 +18,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/dbcloud/dbcloud-go/internal/chaos"
-	"github.com/dbcloud/dbcloud-go/internal/fakeapi"
 	"github.com/dbcloud/dbcloud-go/internal/leakcheck"
 )
 
@@ -60,7 +59,7 @@ func send(ctx context.Context, t *testing.T, method, url, key, body string) exch
 // startBackend starts a fake behind the recorder, closed when the test ends.
 func startBackend(t *testing.T) *chaos.Backend {
 	t.Helper()
-	b, err := chaos.StartBackend(fakeapi.Options{})
+	b, err := chaos.StartBackend()
 	if err != nil {
 		t.Fatal(err)
 	}

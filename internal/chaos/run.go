@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/dbcloud/dbcloud-go"
-	"github.com/dbcloud/dbcloud-go/internal/fakeapi"
+	"github.com/dbcloud/dbcloud-go/dbcloudtest"
 	"github.com/dbcloud/dbcloud-go/internal/leakcheck"
 )
 
@@ -92,7 +92,10 @@ func Run(cfg Config) (*Report, error) {
 	goroutines := runtime.NumGoroutine()
 	start := time.Now()
 
-	backend, err := StartBackend(fakeapi.Options{Step: cfg.Step, Seed: cfg.Seed})
+	// The fake's clock is the machine's: the workflows wait in real time.
+	// Its request log is off: the soak reads the proxy's records instead.
+	backend, err := StartBackend(dbcloudtest.WithStep(cfg.Step), dbcloudtest.WithSeed(cfg.Seed),
+		dbcloudtest.WithRealTime(), dbcloudtest.WithRequestLog(false))
 	if err != nil {
 		return nil, err
 	}
