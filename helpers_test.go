@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/dbcloud/dbcloud-go"
+	"github.com/dbcloud/dbcloud-go/dbcloudtest"
 	"github.com/dbcloud/dbcloud-go/internal/fakeapi"
 	"github.com/jarcoal/httpmock"
 )
@@ -54,6 +55,35 @@ func clientOf(t testing.TB, api *fakeapi.API, h http.Handler, extra ...dbcloud.O
 		c.CloseIdleConnections()
 		srv.CloseClientConnections()
 		srv.Close()
+	})
+	return c
+}
+
+// tinyRetries makes a client of the fake retry after a millisecond or two.
+var tinyRetries = dbcloud.WithRetryWait(time.Millisecond, 2*time.Millisecond)
+
+// newFake starts a dbcloudtest server configured by opts and returns it
+// with a client of it (tinyRetries, then extra). The server, and with it
+// every connection of its clients, closes with the test.
+func newFake(t testing.TB, opts []dbcloudtest.Option, extra ...dbcloud.Option) (*dbcloud.Client, *dbcloudtest.Server) {
+	t.Helper()
+	srv := dbcloudtest.NewServer(opts...)
+	t.Cleanup(srv.Close)
+	return srv.Client(append([]dbcloud.Option{tinyRetries}, extra...)...), srv
+}
+
+// clientBehind serves h, a handler in front of srv.Handler(), with httptest
+// and returns a client of it (tinyRetries, then extra). The httptest server
+// and its connections close with the test, before srv does when srv was
+// started first (newFake).
+func clientBehind(t testing.TB, srv *dbcloudtest.Server, h http.Handler, extra ...dbcloud.Option) *dbcloud.Client {
+	t.Helper()
+	ts := httptest.NewServer(h)
+	c := srv.Client(append([]dbcloud.Option{tinyRetries, dbcloud.WithBaseURL(ts.URL + "/v1")}, extra...)...)
+	t.Cleanup(func() {
+		c.CloseIdleConnections()
+		ts.CloseClientConnections()
+		ts.Close()
 	})
 	return c
 }
