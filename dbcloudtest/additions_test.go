@@ -101,11 +101,24 @@ func TestAppendNodeLogs(t *testing.T) {
 			t.Errorf("node %d (-want +got):\n%s", node, diff)
 		}
 	}
-	all, err := srv.Logs(svc.ServiceID)
+	all, err := srv.NodeLogs(svc.ServiceID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if all[0].Message != "replica 2" {
-		t.Errorf("newest entry %q: the entries of the failed append were added", all[0].Message)
+	want := []dbcloudtest.NodeLogEntry{entry("replica 2", 2), entry("replica 1", 1), entry("primary", 0)}
+	if diff := cmp.Diff(want, all[:3]); diff != "" {
+		t.Errorf("NodeLogs, newest first (-want +got); the failed append added entries if it shows them:\n%s", diff)
+	}
+	logs, err := srv.Logs(svc.ServiceID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, e := range all {
+		if e.LogEntry != logs[i] {
+			t.Fatalf("entry %d: NodeLogs %+v, Logs %+v", i, e.LogEntry, logs[i])
+		}
+	}
+	if _, err := srv.NodeLogs("no-such-service"); err == nil {
+		t.Error("NodeLogs of an unknown service: no error")
 	}
 }

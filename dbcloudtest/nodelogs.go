@@ -28,3 +28,19 @@ func (s *Server) AppendNodeLogs(serviceID string, entries ...NodeLogEntry) error
 	}
 	return userError(s.api.AppendLogs("", serviceID, recs...))
 }
+
+// NodeLogs returns a service's whole log history, newest first, as Logs
+// does, with the node that wrote each entry, so that a test of code that
+// filters on dbcloud.LogOptions.Node can compute what the filter should
+// keep from what the server holds.
+func (s *Server) NodeLogs(serviceID string) ([]NodeLogEntry, error) {
+	recs, err := s.api.Logs("", serviceID)
+	if err != nil {
+		return nil, userError(err)
+	}
+	out := make([]NodeLogEntry, len(recs))
+	for i, r := range recs {
+		out[i] = NodeLogEntry{LogEntry: dbcloud.LogEntry{Timestamp: r.Timestamp, Severity: r.Severity, Message: r.Message}, Node: r.Node}
+	}
+	return out, nil
+}
