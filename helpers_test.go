@@ -9,7 +9,6 @@ import (
 
 	"github.com/dbcloud/dbcloud-go"
 	"github.com/dbcloud/dbcloud-go/dbcloudtest"
-	"github.com/dbcloud/dbcloud-go/internal/fakeapi"
 	"github.com/jarcoal/httpmock"
 )
 
@@ -28,36 +27,6 @@ func mockClient(t *testing.T, opts ...dbcloud.Option) (*dbcloud.Client, *httpmoc
 // serviceJSON is a minimal valid Service response body.
 const serviceJSON = `{"service_id":"s1","project_id":"p1","name":"db","region_code":"us-east-1",` +
 	`"service_type":"POSTGRES","status":"READY","created":"2026-01-02T03:04:05Z","resources":[]}`
-
-// fakeClient returns a client of a fresh fake API served by httptest, with
-// tiny retry waits. The server and idle connections close with the test.
-func fakeClient(t testing.TB, opts fakeapi.Options, extra ...dbcloud.Option) (*dbcloud.Client, *fakeapi.API) {
-	t.Helper()
-	api := fakeapi.New(opts)
-	return clientOf(t, api, api, extra...), api
-}
-
-// clientOf serves h, api or a handler in front of it, with httptest and
-// returns a client of it with tiny retry waits; extra options come last.
-// The server and every connection close with the test.
-func clientOf(t testing.TB, api *fakeapi.API, h http.Handler, extra ...dbcloud.Option) *dbcloud.Client {
-	t.Helper()
-	srv := httptest.NewServer(h)
-	all := append([]dbcloud.Option{
-		dbcloud.WithBaseURL(srv.URL + "/v1"),
-		dbcloud.WithRetryWait(time.Millisecond, 2*time.Millisecond),
-	}, extra...)
-	c, err := dbcloud.NewClient(api.APIKey(), all...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		c.CloseIdleConnections()
-		srv.CloseClientConnections()
-		srv.Close()
-	})
-	return c
-}
 
 // tinyRetries makes a client of the fake retry after a millisecond or two.
 var tinyRetries = dbcloud.WithRetryWait(time.Millisecond, 2*time.Millisecond)
