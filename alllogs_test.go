@@ -14,7 +14,7 @@ import (
 	"testing"
 
 	"github.com/dbcloud/dbcloud-go"
-	"github.com/dbcloud/dbcloud-go/internal/fakeapi"
+	"github.com/dbcloud/dbcloud-go/dbcloudtest"
 	gocmp "github.com/google/go-cmp/cmp"
 	"github.com/jarcoal/httpmock"
 )
@@ -23,39 +23,34 @@ const logsPattern = "/projects/*/services/*/logs"
 
 // serviceWithLogs creates a service on the fake whose history holds exactly
 // n entries.
-func serviceWithLogs(t *testing.T, c *dbcloud.Client, api *fakeapi.API, n int) string {
+func serviceWithLogs(t *testing.T, c *dbcloud.Client, srv *dbcloudtest.Server, n int) string {
 	t.Helper()
-	p := api.ProjectID()
-	svc := createReady(t, c, p, "db")
-	held, err := api.Logs(p, svc.ServiceID)
+	svc := createReady(t, c, srv.ProjectID, "db")
+	held, err := srv.Logs(svc.ServiceID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := api.SeedLogs(p, svc.ServiceID, n-len(held)); err != nil {
+	if err := srv.SeedLogs(svc.ServiceID, n-len(held)); err != nil {
 		t.Fatal(err)
 	}
-	api.ResetCounts()
+	srv.ResetRequests()
 	return svc.ServiceID
 }
 
 func TestAllLogsReadsWholeHistoryInOrder(t *testing.T) {
-	c, api := fakeClient(t, fakeapi.Options{Seed: 7})
-	id := serviceWithLogs(t, c, api, 1234)
+	c, srv := newFake(t, []dbcloudtest.Option{dbcloudtest.WithSeed(7)})
+	id := serviceWithLogs(t, c, srv, 1234)
 
 	var got []dbcloud.LogEntry
-	for e, err := range c.Services.AllLogs(t.Context(), api.ProjectID(), id, nil) {
+	for e, err := range c.Services.AllLogs(t.Context(), srv.ProjectID, id, nil) {
 		if err != nil {
 			t.Fatal(err)
 		}
 		got = append(got, e)
 	}
-	held, err := api.Logs(api.ProjectID(), id)
+	want, err := srv.Logs(id)
 	if err != nil {
 		t.Fatal(err)
-	}
-	want := make([]dbcloud.LogEntry, len(held))
-	for i, e := range held {
-		want[i] = dbcloud.LogEntry{Timestamp: e.Timestamp, Severity: e.Severity, Message: e.Message}
 	}
 	if len(want) != 1234 {
 		t.Fatalf("the fake holds %d entries, want 1234", len(want))
@@ -68,21 +63,21 @@ func TestAllLogsReadsWholeHistoryInOrder(t *testing.T) {
 			t.Fatalf("entry %d is newer than entry %d: not newest first", i, i-1)
 		}
 	}
-	if n := api.Count("GET", logsPattern); n != 3 {
+	if n := srv.Count("GET", logsPattern); n != 3 {
 		t.Errorf("requests = %d, want 3 (500 + 500 + 234)", n)
 	}
 }
 
 func TestAllLogsBreakCostsOneRequest(t *testing.T) {
-	c, api := fakeClient(t, fakeapi.Options{})
-	id := serviceWithLogs(t, c, api, 1500)
-	for _, err := range c.Services.AllLogs(t.Context(), api.ProjectID(), id, nil) {
+	c, srv := newFake(t, nil)
+	id := serviceWithLogs(t, c, srv, 1500)
+	for _, err := range c.Services.AllLogs(t.Context(), srv.ProjectID, id, nil) {
 		if err != nil {
 			t.Fatal(err)
 		}
 		break
 	}
-	if n := api.Count("GET", logsPattern); n != 1 {
+	if n := srv.Count("GET", logsPattern); n != 1 {
 		t.Errorf("requests = %d, want 1", n)
 	}
 }
@@ -90,21 +85,21 @@ func TestAllLogsBreakCostsOneRequest(t *testing.T) {
 // Filters are sent on every page, beside the cursor, and the fake applies
 // them consistently across pages.
 func TestAllLogsFiltersOnEveryPage(t *testing.T) {
-	c, api := fakeClient(t, fakeapi.Options{Seed: 3})
-	id := serviceWithLogs(t, c, api, 5000)
+	c, srv := newFake(t, []dbcloudtest.Option{dbcloudtest.WithSeed(3)})
+	id := serviceWithLogs(t, c, srv, 5000)
 	opts := &dbcloud.LogOptions{Severities: []string{"WARNING", "ERROR"}, Node: new(0)}
 	var got []dbcloud.LogEntry
-	for e, err := range c.Services.AllLogs(t.Context(), api.ProjectID(), id, opts) {
+	for e, err := range c.Services.AllLogs(t.Context(), srv.ProjectID, id, opts) {
 		if err != nil {
 			t.Fatal(err)
 		}
 		got = append(got, e)
 	}
-	held, _ := api.Logs(api.ProjectID(), id)
+	held, _ := srv.NodeLogs(id)
 	var want []dbcloud.LogEntry
 	for _, e := range held {
 		if e.Node == 0 && (e.Severity == "WARNING" || e.Severity == "ERROR") {
-			want = append(want, dbcloud.LogEntry{Timestamp: e.Timestamp, Severity: e.Severity, Message: e.Message})
+			want = append(want, e.LogEntry)
 		}
 	}
 	if len(want) <= 500 {
@@ -274,9 +269,9 @@ func TestAllLogsStopsWhenContextEnds(t *testing.T) {
 // ListLogs resumes from a cursor: two pages read one at a time equal the
 // whole history read by AllLogs.
 func TestListLogsResumesFromCursor(t *testing.T) {
-	c, api := fakeClient(t, fakeapi.Options{})
-	id := serviceWithLogs(t, c, api, 700)
-	ctx, p := t.Context(), api.ProjectID()
+	c, srv := newFake(t, nil)
+	id := serviceWithLogs(t, c, srv, 700)
+	ctx, p := t.Context(), srv.ProjectID
 	first, err := c.Services.ListLogs(ctx, p, id, nil)
 	if err != nil {
 		t.Fatal(err)

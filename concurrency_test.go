@@ -3,12 +3,16 @@ package dbcloud_test
 import (
 	"context"
 	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/dbcloud/dbcloud-go"
-	"github.com/dbcloud/dbcloud-go/internal/fakeapi"
+	"github.com/dbcloud/dbcloud-go/dbcloudtest"
 	"github.com/dbcloud/dbcloud-go/internal/leakcheck"
 )
 
@@ -129,12 +133,20 @@ func workload(ctx context.Context, c *dbcloud.Client, p string, w int) error {
 func TestConcurrentClient(t *testing.T) {
 	leakcheck.Check(t)
 	const workers = 64
-	srv, err := fakeapi.Start("", fakeapi.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv := dbcloudtest.NewServer()
 	defer srv.Close()
-	c, err := dbcloud.NewClient(srv.APIKey, dbcloud.WithBaseURL(srv.URL))
+	// The fake served through Handler by a server of the test's own, which
+	// counts the connections it accepts.
+	var newConns atomic.Int64
+	ts := httptest.NewUnstartedServer(srv.Handler())
+	ts.Config.ConnState = func(_ net.Conn, state http.ConnState) {
+		if state == http.StateNew {
+			newConns.Add(1)
+		}
+	}
+	ts.Start()
+	defer ts.Close()
+	c, err := dbcloud.NewClient(srv.APIKey, dbcloud.WithBaseURL(ts.URL+"/v1"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,7 +164,7 @@ func TestConcurrentClient(t *testing.T) {
 			t.Error(err)
 		}
 	}
-	requests, conns := srv.API.Count("", ""), srv.NewConnections()
+	requests, conns := srv.Count("", ""), newConns.Load()
 	t.Logf("%d requests over %d connections", requests, conns)
 	// Each worker sends about 30 requests of its own; its waits share the
 	// reads of the project with the other workers' (one List per tick), so

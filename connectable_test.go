@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/dbcloud/dbcloud-go"
-	"github.com/dbcloud/dbcloud-go/internal/fakeapi"
+	"github.com/dbcloud/dbcloud-go/dbcloudtest"
 	"github.com/dbcloud/dbcloud-go/internal/leakcheck"
 	"github.com/google/go-cmp/cmp"
 	"github.com/jarcoal/httpmock"
@@ -19,21 +19,19 @@ import (
 
 // liveStepper is stepper with live endpoints that answer 57P03 for
 // connectDelay after READY or active.
-func liveStepper(t *testing.T, connectDelay time.Duration) (*dbcloud.Client, *fakeapi.API, *fakeapi.ManualClock) {
+func liveStepper(t *testing.T, connectDelay time.Duration) (*dbcloud.Client, *dbcloudtest.Server) {
 	t.Helper()
-	leakcheck.Check(t)
-	clock := fakeapi.NewManualClock(time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC))
-	api := fakeapi.New(fakeapi.Options{Clock: clock, Step: time.Minute, LiveEndpoints: true, ConnectDelay: connectDelay})
-	t.Cleanup(api.Close) // registered first, so it runs after the server in front of it has closed
-	return clientOf(t, api, api), api, clock
+	leakcheck.Check(t) // registered first, so it checks after the server has closed
+	return newFake(t, []dbcloudtest.Option{dbcloudtest.WithStartTime(time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)),
+		dbcloudtest.WithStep(time.Minute), dbcloudtest.WithConnectDelay(connectDelay)})
 }
 
 // The database warms up after READY: the wait goes on through the 57P03
 // answers and ends at the first authentication request. The clock moves
 // 20 s per poll: READY from the 7th poll, answering from 30 s later.
 func TestServiceWaitForConnectableWaitsOutWarmUp(t *testing.T) {
-	c, api, clock := liveStepper(t, 30*time.Second)
-	ctx, p := t.Context(), api.ProjectID()
+	c, srv := liveStepper(t, 30*time.Second)
+	ctx, p := t.Context(), srv.ProjectID
 	svc, err := c.Services.Create(ctx, p, &dbcloud.CreateServiceRequest{Name: "db"})
 	if err != nil {
 		t.Fatal(err)
@@ -41,7 +39,7 @@ func TestServiceWaitForConnectableWaitsOutWarmUp(t *testing.T) {
 	var seen []string
 	got, err := c.Services.WaitForConnectable(ctx, p, svc.ServiceID, fastPolls, dbcloud.WithProgress(func(s string) {
 		seen = append(seen, s)
-		clock.Advance(20 * time.Second)
+		srv.Advance(20 * time.Second)
 	}))
 	if err != nil {
 		t.Fatal(err)
@@ -57,13 +55,13 @@ func TestServiceWaitForConnectableWaitsOutWarmUp(t *testing.T) {
 
 // A wait that ends while the database answers 57P03 says so.
 func TestWaitForConnectableNamesStartingUp(t *testing.T) {
-	c, api, clock := liveStepper(t, time.Hour)
-	ctx, p := t.Context(), api.ProjectID()
+	c, srv := liveStepper(t, time.Hour)
+	ctx, p := t.Context(), srv.ProjectID
 	svc, err := c.Services.Create(ctx, p, &dbcloud.CreateServiceRequest{Name: "db"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	clock.Advance(2 * time.Minute) // READY, warming up for an hour
+	srv.Advance(2 * time.Minute) // READY, warming up for an hour
 	waitCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	polls := 0
@@ -85,12 +83,12 @@ func TestWaitForConnectableNamesStartingUp(t *testing.T) {
 }
 
 func TestWaitForConnectableTimesOutBeforeReady(t *testing.T) {
-	c, api, _ := liveStepper(t, 0) // the clock never moves: QUEUED for ever
-	svc, err := c.Services.Create(t.Context(), api.ProjectID(), &dbcloud.CreateServiceRequest{Name: "db"})
+	c, srv := liveStepper(t, 0) // the clock never moves: QUEUED for ever
+	svc, err := c.Services.Create(t.Context(), srv.ProjectID, &dbcloud.CreateServiceRequest{Name: "db"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = c.Services.WaitForConnectable(t.Context(), api.ProjectID(), svc.ServiceID, fastPolls, dbcloud.WithWaitTimeout(250*time.Millisecond))
+	_, err = c.Services.WaitForConnectable(t.Context(), srv.ProjectID, svc.ServiceID, fastPolls, dbcloud.WithWaitTimeout(250*time.Millisecond))
 	var w *dbcloud.WaitError
 	if !errors.As(err, &w) || !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("err = %v, want a *WaitError matching DeadlineExceeded", err)
@@ -102,13 +100,13 @@ func TestWaitForConnectableTimesOutBeforeReady(t *testing.T) {
 }
 
 func TestReplicaSetWaitForConnectable(t *testing.T) {
-	c, api, clock := liveStepper(t, 30*time.Second)
-	ctx, p := t.Context(), api.ProjectID()
+	c, srv := liveStepper(t, 30*time.Second)
+	ctx, p := t.Context(), srv.ProjectID
 	svc, err := c.Services.Create(ctx, p, &dbcloud.CreateServiceRequest{Name: "db"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	clock.Advance(time.Hour)
+	srv.Advance(time.Hour)
 	set, err := c.ReplicaSets.Create(ctx, p, svc.ServiceID, &dbcloud.CreateReplicaSetRequest{Name: "r", Nodes: 1, CPUMillis: 500, MemoryGBs: 2})
 	if err != nil {
 		t.Fatal(err)
@@ -120,7 +118,7 @@ func TestReplicaSetWaitForConnectable(t *testing.T) {
 	got, err := c.ReplicaSets.WaitForConnectable(ctx, p, svc.ServiceID, set.ID, fastPolls, dbcloud.WithPoolerCheck(),
 		dbcloud.WithProgress(func(s string) {
 			seen = append(seen, s)
-			clock.Advance(20 * time.Second)
+			srv.Advance(20 * time.Second)
 		}))
 	if err != nil {
 		t.Fatal(err)
@@ -134,7 +132,7 @@ func TestReplicaSetWaitForConnectable(t *testing.T) {
 		t.Errorf("got %+v", got)
 	}
 
-	if err := api.SetReplicaSetStatus(p, svc.ServiceID, set.ID, "error"); err != nil {
+	if err := srv.SetReplicaSetStatus(svc.ServiceID, set.ID, "error"); err != nil {
 		t.Fatal(err)
 	}
 	_, err = c.ReplicaSets.WaitForConnectable(ctx, p, svc.ServiceID, set.ID, fastPolls)
@@ -154,13 +152,13 @@ func TestWaitForConnectableWithoutEndpoint(t *testing.T) {
 		}
 	})
 	t.Run("no pooler with WithPoolerCheck", func(t *testing.T) {
-		c, api, clock := liveStepper(t, 0)
-		p := api.ProjectID()
+		c, srv := liveStepper(t, 0)
+		p := srv.ProjectID
 		svc, err := c.Services.Create(t.Context(), p, &dbcloud.CreateServiceRequest{Name: "db"})
 		if err != nil {
 			t.Fatal(err)
 		}
-		clock.Advance(time.Hour)
+		srv.Advance(time.Hour)
 		got, err := c.Services.WaitForConnectable(t.Context(), p, svc.ServiceID, slow, dbcloud.WithPoolerCheck())
 		assertWaitErr(t, err, dbcloud.ErrNoEndpoint, "READY")
 		if got == nil || !strings.Contains(err.Error(), "connection pooler") {

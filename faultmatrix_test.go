@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/dbcloud/dbcloud-go"
-	"github.com/dbcloud/dbcloud-go/internal/fakeapi"
+	"github.com/dbcloud/dbcloud-go/dbcloudtest"
 	"github.com/dbcloud/dbcloud-go/internal/leakcheck"
 )
 
@@ -82,7 +82,7 @@ func made(c *dbcloud.Client, project, _ string) string {
 // and what the server ended up with.
 type matrixRow struct {
 	name     string
-	fault    fakeapi.Fault
+	fault    dbcloudtest.Fault
 	refused  bool          // no server at all: the port is closed
 	deadline time.Duration // the caller's context deadline; 0 = none, so WithRetryMax counts
 	want     [5]string     // per kind, in the order of matrixKinds
@@ -97,16 +97,16 @@ const matrixRetryMax = 2
 // The faults of both matrices.
 func header(k, v string) http.Header { return http.Header{k: {v}} }
 
-func status(code int, body string, h http.Header) fakeapi.Fault {
-	return fakeapi.Fault{Status: code, Body: body, Header: h}
+func status(code int, body string, h http.Header) dbcloudtest.Fault {
+	return dbcloudtest.Fault{Status: code, Body: body, Header: h}
 }
 
 const htmlBody = "<html><body><h1>502 Bad Gateway</h1></body></html>"
 
 var (
-	cutOffBody    = fakeapi.Fault{Truncate: true}
-	malformedBody = fakeapi.Fault{Status: 200, Body: `{"service_id": "s1", `, AfterHandling: true}
-	emptyBody     = fakeapi.Fault{Status: 200, AfterHandling: true}
+	cutOffBody    = dbcloudtest.Fault{Truncate: true}
+	malformedBody = dbcloudtest.Fault{Status: 200, Body: `{"service_id": "s1", `, AfterHandling: true}
+	emptyBody     = dbcloudtest.Fault{Status: 200, AfterHandling: true}
 )
 
 // everyAttemptRows are faults that hit every attempt: what a request does
@@ -129,9 +129,9 @@ func everyAttemptRows() []matrixRow {
 		{name: "429 Retry-After over the max", fault: status(429, "", header("Retry-After", "3600")), want: once, sentinel: dbcloud.ErrRateLimited},
 		{name: "connection refused", refused: true, sentinel: syscall.ECONNREFUSED,
 			want: [5]string{"3× network", "3× network · PAUSED", "3× network · made 0", "9× network · made 0", "3× network · PAUSED"}},
-		{name: "reset after the request was read", fault: fakeapi.Fault{Drop: true},
+		{name: "reset after the request was read", fault: dbcloudtest.Fault{Drop: true},
 			want: [5]string{"3× network", "3× network · PAUSED", "1× network (may exist) · made 0", "3× network · made 0", "3× network · PAUSED"}},
-		{name: "reset after the server acted", fault: fakeapi.Fault{Drop: true, AfterHandling: true},
+		{name: "reset after the server acted", fault: dbcloudtest.Fault{Drop: true, AfterHandling: true},
 			want: [5]string{"3× network", "3× network · READY", "1× network (may exist) · made 1", "1× ok · made 1", "3× network · gone"}},
 		{name: "2xx body cut off mid-way", fault: cutOffBody, want: lostBody("ResponseError")},
 		{name: "malformed JSON in a 200", fault: malformedBody, want: lostBody("ResponseError"), sentinel: dbcloud.ErrInvalidResponse},
@@ -139,7 +139,7 @@ func everyAttemptRows() []matrixRow {
 		// A safe request's attempt may use half of the time left: the
 		// second has the rest. A create's one attempt has the whole deadline
 		// unless recovery needs time after it.
-		{name: "server slower than the deadline", fault: fakeapi.Fault{Delay: time.Minute}, deadline: time.Second, most: 3 * time.Second, sentinel: context.DeadlineExceeded,
+		{name: "server slower than the deadline", fault: dbcloudtest.Fault{Delay: time.Minute}, deadline: time.Second, most: 3 * time.Second, sentinel: context.DeadlineExceeded,
 			want: [5]string{"2× deadline", "2× deadline · PAUSED", "1× deadline (may exist) · made 0", "2× deadline (may exist) · made 0", "2× deadline · PAUSED"}},
 	}
 }
@@ -156,22 +156,22 @@ func onceRows() []matrixRow {
 	return []matrixRow{
 		{name: "500", fault: status(500, `{"code":"INTERNAL"}`, nil), want: retried},
 		{name: "503 Retry-After: 1", fault: status(503, "", header("Retry-After", "1")), want: retried, least: time.Second},
-		{name: "504 after the server acted", fault: fakeapi.Fault{Status: 504, AfterHandling: true}, want: actedThenLost("APIError")},
+		{name: "504 after the server acted", fault: dbcloudtest.Fault{Status: 504, AfterHandling: true}, want: actedThenLost("APIError")},
 		{name: "429 Retry-After: 1", fault: status(429, "", header("Retry-After", "1")), least: time.Second,
 			want: [5]string{"2× ok", "2× ok · READY", "2× ok · made 1", "2× ok · made 1", "2× ok · gone"}},
-		{name: "reset after the request was read", fault: fakeapi.Fault{Drop: true},
+		{name: "reset after the request was read", fault: dbcloudtest.Fault{Drop: true},
 			want: [5]string{"2× ok", "2× ok · READY", "1× network (may exist) · made 0", "2× ok · made 1", "2× ok · gone"}},
-		{name: "reset after the server acted", fault: fakeapi.Fault{Drop: true, AfterHandling: true}, want: actedThenLost("network")},
+		{name: "reset after the server acted", fault: dbcloudtest.Fault{Drop: true, AfterHandling: true}, want: actedThenLost("network")},
 		{name: "2xx body cut off mid-way", fault: cutOffBody, want: lostBody},
 		{name: "malformed JSON in a 200", fault: malformedBody, want: lostBody},
-		{name: "latency spike of 300 ms", fault: fakeapi.Fault{Delay: 300 * time.Millisecond},
+		{name: "latency spike of 300 ms", fault: dbcloudtest.Fault{Delay: 300 * time.Millisecond},
 			want: [5]string{"1× ok", "1× ok · READY", "1× ok · made 1", "1× ok · made 1", "1× ok · gone"}},
 		// A held connection costs one attempt, not the call: the attempt
 		// timeout (half of the 3 s left) ends it and the retry is answered
 		// at once. A create without recovery is never cut short (its answer
 		// may still come); with recovery, the cut create is found missing
 		// after the settle period and sent again.
-		{name: "first attempt held, then a quick answer", fault: fakeapi.Fault{Delay: time.Minute}, deadline: 3 * time.Second, most: 3500 * time.Millisecond, sentinel: context.DeadlineExceeded,
+		{name: "first attempt held, then a quick answer", fault: dbcloudtest.Fault{Delay: time.Minute}, deadline: 3 * time.Second, most: 3500 * time.Millisecond, sentinel: context.DeadlineExceeded,
 			want: [5]string{"2× ok", "2× ok · READY", "1× deadline (may exist) · made 0", "2× ok · made 1", "2× ok · gone"}},
 	}
 }
@@ -236,10 +236,7 @@ func runCell(t *testing.T, row matrixRow, times, k int, kind matrixKind) string 
 			return dialer.DialContext(ctx, network, addr)
 		},
 	}
-	srv, err := fakeapi.Start("", fakeapi.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv := dbcloudtest.NewServer()
 	defer srv.Close()
 	base := srv.URL
 	if row.refused {
@@ -263,11 +260,11 @@ func runCell(t *testing.T, row matrixRow, times, k int, kind matrixKind) string 
 	}
 	defer setup.CloseIdleConnections()
 	svc := createReady(t, setup, srv.ProjectID, "existing")
-	_ = srv.API.SetStatus(srv.ProjectID, svc.ServiceID, "PAUSED") // so that start succeeds when handled
-	srv.API.ResetCounts()
+	_ = srv.SetStatus(svc.ServiceID, dbcloud.StatusPaused) // so that start succeeds when handled
+	srv.ResetRequests()
 	fault := row.fault
 	fault.Method, fault.Path, fault.Times = kind.method, kind.pattern, times
-	srv.API.InjectFault(fault)
+	srv.InjectFault(fault)
 
 	ctx, cancel := context.WithCancel(t.Context())
 	if row.deadline > 0 {
@@ -278,7 +275,7 @@ func runCell(t *testing.T, row matrixRow, times, k int, kind matrixKind) string 
 	err = kind.call(ctx, c, srv.ProjectID, svc.ServiceID)
 	took := time.Since(start)
 
-	attempts := srv.API.Count(kind.method, kind.pattern)
+	attempts := srv.Count(kind.method, kind.pattern)
 	if row.refused {
 		attempts = int(dials.Load())
 	}

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/dbcloud/dbcloud-go"
-	"github.com/dbcloud/dbcloud-go/internal/fakeapi"
+	"github.com/dbcloud/dbcloud-go/dbcloudtest"
 	"github.com/dbcloud/dbcloud-go/internal/leakcheck"
 	"github.com/jarcoal/httpmock"
 )
@@ -20,16 +20,16 @@ import (
 func TestFollowLogsOutlastsFaults(t *testing.T) {
 	faults := []struct {
 		name  string
-		fault fakeapi.Fault
+		fault dbcloudtest.Fault
 	}{
-		{"503", fakeapi.Fault{Status: http.StatusServiceUnavailable, Body: `{"code":"UNAVAILABLE"}`}},
-		{"502 HTML", fakeapi.Fault{Status: http.StatusBadGateway, Body: "<html>bad gateway</html>"}},
-		{"429", fakeapi.Fault{Status: http.StatusTooManyRequests, Header: http.Header{"Retry-After": {"0"}}}},
+		{"503", dbcloudtest.Fault{Status: http.StatusServiceUnavailable, Body: `{"code":"UNAVAILABLE"}`}},
+		{"502 HTML", dbcloudtest.Fault{Status: http.StatusBadGateway, Body: "<html>bad gateway</html>"}},
+		{"429", dbcloudtest.Fault{Status: http.StatusTooManyRequests, Header: http.Header{"Retry-After": {"0"}}}},
 		// Go's transport silently retries the first drop on a reused
 		// connection; the second reaches the SDK.
-		{"dropped connection", fakeapi.Fault{Drop: true, Times: 2}},
-		{"reset after the server answered", fakeapi.Fault{Drop: true, AfterHandling: true, Times: 2}},
-		{"cut-off page", fakeapi.Fault{Truncate: true}},
+		{"dropped connection", dbcloudtest.Fault{Drop: true, Times: 2}},
+		{"reset after the server answered", dbcloudtest.Fault{Drop: true, AfterHandling: true, Times: 2}},
+		{"cut-off page", dbcloudtest.Fault{Truncate: true}},
 	}
 	// The burst's poll is four requests: three pages walked back, then the
 	// second read again.
@@ -37,21 +37,21 @@ func TestFollowLogsOutlastsFaults(t *testing.T) {
 		name string
 		skip int
 	}{{"at a poll's first request", 0}, {"walking back", 1}, {"reading a page again", 3}}
-	forBothSinceModes(t, func(t *testing.T, opts fakeapi.Options) {
+	forBothSinceModes(t, func(t *testing.T, opts []dbcloudtest.Option) {
 		for _, fc := range faults {
 			for _, pos := range positions {
 				t.Run(fc.name+"/"+pos.name, func(t *testing.T) {
 					f := newFollowFixture(t, opts, dbcloud.WithRetryMax(0))
-					p := f.follow(dbcloud.LogOptions{Since: f.clock.Now()})
-					f.expectOnly(p, f.add(fakeapi.LogEntry{Timestamp: f.now(), Message: "first"}))
+					p := f.follow(dbcloud.LogOptions{Since: f.srv.Now()})
+					f.expectOnly(p, f.add(dbcloud.LogEntry{Timestamp: f.now(), Message: "first"}))
 
 					burst := f.add(numbered(f.now(), "burst ", 1234)...)
 					for range pos.skip {
-						f.api.InjectFault(fakeapi.Fault{Method: "GET", Path: logsPattern, Delay: time.Nanosecond}) // answers normally
+						f.srv.InjectFault(dbcloudtest.Fault{Method: "GET", Path: logsPattern, Delay: time.Nanosecond}) // answers normally
 					}
 					fault := fc.fault
 					fault.Method, fault.Path = "GET", logsPattern
-					f.api.InjectFault(fault)
+					f.srv.InjectFault(fault)
 					before := f.requests()
 					f.expectOnly(p, burst)
 					// Without the fault: 4 requests for the burst, 1 for the sentinel.
@@ -79,16 +79,16 @@ func TestFollowLogsEndsOnClientErrors(t *testing.T) {
 			}
 		}, dbcloud.ErrNotFound, 404},
 		{"403", func(f *followFixture) {
-			f.api.InjectFault(fakeapi.Fault{Path: logsPattern, Status: 403, Body: `{"code":"FORBIDDEN","message":"key revoked"}`})
+			f.srv.InjectFault(dbcloudtest.Fault{Path: logsPattern, Status: 403, Body: `{"code":"FORBIDDEN","message":"key revoked"}`})
 		}, dbcloud.ErrForbidden, 403},
 		{"400", func(f *followFixture) {
-			f.api.InjectFault(fakeapi.Fault{Path: logsPattern, Status: 400, Body: `{"code":"INVALID_REQUEST"}`})
+			f.srv.InjectFault(dbcloudtest.Fault{Path: logsPattern, Status: 400, Body: `{"code":"INVALID_REQUEST"}`})
 		}, dbcloud.ErrBadRequest, 400},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			f := newFollowFixture(t, fakeapi.Options{})
-			p := f.follow(dbcloud.LogOptions{Since: f.clock.Now()})
-			f.expectOnly(p, f.add(fakeapi.LogEntry{Timestamp: f.now(), Message: "first"}))
+			f := newFollowFixture(t, nil)
+			p := f.follow(dbcloud.LogOptions{Since: f.srv.Now()})
+			f.expectOnly(p, f.add(dbcloud.LogEntry{Timestamp: f.now(), Message: "first"}))
 			tt.break_(f)
 			entries, errs := p.end()
 			var apiErr *dbcloud.APIError
@@ -105,12 +105,12 @@ func TestFollowLogsEndsOnClientErrors(t *testing.T) {
 func TestFollowLogsEndsQuietlyWithItsContext(t *testing.T) {
 	t.Run("between polls", func(t *testing.T) {
 		leakcheck.Check(t)
-		f := newFollowFixture(t, fakeapi.Options{})
+		f := newFollowFixture(t, nil)
 		ctx, cancel := context.WithCancel(t.Context())
 		// The line is there before the follow starts: its first poll reads
 		// it, whenever the goroutine gets to run.
-		f.add(fakeapi.LogEntry{Timestamp: f.now(), Message: "line"})
-		ch := f.background(ctx, dbcloud.LogOptions{Since: f.clock.Now(), PollInterval: time.Hour})
+		f.add(dbcloud.LogEntry{Timestamp: f.now(), Message: "line"})
+		ch := f.background(ctx, dbcloud.LogOptions{Since: f.srv.Now(), PollInterval: time.Hour})
 		receive(t, ch, 1) // the poll ends; the next is an hour away
 		cancel()
 		for r := range ch {
@@ -121,8 +121,8 @@ func TestFollowLogsEndsQuietlyWithItsContext(t *testing.T) {
 	})
 	t.Run("waiting for an answer", func(t *testing.T) {
 		leakcheck.Check(t)
-		f, reqs := gatedFixture(t, fakeapi.Options{})
-		f.api.InjectFault(fakeapi.Fault{Path: logsPattern, Delay: time.Hour})
+		f, reqs := gatedFixture(t, nil)
+		f.srv.InjectFault(dbcloudtest.Fault{Path: logsPattern, Delay: time.Hour})
 		ctx, cancel := context.WithCancel(t.Context())
 		ch := f.background(ctx, dbcloud.LogOptions{})
 		wantQuery(t, reqs, "", false) // now held by the fault's delay
@@ -133,12 +133,12 @@ func TestFollowLogsEndsQuietlyWithItsContext(t *testing.T) {
 	})
 	t.Run("yielding", func(t *testing.T) {
 		leakcheck.Check(t)
-		f := newFollowFixture(t, fakeapi.Options{})
+		f := newFollowFixture(t, nil)
 		f.add(numbered(f.now(), "line ", 10)...)
 		ctx, cancel := context.WithCancel(t.Context())
 		defer cancel()
 		n := 0
-		for _, err := range f.c.Services.FollowLogs(ctx, f.project, f.service, &dbcloud.LogOptions{Since: f.clock.Now().Add(-time.Hour)}) {
+		for _, err := range f.c.Services.FollowLogs(ctx, f.project, f.service, &dbcloud.LogOptions{Since: f.srv.Now().Add(-time.Hour)}) {
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -153,10 +153,10 @@ func TestFollowLogsEndsQuietlyWithItsContext(t *testing.T) {
 
 // Breaking out of the loop stops the follow at once: no further request.
 func TestFollowLogsBreak(t *testing.T) {
-	f := newFollowFixture(t, fakeapi.Options{})
+	f := newFollowFixture(t, nil)
 	f.add(numbered(f.now(), "line ", 10)...)
 	n := 0
-	for _, err := range f.c.Services.FollowLogs(t.Context(), f.project, f.service, &dbcloud.LogOptions{Since: f.clock.Now().Add(-time.Hour)}) {
+	for _, err := range f.c.Services.FollowLogs(t.Context(), f.project, f.service, &dbcloud.LogOptions{Since: f.srv.Now().Add(-time.Hour)}) {
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/dbcloud/dbcloud-go"
-	"github.com/dbcloud/dbcloud-go/internal/fakeapi"
+	"github.com/dbcloud/dbcloud-go/dbcloudtest"
 )
 
 // followBatches are the numbers of lines written between two polls, in
@@ -22,9 +22,9 @@ var followBatches = []int{450, 450, 1234, 450, 450, 1, 450, 2600, 450, 37}
 // every yielded timestamp is checked: no gap, no duplicate.
 func measureFollowHeap(t *testing.T, lines int) heapPeak {
 	t.Helper()
-	f := newFollowFixture(t, fakeapi.Options{LogInterval: time.Microsecond, LogRetention: 5000})
-	f.clock.Advance(-time.Second) // back to the service's creation: no line is due yet
-	start := f.clock.Now()
+	// At the service's creation: no line is due yet.
+	f := newFollowFixtureAtCreation(t, []dbcloudtest.Option{dbcloudtest.WithLogInterval(time.Microsecond), dbcloudtest.WithLogRetention(5000)})
+	start := f.srv.Now()
 	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Minute)
 	defer cancel()
 	p := pull(t, f.c.Services.FollowLogs(ctx, f.project, f.service,
@@ -36,7 +36,7 @@ func measureFollowHeap(t *testing.T, lines int) heapPeak {
 	n := 0
 	for batch := 0; n < lines; batch++ {
 		size := min(followBatches[batch%len(followBatches)], lines-n)
-		f.clock.Advance(time.Duration(size) * time.Microsecond)
+		f.srv.Advance(time.Duration(size) * time.Microsecond)
 		for range size {
 			e, err, ok := p.next()
 			if !ok || err != nil {

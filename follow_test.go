@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/dbcloud/dbcloud-go"
-	"github.com/dbcloud/dbcloud-go/internal/fakeapi"
+	"github.com/dbcloud/dbcloud-go/dbcloudtest"
 	"github.com/google/go-cmp/cmp"
 	"github.com/jarcoal/httpmock"
 )
@@ -20,10 +20,10 @@ import (
 // first, in one poll of four requests: three pages walked back to the mark,
 // and the middle one read again.
 func TestFollowLogsBurstBetweenPolls(t *testing.T) {
-	forBothSinceModes(t, func(t *testing.T, opts fakeapi.Options) {
+	forBothSinceModes(t, func(t *testing.T, opts []dbcloudtest.Option) {
 		f := newFollowFixture(t, opts)
-		p := f.follow(dbcloud.LogOptions{Since: f.clock.Now()})
-		f.expectOnly(p, f.add(fakeapi.LogEntry{Timestamp: f.now(), Message: "first"}))
+		p := f.follow(dbcloud.LogOptions{Since: f.srv.Now()})
+		f.expectOnly(p, f.add(dbcloud.LogEntry{Timestamp: f.now(), Message: "first"}))
 
 		// The follow is suspended in its poll, yielding the sentinel: the
 		// burst lands between two polls.
@@ -42,13 +42,12 @@ func TestFollowLogsBurstBetweenPolls(t *testing.T) {
 // Since is where a follow starts, entries at its instant included: the
 // history after it arrives oldest first, however many pages, then new lines.
 func TestFollowLogsFromSince(t *testing.T) {
-	forBothSinceModes(t, func(t *testing.T, opts fakeapi.Options) {
-		opts.Seed = 11
-		f := newFollowFixture(t, opts)
-		if err := f.api.SeedLogs(f.project, f.service, 3000); err != nil {
+	forBothSinceModes(t, func(t *testing.T, opts []dbcloudtest.Option) {
+		f := newFollowFixture(t, append(opts, dbcloudtest.WithSeed(11)))
+		if err := f.srv.SeedLogs(f.service, 3000); err != nil {
 			t.Fatal(err)
 		}
-		held, err := f.api.Logs(f.project, f.service)
+		held, err := f.srv.Logs(f.service)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -56,7 +55,7 @@ func TestFollowLogsFromSince(t *testing.T) {
 		var want []dbcloud.LogEntry
 		for _, e := range slices.Backward(held) {
 			if !e.Timestamp.Before(since) {
-				want = append(want, dbcloud.LogEntry{Timestamp: e.Timestamp, Severity: e.Severity, Message: e.Message})
+				want = append(want, e)
 			}
 		}
 		p := f.follow(dbcloud.LogOptions{Since: since})
@@ -67,23 +66,23 @@ func TestFollowLogsFromSince(t *testing.T) {
 func TestFollowLogsSameInstant(t *testing.T) {
 	// fifty returns 50 lines at one instant, 14 distinct: 7 messages, each
 	// in two severities.
-	fifty := func(at time.Time, prefix string) []fakeapi.LogEntry {
-		out := make([]fakeapi.LogEntry, 50)
+	fifty := func(at time.Time, prefix string) []dbcloud.LogEntry {
+		out := make([]dbcloud.LogEntry, 50)
 		for i := range out {
-			out[i] = fakeapi.LogEntry{Timestamp: at, Severity: []string{"LOG", "ERROR"}[i/7%2], Message: prefix + "same " + strings.Repeat("x", i%7)}
+			out[i] = dbcloud.LogEntry{Timestamp: at, Severity: []string{"LOG", "ERROR"}[i/7%2], Message: prefix + "same " + strings.Repeat("x", i%7)}
 		}
 		return out
 	}
-	forBothSinceModes(t, func(t *testing.T, opts fakeapi.Options) {
+	forBothSinceModes(t, func(t *testing.T, opts []dbcloudtest.Option) {
 		t.Run("one poll", func(t *testing.T) {
 			f := newFollowFixture(t, opts)
-			p := f.follow(dbcloud.LogOptions{Since: f.clock.Now()})
+			p := f.follow(dbcloud.LogOptions{Since: f.srv.Now()})
 			f.expectOnly(p, f.add(fifty(f.now(), "")...))
 		})
 		t.Run("straddling a page boundary", func(t *testing.T) {
 			f := newFollowFixture(t, opts)
-			p := f.follow(dbcloud.LogOptions{Since: f.clock.Now()})
-			f.expectOnly(p, f.add(fakeapi.LogEntry{Timestamp: f.now(), Message: "first"}))
+			p := f.follow(dbcloud.LogOptions{Since: f.srv.Now()})
+			f.expectOnly(p, f.add(dbcloud.LogEntry{Timestamp: f.now(), Message: "first"}))
 			// Newest first, the first page holds the 480 newer lines and 20
 			// of the fifty; the second, the other 30 and the sentinel.
 			want := f.add(fifty(f.now(), "")...)
@@ -92,7 +91,7 @@ func TestFollowLogsSameInstant(t *testing.T) {
 		})
 		t.Run("the same instant in a later poll", func(t *testing.T) {
 			f := newFollowFixture(t, opts)
-			p := f.follow(dbcloud.LogOptions{Since: f.clock.Now()})
+			p := f.follow(dbcloud.LogOptions{Since: f.srv.Now()})
 			at := f.now()
 			lines := fifty(at, "")
 			want := f.add(lines[:30]...)
@@ -105,7 +104,7 @@ func TestFollowLogsSameInstant(t *testing.T) {
 		})
 		t.Run("the same instant while a poll is yielding", func(t *testing.T) {
 			f := newFollowFixture(t, opts)
-			p := f.follow(dbcloud.LogOptions{Since: f.clock.Now()})
+			p := f.follow(dbcloud.LogOptions{Since: f.srv.Now()})
 			at := f.now()
 			lines := fifty(at, "")
 			want := f.add(lines[:25]...)
@@ -118,9 +117,9 @@ func TestFollowLogsSameInstant(t *testing.T) {
 		})
 		t.Run("more than a page at one instant", func(t *testing.T) {
 			f := newFollowFixture(t, opts)
-			p := f.follow(dbcloud.LogOptions{Since: f.clock.Now()})
+			p := f.follow(dbcloud.LogOptions{Since: f.srv.Now()})
 			at := f.now()
-			var lines []fakeapi.LogEntry
+			var lines []dbcloud.LogEntry
 			for i := range 24 {
 				lines = append(lines, fifty(at, strings.Repeat("+", i%3))...)
 			}
@@ -136,35 +135,34 @@ func TestFollowLogsSameInstant(t *testing.T) {
 // Search, Severities and Node are sent on every request, and the follow
 // yields exactly the lines that match them, across pages.
 func TestFollowLogsFilters(t *testing.T) {
-	forBothSinceModes(t, func(t *testing.T, opts fakeapi.Options) {
+	forBothSinceModes(t, func(t *testing.T, opts []dbcloudtest.Option) {
 		f := newFollowFixture(t, opts)
-		filter := dbcloud.LogOptions{Since: f.clock.Now(), Search: []string{"Alpha"}, Severities: []string{"error", "WARNING"}, Node: new(1)}
-		matches := func(l fakeapi.LogEntry) bool {
+		filter := dbcloud.LogOptions{Since: f.srv.Now(), Search: []string{"Alpha"}, Severities: []string{"error", "WARNING"}, Node: new(1)}
+		matches := func(l dbcloudtest.NodeLogEntry) bool {
 			return strings.Contains(l.Message, "alpha") && (l.Severity == "ERROR" || l.Severity == "WARNING") && l.Node == 1
 		}
 		p := f.follow(filter)
-		lines := func(n int) []fakeapi.LogEntry {
+		lines := func(n int) []dbcloudtest.NodeLogEntry {
 			at := f.now()
-			out := make([]fakeapi.LogEntry, n)
+			out := make([]dbcloudtest.NodeLogEntry, n)
 			for i := range out {
-				out[i] = fakeapi.LogEntry{
+				out[i] = dbcloudtest.NodeLogEntry{LogEntry: dbcloud.LogEntry{
 					Timestamp: at.Add(time.Duration(i/4) * time.Microsecond),
 					Severity:  []string{"LOG", "ERROR", "WARNING"}[i%3],
 					Message:   []string{"alpha ", "beta "}[i/3%2] + strconv.Itoa(i),
-					Node:      i / 6 % 2,
-				}
+				}, Node: i / 6 % 2}
 			}
 			return out
 		}
 		for _, n := range []int{7, 6000, 40} { // 6,000 lines hold 1,000 matches: more than a page
 			all := lines(n)
-			if err := f.api.AppendLogs(f.project, f.service, all...); err != nil {
+			if err := f.srv.AppendNodeLogs(f.service, all...); err != nil {
 				t.Fatal(err)
 			}
 			var want []dbcloud.LogEntry
 			for _, l := range all {
 				if matches(l) {
-					want = append(want, dbcloud.LogEntry{Timestamp: l.Timestamp, Severity: l.Severity, Message: l.Message})
+					want = append(want, l.LogEntry)
 				}
 			}
 			if diff := cmp.Diff(want, p.take(len(want))); diff != "" {
@@ -172,7 +170,10 @@ func TestFollowLogsFilters(t *testing.T) {
 			}
 		}
 		// Nothing else was pending: the next match is the next entry.
-		last := f.add(fakeapi.LogEntry{Timestamp: f.now(), Severity: "ERROR", Message: "alpha last", Node: 1})
+		last := []dbcloud.LogEntry{{Timestamp: f.now(), Severity: "ERROR", Message: "alpha last"}}
+		if err := f.srv.AppendNodeLogs(f.service, dbcloudtest.NodeLogEntry{LogEntry: last[0], Node: 1}); err != nil {
+			t.Fatal(err)
+		}
 		if diff := cmp.Diff(last, p.take(1)); diff != "" {
 			t.Fatalf("last (-want +got):\n%s", diff)
 		}
@@ -236,10 +237,10 @@ func sinceParam(mark time.Time) string {
 // instant, and lines written later are, also at that instant. A poll that
 // finds nothing new is one request; one that finds 1,234 lines is four.
 func TestFollowLogsStartsAfterWhatIsThere(t *testing.T) {
-	forBothSinceModes(t, func(t *testing.T, opts fakeapi.Options) {
+	forBothSinceModes(t, func(t *testing.T, opts []dbcloudtest.Option) {
 		f, reqs := gatedFixture(t, opts)
 		newest := f.now()
-		same := fakeapi.LogEntry{Timestamp: newest, Severity: "WARNING", Message: "same"}
+		same := dbcloud.LogEntry{Timestamp: newest, Severity: "WARNING", Message: "same"}
 		f.add(same, same, same)
 
 		ctx, cancel := context.WithCancel(t.Context())
@@ -251,7 +252,7 @@ func TestFollowLogsStartsAfterWhatIsThere(t *testing.T) {
 		}
 		noEntry(t, ch)
 
-		want := f.add(same, same, fakeapi.LogEntry{Timestamp: newest, Severity: "LOG", Message: "same"})
+		want := f.add(same, same, dbcloud.LogEntry{Timestamp: newest, Severity: "LOG", Message: "same"})
 		wantQuery(t, reqs, sinceParam(newest), false)
 		if diff := cmp.Diff(want, receive(t, ch, 3)); diff != "" {
 			t.Fatalf("lines at the start's instant (-want +got):\n%s", diff)
@@ -279,10 +280,10 @@ func TestFollowLogsStartsAfterWhatIsThere(t *testing.T) {
 // More than a page of lines at the newest instant at the start are all
 // counted as seen.
 func TestFollowLogsStartsAfterAFullInstant(t *testing.T) {
-	f, reqs := gatedFixture(t, fakeapi.Options{})
+	f, reqs := gatedFixture(t, nil)
 	newest := f.now()
-	same := fakeapi.LogEntry{Timestamp: newest, Message: "same"}
-	f.add(slices.Repeat([]fakeapi.LogEntry{same}, 600)...)
+	same := dbcloud.LogEntry{Timestamp: newest, Message: "same"}
+	f.add(slices.Repeat([]dbcloud.LogEntry{same}, 600)...)
 	ch := f.background(t.Context(), dbcloud.LogOptions{})
 	wantQuery(t, reqs, "", false) // the start: the newest page,
 	wantQuery(t, reqs, "", true)  // the window's second page: the same 500 again, dropped,
@@ -300,16 +301,16 @@ func TestFollowLogsStartsAfterAFullInstant(t *testing.T) {
 // A follow of a service with no lines yet (here: none matching) yields
 // every line that comes, from the first.
 func TestFollowLogsStartsOnAnEmptyHistory(t *testing.T) {
-	f, reqs := gatedFixture(t, fakeapi.Options{})
+	f, reqs := gatedFixture(t, nil)
 	ch := f.background(t.Context(), dbcloud.LogOptions{Search: []string{"needle"}})
 	wantQuery(t, reqs, "", false) // the start: nothing matches
 	first := f.now()
-	want := f.add(fakeapi.LogEntry{Timestamp: first, Message: "needle 1"}, fakeapi.LogEntry{Timestamp: f.now(), Message: "hay"})
+	want := f.add(dbcloud.LogEntry{Timestamp: first, Message: "needle 1"}, dbcloud.LogEntry{Timestamp: f.now(), Message: "hay"})
 	wantQuery(t, reqs, "", false) // still no mark: everything is new
 	if diff := cmp.Diff(want[:1], receive(t, ch, 1)); diff != "" {
 		t.Fatalf("first line (-want +got):\n%s", diff)
 	}
-	want = f.add(fakeapi.LogEntry{Timestamp: f.now(), Message: "needle 2"})
+	want = f.add(dbcloud.LogEntry{Timestamp: f.now(), Message: "needle 2"})
 	wantQuery(t, reqs, sinceParam(first), false)
 	if diff := cmp.Diff(want, receive(t, ch, 1)); diff != "" {
 		t.Fatalf("second line (-want +got):\n%s", diff)

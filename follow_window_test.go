@@ -3,14 +3,13 @@ package dbcloud_test
 import (
 	"context"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/dbcloud/dbcloud-go"
-	"github.com/dbcloud/dbcloud-go/internal/fakeapi"
+	"github.com/dbcloud/dbcloud-go/dbcloudtest"
 	gocmp "github.com/google/go-cmp/cmp"
 )
 
@@ -52,18 +51,13 @@ func (g *holdGate) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // such cursors would read the middle page shifted, and lose the lines
 // pushed out of it.
 func TestFollowLinesWrittenDuringTheWalkComeOnce(t *testing.T) {
-	clock := fakeapi.NewManualClock(followEpoch)
-	api := fakeapi.New(fakeapi.Options{Clock: clock})
-	g := &holdGate{api: api, reqs: make(chan heldRequest)}
-	srv := httptest.NewServer(g)
-	c, err := dbcloud.NewClient(api.APIKey(), dbcloud.WithBaseURL(srv.URL+"/v1"), dbcloud.WithRetryWait(time.Millisecond, 2*time.Millisecond))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.CloseIdleConnections(); srv.Close() })
-	svc := createReady(t, c, api.ProjectID(), "db")
-	clock.Advance(time.Second)
-	f := &followFixture{t: t, c: c, api: api, clock: clock, project: api.ProjectID(), service: svc.ServiceID}
+	srv := dbcloudtest.NewServer(dbcloudtest.WithStartTime(followEpoch))
+	t.Cleanup(srv.Close)
+	g := &holdGate{api: srv.Handler(), reqs: make(chan heldRequest)}
+	c := clientBehind(t, srv, g)
+	svc := createReady(t, c, srv.ProjectID, "db")
+	srv.Advance(time.Second)
+	f := &followFixture{t: t, c: c, srv: srv, project: srv.ProjectID, service: svc.ServiceID}
 
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()

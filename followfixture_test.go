@@ -4,7 +4,6 @@ import (
 	"context"
 	"iter"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"strconv"
 	"strings"
@@ -12,7 +11,7 @@ import (
 	"time"
 
 	"github.com/dbcloud/dbcloud-go"
-	"github.com/dbcloud/dbcloud-go/internal/fakeapi"
+	"github.com/dbcloud/dbcloud-go/dbcloudtest"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -29,44 +28,49 @@ const followGuard = 10 * time.Second
 type followFixture struct {
 	t       *testing.T
 	c       *dbcloud.Client
-	api     *fakeapi.API
-	clock   *fakeapi.ManualClock
+	srv     *dbcloudtest.Server
 	project string
 	service string
 }
 
-func newFollowFixture(t *testing.T, opts fakeapi.Options, extra ...dbcloud.Option) *followFixture {
+// newFollowFixture starts the fake with opts at followEpoch, creates the
+// service and moves the clock a second on, so that appended lines are newer
+// than the startup lines.
+func newFollowFixture(t *testing.T, opts []dbcloudtest.Option, extra ...dbcloud.Option) *followFixture {
 	t.Helper()
-	clock := fakeapi.NewManualClock(followEpoch)
-	opts.Clock = clock
-	c, api := fakeClient(t, opts, extra...)
-	svc := createReady(t, c, api.ProjectID(), "db")
-	clock.Advance(time.Second) // appended lines are newer than the startup lines
-	api.ResetCounts()
-	return &followFixture{t: t, c: c, api: api, clock: clock, project: api.ProjectID(), service: svc.ServiceID}
+	f := newFollowFixtureAtCreation(t, opts, extra...)
+	f.srv.Advance(time.Second)
+	return f
+}
+
+// newFollowFixtureAtCreation is newFollowFixture with the clock left at the
+// service's creation, followEpoch.
+func newFollowFixtureAtCreation(t *testing.T, opts []dbcloudtest.Option, extra ...dbcloud.Option) *followFixture {
+	t.Helper()
+	c, srv := newFake(t, append([]dbcloudtest.Option{dbcloudtest.WithStartTime(followEpoch)}, opts...), extra...)
+	svc := createReady(t, c, srv.ProjectID, "db")
+	return &followFixture{t: t, c: c, srv: srv, project: srv.ProjectID, service: svc.ServiceID}
 }
 
 // forBothSinceModes runs test against a fake whose since bound includes its
 // own instant, then against one whose bound excludes it.
-func forBothSinceModes(t *testing.T, test func(t *testing.T, opts fakeapi.Options)) {
-	for _, exclusive := range []bool{false, true} {
-		name := map[bool]string{false: "since=inclusive", true: "since=exclusive"}[exclusive]
-		t.Run(name, func(t *testing.T) { test(t, fakeapi.Options{SinceExclusive: exclusive}) })
-	}
+func forBothSinceModes(t *testing.T, test func(t *testing.T, opts []dbcloudtest.Option)) {
+	t.Run("since=inclusive", func(t *testing.T) { test(t, nil) })
+	t.Run("since=exclusive", func(t *testing.T) { test(t, []dbcloudtest.Option{dbcloudtest.WithExclusiveSince()}) })
 }
 
 // now moves the fake's clock by a second and returns it: a fresh
 // instant for lines.
 func (f *followFixture) now() time.Time {
-	f.clock.Advance(time.Second)
-	return f.clock.Now()
+	f.srv.Advance(time.Second)
+	return f.srv.Now()
 }
 
 // add appends lines to the service's history and returns them as the SDK
 // should yield them.
-func (f *followFixture) add(lines ...fakeapi.LogEntry) []dbcloud.LogEntry {
+func (f *followFixture) add(lines ...dbcloud.LogEntry) []dbcloud.LogEntry {
 	f.t.Helper()
-	if err := f.api.AppendLogs(f.project, f.service, lines...); err != nil {
+	if err := f.srv.AppendLogs(f.service, lines...); err != nil {
 		f.t.Fatal(err)
 	}
 	out := make([]dbcloud.LogEntry, len(lines))
@@ -92,7 +96,7 @@ func (f *followFixture) follow(opts dbcloud.LogOptions) *puller {
 }
 
 // requests is the number of logs requests the fake has seen.
-func (f *followFixture) requests() int { return f.api.Count("GET", logsPattern) }
+func (f *followFixture) requests() int { return f.srv.Count("GET", logsPattern) }
 
 // expectOnly takes exactly want from p, then checks that nothing else was
 // pending: a line appended next is the next one yielded.
@@ -101,7 +105,7 @@ func (f *followFixture) expectOnly(p *puller, want []dbcloud.LogEntry) {
 	if diff := cmp.Diff(want, p.take(len(want))); diff != "" {
 		f.t.Fatalf("followed entries (-want +got):\n%s", diff)
 	}
-	sentinel := f.add(fakeapi.LogEntry{Timestamp: f.now(), Severity: "INFO", Message: "sentinel"})
+	sentinel := f.add(dbcloud.LogEntry{Timestamp: f.now(), Severity: "INFO", Message: "sentinel"})
 	if diff := cmp.Diff(sentinel, p.take(1)); diff != "" {
 		f.t.Fatalf("after the expected entries (-want +got):\n%s", diff)
 	}
@@ -154,10 +158,10 @@ func (p *puller) end() (entries []dbcloud.LogEntry, errs []error) {
 
 // numbered returns n lines from at on, one microsecond apart in groups of
 // three sharing an instant, with messages prefix0, prefix1, ...
-func numbered(at time.Time, prefix string, n int) []fakeapi.LogEntry {
-	out := make([]fakeapi.LogEntry, n)
+func numbered(at time.Time, prefix string, n int) []dbcloud.LogEntry {
+	out := make([]dbcloud.LogEntry, n)
 	for i := range out {
-		out[i] = fakeapi.LogEntry{Timestamp: at.Add(time.Duration(i/3) * time.Microsecond), Message: prefix + strconv.Itoa(i)}
+		out[i] = dbcloud.LogEntry{Timestamp: at.Add(time.Duration(i/3) * time.Microsecond), Message: prefix + strconv.Itoa(i)}
 	}
 	return out
 }
@@ -181,25 +185,15 @@ func (g *gate) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // gatedFixture is a followFixture whose logs requests wait for the test.
-func gatedFixture(t *testing.T, opts fakeapi.Options) (*followFixture, <-chan url.Values) {
+func gatedFixture(t *testing.T, opts []dbcloudtest.Option) (*followFixture, <-chan url.Values) {
 	t.Helper()
-	clock := fakeapi.NewManualClock(followEpoch)
-	opts.Clock = clock
-	api := fakeapi.New(opts)
-	g := &gate{api: api, reqs: make(chan url.Values)}
-	srv := httptest.NewServer(g)
-	c, err := dbcloud.NewClient(api.APIKey(), dbcloud.WithBaseURL(srv.URL+"/v1"),
-		dbcloud.WithRetryWait(time.Millisecond, 2*time.Millisecond))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		c.CloseIdleConnections()
-		srv.Close()
-	})
-	svc := createReady(t, c, api.ProjectID(), "db")
-	clock.Advance(time.Second)
-	return &followFixture{t: t, c: c, api: api, clock: clock, project: api.ProjectID(), service: svc.ServiceID}, g.reqs
+	srv := dbcloudtest.NewServer(append([]dbcloudtest.Option{dbcloudtest.WithStartTime(followEpoch)}, opts...)...)
+	t.Cleanup(srv.Close)
+	g := &gate{api: srv.Handler(), reqs: make(chan url.Values)}
+	c := clientBehind(t, srv, g)
+	svc := createReady(t, c, srv.ProjectID, "db")
+	srv.Advance(time.Second)
+	return &followFixture{t: t, c: c, srv: srv, project: srv.ProjectID, service: svc.ServiceID}, g.reqs
 }
 
 // background runs a follow in a goroutine and sends what it yields on the

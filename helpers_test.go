@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/dbcloud/dbcloud-go"
-	"github.com/dbcloud/dbcloud-go/internal/fakeapi"
+	"github.com/dbcloud/dbcloud-go/dbcloudtest"
 	"github.com/jarcoal/httpmock"
 )
 
@@ -28,32 +28,31 @@ func mockClient(t *testing.T, opts ...dbcloud.Option) (*dbcloud.Client, *httpmoc
 const serviceJSON = `{"service_id":"s1","project_id":"p1","name":"db","region_code":"us-east-1",` +
 	`"service_type":"POSTGRES","status":"READY","created":"2026-01-02T03:04:05Z","resources":[]}`
 
-// fakeClient returns a client of a fresh fake API served by httptest, with
-// tiny retry waits. The server and idle connections close with the test.
-func fakeClient(t testing.TB, opts fakeapi.Options, extra ...dbcloud.Option) (*dbcloud.Client, *fakeapi.API) {
+// tinyRetries makes a client of the fake retry after a millisecond or two.
+var tinyRetries = dbcloud.WithRetryWait(time.Millisecond, 2*time.Millisecond)
+
+// newFake starts a dbcloudtest server configured by opts and returns it
+// with a client of it (tinyRetries, then extra). The server, and with it
+// every connection of its clients, closes with the test.
+func newFake(t testing.TB, opts []dbcloudtest.Option, extra ...dbcloud.Option) (*dbcloud.Client, *dbcloudtest.Server) {
 	t.Helper()
-	api := fakeapi.New(opts)
-	return clientOf(t, api, api, extra...), api
+	srv := dbcloudtest.NewServer(opts...)
+	t.Cleanup(srv.Close)
+	return srv.Client(append([]dbcloud.Option{tinyRetries}, extra...)...), srv
 }
 
-// clientOf serves h, api or a handler in front of it, with httptest and
-// returns a client of it with tiny retry waits; extra options come last.
-// The server and every connection close with the test.
-func clientOf(t testing.TB, api *fakeapi.API, h http.Handler, extra ...dbcloud.Option) *dbcloud.Client {
+// clientBehind serves h, a handler in front of srv.Handler(), with httptest
+// and returns a client of it (tinyRetries, then extra). The httptest server
+// and its connections close with the test, before srv does when srv was
+// started first (newFake).
+func clientBehind(t testing.TB, srv *dbcloudtest.Server, h http.Handler, extra ...dbcloud.Option) *dbcloud.Client {
 	t.Helper()
-	srv := httptest.NewServer(h)
-	all := append([]dbcloud.Option{
-		dbcloud.WithBaseURL(srv.URL + "/v1"),
-		dbcloud.WithRetryWait(time.Millisecond, 2*time.Millisecond),
-	}, extra...)
-	c, err := dbcloud.NewClient(api.APIKey(), all...)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ts := httptest.NewServer(h)
+	c := srv.Client(append([]dbcloud.Option{tinyRetries, dbcloud.WithBaseURL(ts.URL + "/v1")}, extra...)...)
 	t.Cleanup(func() {
 		c.CloseIdleConnections()
-		srv.CloseClientConnections()
-		srv.Close()
+		ts.CloseClientConnections()
+		ts.Close()
 	})
 	return c
 }

@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/dbcloud/dbcloud-go"
-	"github.com/dbcloud/dbcloud-go/internal/fakeapi"
 	"github.com/google/go-cmp/cmp"
 	"github.com/jarcoal/httpmock"
 )
@@ -82,8 +81,8 @@ func TestObserverSeesCallsAndAttempts(t *testing.T) {
 // template that holds no id.
 func TestEveryOperationHasACallInfo(t *testing.T) {
 	rec := &callRecorder{}
-	c, api := fakeClient(t, fakeapi.Options{}, dbcloud.WithObserver(rec))
-	p := api.ProjectID()
+	c, srv := newFake(t, nil, dbcloud.WithObserver(rec))
+	p := srv.ProjectID
 	ctx := t.Context()
 	svc := createReady(t, c, p, "observed")
 	id := svc.ServiceID

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/dbcloud/dbcloud-go"
-	"github.com/dbcloud/dbcloud-go/internal/fakeapi"
 	"github.com/jarcoal/httpmock"
 )
 
@@ -130,14 +129,14 @@ func TestReadOnlyRefusesEveryChange(t *testing.T) {
 
 // Reads, logs and waits of a read-only client work as before, end to end.
 func TestReadOnlyReadsWork(t *testing.T) {
-	rw, api := fakeClient(t, fakeapi.Options{})
-	ctx, p := t.Context(), api.ProjectID()
+	rw, srv := newFake(t, nil)
+	ctx, p := t.Context(), srv.ProjectID
 	svc := createReady(t, rw, p, "db")
 	set, err := rw.ReplicaSets.Create(ctx, p, svc.ServiceID, &dbcloud.CreateReplicaSetRequest{Name: "r", Nodes: 1, CPUMillis: 500, MemoryGBs: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
-	ro := clientOf(t, api, api, dbcloud.WithReadOnly())
+	ro := srv.Client(tinyRetries, dbcloud.WithReadOnly())
 	if list, err := ro.Services.List(ctx, p); err != nil || len(list) != 1 {
 		t.Errorf("List: %d, %v", len(list), err)
 	}
@@ -250,8 +249,8 @@ func TestReadOnlyProdRefusesWhenItCannotTell(t *testing.T) {
 // change when one is needed, with nothing but GETs sent; when nothing
 // differs they answer as before.
 func TestReadOnlyComposites(t *testing.T) {
-	rw, api := fakeClient(t, fakeapi.Options{RecordRequests: true})
-	ctx, p := t.Context(), api.ProjectID()
+	rw, srv := newFake(t, nil)
+	ctx, p := t.Context(), srv.ProjectID
 	svc := createReady(t, rw, p, "db")
 	set, err := rw.ReplicaSets.Create(ctx, p, svc.ServiceID, &dbcloud.CreateReplicaSetRequest{Name: "r", Nodes: 1, CPUMillis: 500, MemoryGBs: 2})
 	if err != nil {
@@ -264,8 +263,8 @@ func TestReadOnlyComposites(t *testing.T) {
 	if svc.Environment() == dbcloud.EnvironmentProd {
 		other = dbcloud.EnvironmentDev
 	}
-	ro := clientOf(t, api, api, dbcloud.WithReadOnly())
-	api.ResetCounts()
+	ro := srv.Client(tinyRetries, dbcloud.WithReadOnly())
+	srv.ResetRequests()
 	two, bigger := 2, &dbcloud.ResizeRequest{CPUMillis: 4000, MemoryGBs: 16}
 	id, rs := svc.ServiceID, set.ID
 	refused := map[string]error{}
@@ -285,12 +284,12 @@ func TestReadOnlyComposites(t *testing.T) {
 			t.Errorf("%s of a change: err = %v, want ErrReadOnly", name, err)
 		}
 	}
-	for _, r := range api.Requests() {
+	for _, r := range srv.Requests() {
 		if r.Method != http.MethodGet {
 			t.Errorf("a read-only client sent %s %s", r.Method, r.Path)
 		}
 	}
-	if len(api.Requests()) == 0 {
+	if len(srv.Requests()) == 0 {
 		t.Error("no read was sent: the composites did not read first")
 	}
 

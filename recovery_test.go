@@ -18,24 +18,24 @@ import (
 	"time"
 
 	"github.com/dbcloud/dbcloud-go"
-	"github.com/dbcloud/dbcloud-go/internal/fakeapi"
+	"github.com/dbcloud/dbcloud-go/dbcloudtest"
 	"github.com/dbcloud/dbcloud-go/internal/leakcheck"
 	"github.com/jarcoal/httpmock"
 )
 
 const servicesPattern = "/projects/*/services"
 
-// recoveryClient serves a fake API (behind wrap, if not nil) on a loopback
-// socket and returns a client with create recovery and a short settle.
-func recoveryClient(t *testing.T, wrap func(*fakeapi.API) http.Handler, opts ...dbcloud.Option) (*dbcloud.Client, *fakeapi.API) {
+// recoveryClient starts a fake and returns a client with create recovery
+// and a short settle, of the fake itself or, when wrap is not nil, of
+// wrap(srv.Handler()) served on a loopback socket of its own.
+func recoveryClient(t *testing.T, wrap func(http.Handler) http.Handler, opts ...dbcloud.Option) (*dbcloud.Client, *dbcloudtest.Server) {
 	t.Helper()
-	api := fakeapi.New(fakeapi.Options{})
-	var h http.Handler = api
-	if wrap != nil {
-		h = wrap(api)
-	}
 	all := append([]dbcloud.Option{dbcloud.WithCreateRecovery(), dbcloud.WithCreateSettle(20 * time.Millisecond)}, opts...)
-	return clientOf(t, api, h, all...), api
+	c, srv := newFake(t, nil, all...)
+	if wrap != nil {
+		c = clientBehind(t, srv, wrap(srv.Handler()), all...)
+	}
+	return c, srv
 }
 
 // names lists the names of a project's services, straight from the fake.
@@ -60,23 +60,23 @@ func TestCreateRecoveryResolvesEachFault(t *testing.T) {
 	leakcheck.Check(t)
 	for _, tt := range []struct {
 		name      string
-		fault     fakeapi.Fault
+		fault     dbcloudtest.Fault
 		recovered bool // found by listing, with a new password; else sent again
 	}{
-		{"reset after the server acted", fakeapi.Fault{Drop: true, AfterHandling: true}, true},
-		{"2xx body cut off", fakeapi.Fault{Truncate: true}, true},
-		{"malformed 2xx from a proxy (the server did not act)", fakeapi.Fault{Status: 202, Body: `{"service_id":`}, false},
-		{"reset before the server acted", fakeapi.Fault{Drop: true}, false},
-		{"503 from a proxy", fakeapi.Fault{Status: 503}, false},
+		{"reset after the server acted", dbcloudtest.Fault{Drop: true, AfterHandling: true}, true},
+		{"2xx body cut off", dbcloudtest.Fault{Truncate: true}, true},
+		{"malformed 2xx from a proxy (the server did not act)", dbcloudtest.Fault{Status: 202, Body: `{"service_id":`}, false},
+		{"reset before the server acted", dbcloudtest.Fault{Drop: true}, false},
+		{"503 from a proxy", dbcloudtest.Fault{Status: 503}, false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			c, api := recoveryClient(t, nil)
-			project := api.ProjectID()
+			c, srv := recoveryClient(t, nil)
+			project := srv.ProjectID
 			createReady(t, c, project, "other") // a service that is not this create's
-			api.ResetCounts()
+			srv.ResetRequests()
 			f := tt.fault
 			f.Method, f.Path = "POST", servicesPattern
-			api.InjectFault(f)
+			srv.InjectFault(f)
 
 			svc, err := c.Services.Create(t.Context(), project, &dbcloud.CreateServiceRequest{Name: "orders"})
 			if err != nil {
@@ -91,7 +91,7 @@ func TestCreateRecoveryResolvesEachFault(t *testing.T) {
 			if got := names(t, c, project); !slices.Equal(got, []string{"orders", "other"}) {
 				t.Errorf("services = %v, want exactly one orders besides other", got)
 			}
-			sends, passwords := api.Count("POST", servicesPattern), api.Count("POST", servicesPattern+"/*/updatePassword")
+			sends, passwords := srv.Count("POST", servicesPattern), srv.Count("POST", servicesPattern+"/*/updatePassword")
 			if tt.recovered && (sends != 1 || passwords != 1 || len(svc.InitialPassword) != 32) {
 				t.Errorf("sends = %d, password updates = %d, password length %d; want 1, 1, 32", sends, passwords, len(svc.InitialPassword))
 			}
@@ -105,14 +105,14 @@ func TestCreateRecoveryResolvesEachFault(t *testing.T) {
 // Recovery finds a fork, named after its parent by default, among other
 // services (another fork of another parent with the same name included).
 func TestForkRecovery(t *testing.T) {
-	c, api := recoveryClient(t, nil)
-	project := api.ProjectID()
+	c, srv := recoveryClient(t, nil)
+	project := srv.ProjectID
 	parent := createReady(t, c, project, "db")
 	twin := createReady(t, c, project, "twin")
 	if _, err := c.Services.Fork(t.Context(), project, twin.ServiceID, &dbcloud.ForkServiceRequest{Strategy: dbcloud.ForkNow, Name: "db-fork"}); err != nil {
 		t.Fatal(err)
 	}
-	api.InjectFault(fakeapi.Fault{Method: "POST", Path: servicesPattern + "/*/forkService", Drop: true, AfterHandling: true})
+	srv.InjectFault(dbcloudtest.Fault{Method: "POST", Path: servicesPattern + "/*/forkService", Drop: true, AfterHandling: true})
 	fork, err := c.Services.Fork(t.Context(), project, parent.ServiceID, &dbcloud.ForkServiceRequest{Strategy: dbcloud.ForkLastSnapshot})
 	if err != nil {
 		t.Fatalf("Fork: %v", err)
@@ -126,13 +126,13 @@ func TestForkRecovery(t *testing.T) {
 }
 
 func TestReplicaSetCreateRecovery(t *testing.T) {
-	c, api := recoveryClient(t, nil)
-	project := api.ProjectID()
+	c, srv := recoveryClient(t, nil)
+	project := srv.ProjectID
 	svc := createReady(t, c, project, "db")
 	req := &dbcloud.CreateReplicaSetRequest{Name: "reads", Nodes: 2, CPUMillis: 500, MemoryGBs: 2}
-	for _, f := range []fakeapi.Fault{{Drop: true, AfterHandling: true}, {Drop: true}} {
+	for _, f := range []dbcloudtest.Fault{{Drop: true, AfterHandling: true}, {Drop: true}} {
 		f.Method, f.Path = "POST", servicesPattern+"/*/replicaSets"
-		api.InjectFault(f)
+		srv.InjectFault(f)
 		set, err := c.ReplicaSets.Create(t.Context(), project, svc.ServiceID, req)
 		if err != nil || set.Name != "reads" {
 			t.Fatalf("Create = %+v, %v; want the set", set, err)
@@ -144,7 +144,7 @@ func TestReplicaSetCreateRecovery(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if got := api.Count("POST", servicesPattern+"/*/replicaSets"); got != 3 {
+	if got := srv.Count("POST", servicesPattern+"/*/replicaSets"); got != 3 {
 		t.Errorf("creates sent = %d, want 3 (1, then 2 for the one that never arrived)", got)
 	}
 }
@@ -153,8 +153,8 @@ func TestReplicaSetCreateRecovery(t *testing.T) {
 // can: it resets the client's connection at once and hands the request to the
 // API only after the API has answered `lists` more lists of services. The
 // order of events, not a timer, decides when it lands.
-func holdFirstCreate(lists int) func(*fakeapi.API) http.Handler {
-	return func(api *fakeapi.API) http.Handler {
+func holdFirstCreate(lists int) func(http.Handler) http.Handler {
+	return func(api http.Handler) http.Handler {
 		var mu sync.Mutex
 		var held *http.Request
 		listed := -1 // lists answered since the create was held; -1: none held yet
@@ -208,13 +208,13 @@ func TestCreateRecoveryWaitsForADelayedRequest(t *testing.T) {
 		{400 * time.Millisecond, []string{"orders"}},
 		{0, []string{"orders", "orders"}},
 	} {
-		c, api := recoveryClient(t, holdFirstCreate(2), dbcloud.WithCreateSettle(tt.settle))
-		svc, err := c.Services.Create(t.Context(), api.ProjectID(), &dbcloud.CreateServiceRequest{Name: "orders"})
+		c, srv := recoveryClient(t, holdFirstCreate(2), dbcloud.WithCreateSettle(tt.settle))
+		svc, err := c.Services.Create(t.Context(), srv.ProjectID, &dbcloud.CreateServiceRequest{Name: "orders"})
 		if err != nil || svc.Name != "orders" {
 			t.Fatalf("settle %v: Create = %+v, %v", tt.settle, svc, err)
 		}
-		names(t, c, api.ProjectID()) // a request still held lands after this list
-		if got := names(t, c, api.ProjectID()); !slices.Equal(got, tt.want) {
+		names(t, c, srv.ProjectID) // a request still held lands after this list
+		if got := names(t, c, srv.ProjectID); !slices.Equal(got, tt.want) {
 			t.Errorf("settle %v: services = %v, want %v", tt.settle, got, tt.want)
 		}
 	}
@@ -223,7 +223,7 @@ func TestCreateRecoveryWaitsForADelayedRequest(t *testing.T) {
 // Two new services with the requested name: recovery cannot tell which is
 // this create's, and says so with both ids.
 func TestCreateRecoveryFindsSeveral(t *testing.T) {
-	twice := func(api *fakeapi.API) http.Handler {
+	twice := func(api http.Handler) http.Handler {
 		var mu sync.Mutex
 		done := false
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -244,13 +244,13 @@ func TestCreateRecoveryFindsSeveral(t *testing.T) {
 			reset(w)
 		})
 	}
-	c, api := recoveryClient(t, twice)
-	_, err := c.Services.Create(t.Context(), api.ProjectID(), &dbcloud.CreateServiceRequest{Name: "orders"})
+	c, srv := recoveryClient(t, twice)
+	_, err := c.Services.Create(t.Context(), srv.ProjectID, &dbcloud.CreateServiceRequest{Name: "orders"})
 	var maybe *dbcloud.MaybeCreatedError
 	if !errors.As(err, &maybe) || !errors.Is(err, dbcloud.ErrMaybeCreated) || len(maybe.IDs) != 2 {
 		t.Fatalf("err = %v, want a *MaybeCreatedError naming two services", err)
 	}
-	list, _ := c.Services.List(t.Context(), api.ProjectID())
+	list, _ := c.Services.List(t.Context(), srv.ProjectID)
 	for _, s := range list {
 		if !slices.Contains(maybe.IDs, s.ServiceID) {
 			t.Errorf("service %s is not named in %v", s.ServiceID, maybe.IDs)
@@ -264,23 +264,23 @@ func TestCreateRecoveryFindsSeveral(t *testing.T) {
 func TestCreateRecoveryListsOnceWhenTheSettleEndsAfterTheDeadline(t *testing.T) {
 	for _, tt := range []struct {
 		name    string
-		fault   fakeapi.Fault
+		fault   dbcloudtest.Fault
 		created bool
 	}{
-		{"the create never arrived", fakeapi.Fault{Method: "POST", Path: servicesPattern, Drop: true}, false},
-		{"the create landed, its answer was lost", fakeapi.Fault{Method: "POST", Path: servicesPattern, Drop: true, AfterHandling: true}, true},
+		{"the create never arrived", dbcloudtest.Fault{Method: "POST", Path: servicesPattern, Drop: true}, false},
+		{"the create landed, its answer was lost", dbcloudtest.Fault{Method: "POST", Path: servicesPattern, Drop: true, AfterHandling: true}, true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			c, api := recoveryClient(t, nil, dbcloud.WithCreateSettle(time.Hour))
-			api.InjectFault(tt.fault)
+			c, srv := recoveryClient(t, nil, dbcloud.WithCreateSettle(time.Hour))
+			srv.InjectFault(tt.fault)
 			ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
 			defer cancel()
 			start := time.Now()
-			svc, err := c.Services.Create(ctx, api.ProjectID(), &dbcloud.CreateServiceRequest{Name: "orders"})
+			svc, err := c.Services.Create(ctx, srv.ProjectID, &dbcloud.CreateServiceRequest{Name: "orders"})
 			if d := time.Since(start); d > 2*time.Second {
 				t.Errorf("took %v, want an answer at once, long before the 10 s deadline", d)
 			}
-			if got := api.Count("GET", servicesPattern); got != 2 {
+			if got := srv.Count("GET", servicesPattern); got != 2 {
 				t.Errorf("lists = %d, want 2 (before the create and once after)", got)
 			}
 			if tt.created {
@@ -302,16 +302,16 @@ func TestCreateRecoveryListsOnceWhenTheSettleEndsAfterTheDeadline(t *testing.T) 
 // Sending again is bounded by WithRetryMax: a create that never arrives is
 // sent 1 + n times, and then reported as not created.
 func TestCreateRecoveryResendsAreBounded(t *testing.T) {
-	c, api := recoveryClient(t, nil, dbcloud.WithRetryMax(1))
-	api.InjectFault(fakeapi.Fault{Method: "POST", Path: servicesPattern, Drop: true, Times: 10})
-	_, err := c.Services.Create(t.Context(), api.ProjectID(), &dbcloud.CreateServiceRequest{Name: "orders"})
+	c, srv := recoveryClient(t, nil, dbcloud.WithRetryMax(1))
+	srv.InjectFault(dbcloudtest.Fault{Method: "POST", Path: servicesPattern, Drop: true, Times: 10})
+	_, err := c.Services.Create(t.Context(), srv.ProjectID, &dbcloud.CreateServiceRequest{Name: "orders"})
 	if err == nil || errors.Is(err, dbcloud.ErrMaybeCreated) {
 		t.Errorf("err = %v, want a failure that is known not to have created anything", err)
 	}
-	if got := api.Count("POST", servicesPattern); got != 2 {
+	if got := srv.Count("POST", servicesPattern); got != 2 {
 		t.Errorf("sends = %d, want 2", got)
 	}
-	if got := names(t, c, api.ProjectID()); len(got) != 0 {
+	if got := names(t, c, srv.ProjectID); len(got) != 0 {
 		t.Errorf("services = %v, want none", got)
 	}
 }
@@ -321,28 +321,28 @@ func TestCreateRecoveryResendsAreBounded(t *testing.T) {
 // list that still fails, or is refused, means nothing was sent. Without the
 // option nothing is listed at all.
 func TestCreateRecoveryListsOnlyWhenAsked(t *testing.T) {
-	c, api := recoveryClient(t, nil, dbcloud.WithRetryMax(1))
-	api.InjectFault(fakeapi.Fault{Method: "GET", Path: servicesPattern, Status: 500, Times: 3})
-	if _, err := c.Services.Create(t.Context(), api.ProjectID(), &dbcloud.CreateServiceRequest{Name: "orders"}); err != nil {
+	c, srv := recoveryClient(t, nil, dbcloud.WithRetryMax(1))
+	srv.InjectFault(dbcloudtest.Fault{Method: "GET", Path: servicesPattern, Status: 500, Times: 3})
+	if _, err := c.Services.Create(t.Context(), srv.ProjectID, &dbcloud.CreateServiceRequest{Name: "orders"}); err != nil {
 		t.Errorf("err = %v, want the list's third attempt, in its second round, to let the create through", err)
 	}
-	for _, f := range []fakeapi.Fault{{Status: 500, Times: 4}, {Status: 403, Times: 1}} {
-		api.ResetCounts()
+	for _, f := range []dbcloudtest.Fault{{Status: 500, Times: 4}, {Status: 403, Times: 1}} {
+		srv.ResetRequests()
 		f.Method, f.Path = "GET", servicesPattern
-		api.InjectFault(f)
-		_, err := c.Services.Create(t.Context(), api.ProjectID(), &dbcloud.CreateServiceRequest{Name: "again"})
-		lists, sends := api.Count("GET", servicesPattern), api.Count("POST", servicesPattern)
+		srv.InjectFault(f)
+		_, err := c.Services.Create(t.Context(), srv.ProjectID, &dbcloud.CreateServiceRequest{Name: "again"})
+		lists, sends := srv.Count("GET", servicesPattern), srv.Count("POST", servicesPattern)
 		var apiErr *dbcloud.APIError
 		if !errors.As(err, &apiErr) || apiErr.StatusCode != f.Status || errors.Is(err, dbcloud.ErrMaybeCreated) || sends != 0 || lists != f.Times {
 			t.Errorf("list answered %d: err = %v, %d lists, %d creates sent; want the %d, %d lists and nothing sent", f.Status, err, lists, sends, f.Status, f.Times)
 		}
 	}
 
-	plain, api := fakeClient(t, fakeapi.Options{})
-	if _, err := plain.Services.Create(t.Context(), api.ProjectID(), &dbcloud.CreateServiceRequest{Name: "orders"}); err != nil {
+	plain, srv := newFake(t, nil)
+	if _, err := plain.Services.Create(t.Context(), srv.ProjectID, &dbcloud.CreateServiceRequest{Name: "orders"}); err != nil {
 		t.Fatal(err)
 	}
-	if got := api.Count("GET", ""); got != 0 {
+	if got := srv.Count("GET", ""); got != 0 {
 		t.Errorf("a create without recovery made %d GETs, want none", got)
 	}
 }
@@ -351,10 +351,10 @@ func TestCreateRecoveryListsOnlyWhenAsked(t *testing.T) {
 // error that says it exists (ErrMaybeCreated, naming it) and why, so a script
 // that branches on the sentinel does not lose it.
 func TestCreateRecoveryPasswordFailureKeepsTheService(t *testing.T) {
-	c, api := recoveryClient(t, nil)
-	api.InjectFault(fakeapi.Fault{Method: "POST", Path: servicesPattern, Drop: true, AfterHandling: true})
-	api.InjectFault(fakeapi.Fault{Method: "POST", Path: servicesPattern + "/*/updatePassword", Status: 503, Times: 10})
-	svc, err := c.Services.Create(t.Context(), api.ProjectID(), &dbcloud.CreateServiceRequest{Name: "orders"})
+	c, srv := recoveryClient(t, nil)
+	srv.InjectFault(dbcloudtest.Fault{Method: "POST", Path: servicesPattern, Drop: true, AfterHandling: true})
+	srv.InjectFault(dbcloudtest.Fault{Method: "POST", Path: servicesPattern + "/*/updatePassword", Status: 503, Times: 10})
+	svc, err := c.Services.Create(t.Context(), srv.ProjectID, &dbcloud.CreateServiceRequest{Name: "orders"})
 	var maybe *dbcloud.MaybeCreatedError
 	if svc == nil || svc.Name != "orders" || svc.InitialPassword != "" || !errors.Is(err, dbcloud.ErrServer) ||
 		!errors.As(err, &maybe) || !slices.Equal(maybe.IDs, []string{svc.ServiceID}) {
@@ -371,21 +371,21 @@ func TestCreateRecoveryPasswordFailureKeepsTheService(t *testing.T) {
 func TestCreateRecoveryKeepsSecrets(t *testing.T) {
 	var logs bytes.Buffer
 	logger := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	c, api := recoveryClient(t, nil, dbcloud.WithLogger(logger))
-	api.InjectFault(fakeapi.Fault{Method: "POST", Path: servicesPattern, Drop: true, AfterHandling: true})
-	svc, err := c.Services.Create(t.Context(), api.ProjectID(), &dbcloud.CreateServiceRequest{Name: "orders"})
+	c, srv := recoveryClient(t, nil, dbcloud.WithLogger(logger))
+	srv.InjectFault(dbcloudtest.Fault{Method: "POST", Path: servicesPattern, Drop: true, AfterHandling: true})
+	svc, err := c.Services.Create(t.Context(), srv.ProjectID, &dbcloud.CreateServiceRequest{Name: "orders"})
 	if err != nil || len(svc.InitialPassword) != 32 {
 		t.Fatalf("Create = %+v, %v", svc, err)
 	}
-	secrets := []string{api.APIKey(), string(svc.InitialPassword)}
+	secrets := []string{srv.APIKey, string(svc.InitialPassword)}
 
 	// A second recovery whose password update is refused by an answer that
 	// echoes the key. Its new password is known only to the SDK: the logs and
 	// the error must hold no 32-character run of its alphabet.
-	api.InjectFault(fakeapi.Fault{Method: "POST", Path: servicesPattern, Drop: true, AfterHandling: true})
-	api.InjectFault(fakeapi.Fault{Method: "POST", Path: servicesPattern + "/*/updatePassword", Status: 400,
-		Body: `{"code":"INVALID_REQUEST","message":"key ` + api.APIKey() + ` may not set passwords"}`})
-	_, err2 := c.Services.Create(t.Context(), api.ProjectID(), &dbcloud.CreateServiceRequest{Name: "again"})
+	srv.InjectFault(dbcloudtest.Fault{Method: "POST", Path: servicesPattern, Drop: true, AfterHandling: true})
+	srv.InjectFault(dbcloudtest.Fault{Method: "POST", Path: servicesPattern + "/*/updatePassword", Status: 400,
+		Body: `{"code":"INVALID_REQUEST","message":"key ` + srv.APIKey + ` may not set passwords"}`})
+	_, err2 := c.Services.Create(t.Context(), srv.ProjectID, &dbcloud.CreateServiceRequest{Name: "again"})
 	if err2 == nil {
 		t.Fatal("want the refused password update")
 	}

@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/dbcloud/dbcloud-go"
-	"github.com/dbcloud/dbcloud-go/internal/fakeapi"
+	"github.com/dbcloud/dbcloud-go/dbcloudtest"
 	"github.com/jarcoal/httpmock"
 )
 
@@ -24,8 +24,8 @@ func TestNoSecretAnywhere(t *testing.T) {
 	const newPassword = "Upd4ted-Pa55word-quux"
 	var logs bytes.Buffer
 	logger := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	c, api := fakeClient(t, fakeapi.Options{}, dbcloud.WithLogger(logger))
-	ctx, p := t.Context(), api.ProjectID()
+	c, srv := newFake(t, nil, dbcloud.WithLogger(logger))
+	ctx, p := t.Context(), srv.ProjectID
 	var returned []any
 	keep := func(v any, err error) {
 		if err != nil {
@@ -48,16 +48,16 @@ func TestNoSecretAnywhere(t *testing.T) {
 		t.Fatal(err)
 	}
 	keep(fork, nil)
-	secrets := []string{api.APIKey(), string(svc.InitialPassword), string(fork.InitialPassword), newPassword}
+	secrets := []string{srv.APIKey, string(svc.InitialPassword), string(fork.InitialPassword), newPassword}
 
 	// Failures and retries along the way: a 503 retried, a reset retried, a
 	// 400 that echoes the password, a 401 that echoes the key.
-	api.InjectFault(fakeapi.Fault{Method: "GET", Path: "/projects/*/services", Status: 503})
-	api.InjectFault(fakeapi.Fault{Method: "POST", Path: "/projects/*/services/*/stop", Drop: true})
-	api.InjectFault(fakeapi.Fault{Method: "POST", Path: "/projects/*/services/*/updatePassword", Status: 400,
+	srv.InjectFault(dbcloudtest.Fault{Method: "GET", Path: "/projects/*/services", Status: 503})
+	srv.InjectFault(dbcloudtest.Fault{Method: "POST", Path: "/projects/*/services/*/stop", Drop: true})
+	srv.InjectFault(dbcloudtest.Fault{Method: "POST", Path: "/projects/*/services/*/updatePassword", Status: 400,
 		Body: `{"code":"INVALID_REQUEST","message":"password ` + newPassword + ` is weak"}`})
-	api.InjectFault(fakeapi.Fault{Method: "POST", Path: "/projects/*/services/*/enablePooler", Status: 401,
-		Body: `{"code":"UNAUTHORIZED","message":"key ` + api.APIKey() + ` revoked"}`})
+	srv.InjectFault(dbcloudtest.Fault{Method: "POST", Path: "/projects/*/services/*/enablePooler", Status: 401,
+		Body: `{"code":"UNAUTHORIZED","message":"key ` + srv.APIKey + ` revoked"}`})
 
 	keep(c.Services.List(ctx, p))
 	keep(c.Services.Get(ctx, p, id))
@@ -124,15 +124,15 @@ func TestNoSecretAnywhere(t *testing.T) {
 // Ids holding "/", "..", "?", "#", "%" or spaces stay one path segment: the
 // server sees them escaped and answers 404, never another route.
 func TestIDsCannotChangeTheRoute(t *testing.T) {
-	c, api := fakeClient(t, fakeapi.Options{})
-	ctx, p := t.Context(), api.ProjectID()
+	c, srv := newFake(t, nil)
+	ctx, p := t.Context(), srv.ProjectID
 	svc := createReady(t, c, p, "db")
 	set, err := c.ReplicaSets.Create(ctx, p, svc.ServiceID, &dbcloud.CreateReplicaSetRequest{Name: "r", Nodes: 1, CPUMillis: 500, MemoryGBs: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
 	id := svc.ServiceID
-	api.ResetCounts()
+	srv.ResetRequests()
 	weird := []string{
 		id + "/replicaSets/" + set.ID, // unescaped, a DELETE would delete the replica set
 		id + "?x=1", id + "#frag", id + "%2Fstop", id + " ", "..", ".", "../" + id, "a b/../" + id,
@@ -145,10 +145,10 @@ func TestIDsCannotChangeTheRoute(t *testing.T) {
 			t.Errorf("Stop(%q) = %v, want 404", w, err)
 		}
 	}
-	if n := api.Count("", ""); n != 2*len(weird) {
+	if n := srv.Count("", ""); n != 2*len(weird) {
 		t.Errorf("%d requests, want %d", n, 2*len(weird))
 	}
-	if n := api.Count("DELETE", "/projects/*/services/*") + api.Count("POST", "/projects/*/services/*/stop"); n != 2*len(weird) {
+	if n := srv.Count("DELETE", "/projects/*/services/*") + srv.Count("POST", "/projects/*/services/*/stop"); n != 2*len(weird) {
 		t.Errorf("only %d of %d requests kept the id as one segment", n, 2*len(weird))
 	}
 	after, err := c.Services.Get(ctx, p, id)

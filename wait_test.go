@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/dbcloud/dbcloud-go"
-	"github.com/dbcloud/dbcloud-go/internal/fakeapi"
+	"github.com/dbcloud/dbcloud-go/dbcloudtest"
 	"github.com/google/go-cmp/cmp"
 	"github.com/jarcoal/httpmock"
 )
@@ -19,15 +19,13 @@ const servicePattern = "/projects/*/services/*"
 
 // stepper returns a fake whose statuses move one step each time the wait
 // reports progress: every poll sees the next status, with no sleeping.
-func stepper(t *testing.T) (*dbcloud.Client, *fakeapi.API, *fakeapi.ManualClock) {
-	clock := fakeapi.NewManualClock(time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC))
-	c, api := fakeClient(t, fakeapi.Options{Clock: clock, Step: time.Minute})
-	return c, api, clock
+func stepper(t *testing.T) (*dbcloud.Client, *dbcloudtest.Server) {
+	return newFake(t, []dbcloudtest.Option{dbcloudtest.WithStartTime(time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)), dbcloudtest.WithStep(time.Minute)})
 }
 
 func TestWaitForReadySeesEveryStatus(t *testing.T) {
-	c, api, clock := stepper(t)
-	ctx, p := t.Context(), api.ProjectID()
+	c, srv := stepper(t)
+	ctx, p := t.Context(), srv.ProjectID
 	svc, err := c.Services.Create(ctx, p, &dbcloud.CreateServiceRequest{Name: "db"})
 	if err != nil {
 		t.Fatal(err)
@@ -35,7 +33,7 @@ func TestWaitForReadySeesEveryStatus(t *testing.T) {
 	var seen []string
 	got, err := c.Services.WaitForReady(ctx, p, svc.ServiceID, fastPolls, dbcloud.WithProgress(func(s string) {
 		seen = append(seen, s)
-		clock.Advance(time.Minute)
+		srv.Advance(time.Minute)
 	}))
 	if err != nil {
 		t.Fatal(err)
@@ -46,7 +44,7 @@ func TestWaitForReadySeesEveryStatus(t *testing.T) {
 	if got.Status != dbcloud.StatusReady || got.ServiceID != svc.ServiceID {
 		t.Errorf("got %s %s, want the READY service", got.ServiceID, got.Status)
 	}
-	if n := api.Count("GET", servicePattern); n != 3 {
+	if n := srv.Count("GET", servicePattern); n != 3 {
 		t.Errorf("GETs = %d, want one per poll (3)", n)
 	}
 }
@@ -54,24 +52,24 @@ func TestWaitForReadySeesEveryStatus(t *testing.T) {
 // The first check is immediate: a READY service returns at once even with an
 // hour between polls.
 func TestWaitFirstCheckIsImmediate(t *testing.T) {
-	c, api := fakeClient(t, fakeapi.Options{})
-	svc := createReady(t, c, api.ProjectID(), "db")
-	api.ResetCounts()
+	c, srv := newFake(t, nil)
+	svc := createReady(t, c, srv.ProjectID, "db")
+	srv.ResetRequests()
 	start := time.Now()
-	if _, err := c.Services.WaitForReady(t.Context(), api.ProjectID(), svc.ServiceID, dbcloud.WithPollInterval(time.Hour, time.Hour)); err != nil {
+	if _, err := c.Services.WaitForReady(t.Context(), srv.ProjectID, svc.ServiceID, dbcloud.WithPollInterval(time.Hour, time.Hour)); err != nil {
 		t.Fatal(err)
 	}
 	if d := time.Since(start); d > time.Second {
 		t.Errorf("took %v", d)
 	}
-	if n := api.Count("GET", servicePattern); n != 1 {
+	if n := srv.Count("GET", servicePattern); n != 1 {
 		t.Errorf("GETs = %d, want 1", n)
 	}
 }
 
 func TestWaitTimeout(t *testing.T) {
-	c, api, _ := stepper(t) // the clock never moves: the service stays QUEUED
-	svc, err := c.Services.Create(t.Context(), api.ProjectID(), &dbcloud.CreateServiceRequest{Name: "db"})
+	c, srv := stepper(t) // the clock never moves: the service stays QUEUED
+	svc, err := c.Services.Create(t.Context(), srv.ProjectID, &dbcloud.CreateServiceRequest{Name: "db"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +89,7 @@ func TestWaitTimeout(t *testing.T) {
 	}
 	t.Cleanup(func() { // after the parallel subtests
 		// The two waits share their reads: GETs while one runs, Lists while both do.
-		if n := api.Count("GET", servicePattern) + api.Count("GET", "/projects/*/services"); n < 4 {
+		if n := srv.Count("GET", servicePattern) + srv.Count("GET", "/projects/*/services"); n < 4 {
 			t.Errorf("reads = %d: the waits did not poll", n)
 		}
 	})
@@ -99,21 +97,21 @@ func TestWaitTimeout(t *testing.T) {
 	// LastStatus needs.
 	t.Run("WithWaitTimeout", func(t *testing.T) {
 		t.Parallel()
-		_, err := c.Services.WaitForReady(t.Context(), api.ProjectID(), svc.ServiceID, fastPolls, dbcloud.WithWaitTimeout(250*time.Millisecond))
+		_, err := c.Services.WaitForReady(t.Context(), srv.ProjectID, svc.ServiceID, fastPolls, dbcloud.WithWaitTimeout(250*time.Millisecond))
 		check(t, err)
 	})
 	t.Run("context deadline", func(t *testing.T) {
 		t.Parallel()
 		ctx, cancel := context.WithTimeout(t.Context(), 250*time.Millisecond)
 		defer cancel()
-		_, err := c.Services.WaitForReady(ctx, api.ProjectID(), svc.ServiceID, fastPolls)
+		_, err := c.Services.WaitForReady(ctx, srv.ProjectID, svc.ServiceID, fastPolls)
 		check(t, err)
 	})
 }
 
 func TestWaitEndsAtOnceWhenItCannotSucceed(t *testing.T) {
-	c, api := fakeClient(t, fakeapi.Options{})
-	ctx, p := t.Context(), api.ProjectID()
+	c, srv := newFake(t, nil)
+	ctx, p := t.Context(), srv.ProjectID
 	slow := dbcloud.WithPollInterval(time.Hour, time.Hour) // a second poll would hang the test
 	svc := createReady(t, c, p, "db")
 	other := createReady(t, c, p, "other")
@@ -123,14 +121,14 @@ func TestWaitEndsAtOnceWhenItCannotSucceed(t *testing.T) {
 		assertWaitErr(t, err, dbcloud.ErrNotFound, "")
 	})
 	t.Run("deleting while waiting for READY", func(t *testing.T) {
-		if err := api.SetStatus(p, other.ServiceID, "DELETING"); err != nil {
+		if err := srv.SetStatus(other.ServiceID, "DELETING"); err != nil {
 			t.Fatal(err)
 		}
 		_, err := c.Services.WaitForReady(ctx, p, other.ServiceID, slow)
 		assertWaitErr(t, err, dbcloud.ErrUnexpectedStatus, "DELETING")
 	})
 	t.Run("deleted while waiting for PAUSED", func(t *testing.T) {
-		if err := api.SetStatus(p, other.ServiceID, "DELETED"); err != nil {
+		if err := srv.SetStatus(other.ServiceID, "DELETED"); err != nil {
 			t.Fatal(err)
 		}
 		_, err := c.Services.WaitForStatus(ctx, p, other.ServiceID, dbcloud.StatusPaused, slow)
@@ -145,7 +143,7 @@ func TestWaitEndsAtOnceWhenItCannotSucceed(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := api.SetReplicaSetStatus(p, svc.ServiceID, set.ID, "error"); err != nil {
+		if err := srv.SetReplicaSetStatus(svc.ServiceID, set.ID, "error"); err != nil {
 			t.Fatal(err)
 		}
 		_, err = c.ReplicaSets.WaitForActive(ctx, p, svc.ServiceID, set.ID, slow)
@@ -155,7 +153,7 @@ func TestWaitEndsAtOnceWhenItCannotSucceed(t *testing.T) {
 	})
 	for _, status := range []int{400, 401, 403, 409} {
 		t.Run(http.StatusText(status), func(t *testing.T) {
-			api.InjectFault(fakeapi.Fault{Method: "GET", Path: servicePattern, Status: status, Body: `{"code":"NOPE"}`})
+			srv.InjectFault(dbcloudtest.Fault{Method: "GET", Path: servicePattern, Status: status, Body: `{"code":"NOPE"}`})
 			_, err := c.Services.WaitForReady(ctx, p, svc.ServiceID, slow)
 			assertWaitErr(t, err, nil, "")
 			var apiErr *dbcloud.APIError
@@ -232,14 +230,14 @@ func TestWaitCutShortKeepsLastFailure(t *testing.T) {
 }
 
 func TestWaitForDeleted(t *testing.T) {
-	c, api, clock := stepper(t)
-	ctx, p := t.Context(), api.ProjectID()
-	clock.Advance(time.Hour)
+	c, srv := stepper(t)
+	ctx, p := t.Context(), srv.ProjectID
+	srv.Advance(time.Hour)
 	svc, err := c.Services.Create(ctx, p, &dbcloud.CreateServiceRequest{Name: "db"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	clock.Advance(time.Hour) // READY
+	srv.Advance(time.Hour) // READY
 	set, err := c.ReplicaSets.Create(ctx, p, svc.ServiceID, &dbcloud.CreateReplicaSetRequest{Name: "r", Nodes: 2, CPUMillis: 500, MemoryGBs: 2})
 	if err != nil {
 		t.Fatal(err)
@@ -247,7 +245,7 @@ func TestWaitForDeleted(t *testing.T) {
 	var seen []string
 	step := dbcloud.WithProgress(func(s string) {
 		seen = append(seen, s)
-		clock.Advance(time.Minute)
+		srv.Advance(time.Minute)
 	})
 
 	active, err := c.ReplicaSets.WaitForActive(ctx, p, svc.ServiceID, set.ID, fastPolls, step)
@@ -277,12 +275,12 @@ func TestWaitForDeleted(t *testing.T) {
 }
 
 func TestWaitForDeletedAcceptsDELETED(t *testing.T) {
-	c, api := fakeClient(t, fakeapi.Options{})
-	svc := createReady(t, c, api.ProjectID(), "db")
-	if err := api.SetStatus(api.ProjectID(), svc.ServiceID, "DELETED"); err != nil {
+	c, srv := newFake(t, nil)
+	svc := createReady(t, c, srv.ProjectID, "db")
+	if err := srv.SetStatus(svc.ServiceID, "DELETED"); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.Services.WaitForDeleted(t.Context(), api.ProjectID(), svc.ServiceID, dbcloud.WithPollInterval(time.Hour, time.Hour)); err != nil {
+	if err := c.Services.WaitForDeleted(t.Context(), srv.ProjectID, svc.ServiceID, dbcloud.WithPollInterval(time.Hour, time.Hour)); err != nil {
 		t.Fatal(err)
 	}
 }

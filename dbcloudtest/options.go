@@ -20,6 +20,8 @@ type config struct {
 	logEvery time.Duration // WithLogInterval
 	logKeep  int           // WithLogRetention
 	noLog    bool          // WithRequestLog(false)
+
+	sinceExclusive bool // WithExclusiveSince
 }
 
 // WithStep sets how long each status of an asynchronous operation lasts on

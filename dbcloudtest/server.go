@@ -84,6 +84,7 @@ func NewServerAt(addr string, opts ...Option) (*Server, error) {
 		ConnectDelay:   cfg.connect, // Start makes every endpoint live
 		LogInterval:    cfg.logEvery,
 		LogRetention:   cfg.logKeep,
+		SinceExclusive: cfg.sinceExclusive,
 	})
 	if err != nil {
 		return nil, errors.New("dbcloudtest: " + err.Error())

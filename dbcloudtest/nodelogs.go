@@ -1,0 +1,46 @@
+package dbcloudtest
+
+import (
+	"github.com/dbcloud/dbcloud-go"
+	"github.com/dbcloud/dbcloud-go/internal/fakeapi"
+)
+
+// NodeLogEntry is a log entry written by one node of a service: Node 0 is
+// the primary, 1 to n its HA replicas. The API's entries do not say which
+// node wrote them, so dbcloud.LogEntry has no such field; the logs endpoint
+// filters on it (dbcloud.LogOptions.Node), and AppendNodeLogs is how a test
+// gives entries one.
+type NodeLogEntry struct {
+	dbcloud.LogEntry
+	Node int
+}
+
+// AppendNodeLogs adds entries at the newest end of a service's history, as
+// AppendLogs does, each written by its Node, so that a test of code that
+// reads one node's logs (dbcloud.LogOptions.Node) has entries to keep and
+// entries to leave out, in one history and in the order given. AppendLogs is
+// AppendNodeLogs with every Node 0. A negative Node is an error, and then
+// none of the entries is added.
+func (s *Server) AppendNodeLogs(serviceID string, entries ...NodeLogEntry) error {
+	recs := make([]fakeapi.LogEntry, len(entries))
+	for i, e := range entries {
+		recs[i] = fakeapi.LogEntry{Timestamp: e.Timestamp, Severity: e.Severity, Message: e.Message, Node: e.Node}
+	}
+	return userError(s.api.AppendLogs("", serviceID, recs...))
+}
+
+// NodeLogs returns a service's whole log history, newest first, as Logs
+// does, with the node that wrote each entry, so that a test of code that
+// filters on dbcloud.LogOptions.Node can compute what the filter should
+// keep from what the server holds.
+func (s *Server) NodeLogs(serviceID string) ([]NodeLogEntry, error) {
+	recs, err := s.api.Logs("", serviceID)
+	if err != nil {
+		return nil, userError(err)
+	}
+	out := make([]NodeLogEntry, len(recs))
+	for i, r := range recs {
+		out[i] = NodeLogEntry{LogEntry: dbcloud.LogEntry{Timestamp: r.Timestamp, Severity: r.Severity, Message: r.Message}, Node: r.Node}
+	}
+	return out, nil
+}
