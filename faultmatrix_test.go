@@ -324,13 +324,16 @@ func outcome(err error) string {
 	return got
 }
 
-// closedPortURL returns a base URL on a loopback port nobody listens on.
+// closedPortURL returns a base URL on a loopback port nobody listens on:
+// port 1 (tcpmux), which no test binds and an unprivileged process cannot.
+// A port freed by closing a listener is no good: another listener of the
+// run (a fake, a database endpoint) could take it before the dial, and did,
+// in 2 runs of 10.
 func closedPortURL(t *testing.T) string {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
+	const addr = "127.0.0.1:1"
+	if c, err := net.DialTimeout("tcp", addr, time.Second); err == nil {
+		_ = c.Close()
+		t.Fatalf("something listens on %s: the connection-refused cells need a port where nothing does", addr)
 	}
-	addr := ln.Addr().String()
-	_ = ln.Close()
 	return "http://" + addr + "/v1"
 }
