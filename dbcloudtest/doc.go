@@ -68,8 +68,9 @@
 //     deadline) then ends it with a *dbcloud.WaitError for which
 //     errors.Is(err, context.DeadlineExceeded) holds.
 //
-// Count and Requests show what the code sent; Service and Services show the
-// state it left. The Example functions of this package are such tests.
+// Count and Requests show what the code sent (ResetRequests starts them
+// again after a test's setup); Service and Services show the state it left.
+// The Example functions of this package are such tests.
 //
 // # Time
 //
@@ -269,7 +270,10 @@
 // filters are since <= timestamp < until (adjacent windows neither overlap
 // nor leave gaps), every search term (case-insensitive), any of the
 // severities (in any case; an unknown one matches nothing), and the node (0
-// the primary, 1..n the HA replicas; another number gives an empty page). A
+// the primary, 1..n the HA replicas; another number gives an empty page;
+// AppendNodeLogs and NodeLogs give entries a node). WithExclusiveSince
+// makes the since bound since < timestamp, since the API does not say
+// which it is. A
 // cursor is an opaque position signed for its service, so a forged or
 // foreign one is refused (400); it does not carry the filters, which each
 // page request repeats. Like the live service's, a cursor issued for a read
