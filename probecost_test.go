@@ -15,6 +15,9 @@ import (
 // server takes, plain and with TLS: the median of 100 each. Not under -race,
 // which would measure the race detector.
 func TestProbeCostRealPostgres(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a measurement of 5 s: runs without -short")
+	}
 	pg := pgtest.New(t)
 	c, _ := serviceAt(t, pg.Port, func(int) string { return "READY" })
 	measure := func(kind string, tlsConfig *tls.Config) {

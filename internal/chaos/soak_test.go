@@ -84,6 +84,7 @@ func soakConfig(t *testing.T) (chaos.Config, bool) {
 // goroutine or leaked secret, and below the completion threshold. -v prints
 // the report.
 func TestChaosSoak(t *testing.T) {
+	skipShort(t)
 	cfg, threshold := soakConfig(t)
 	rep, err := chaos.Run(cfg)
 	if err != nil {
@@ -101,6 +102,7 @@ func TestChaosSoak(t *testing.T) {
 // invariants only; completion and the classes of the failures are reported
 // (-v), since the SDK of today fails avoidably in this regime.
 func TestChaosSoakDeadline(t *testing.T) {
+	skipShort(t)
 	if *soakRegime != "classic" {
 		t.Skip("the long runs select their regime with -chaos.regime and run TestChaosSoak")
 	}
@@ -123,5 +125,15 @@ func checkInvariants(t *testing.T, rep *chaos.Report) {
 	}
 	if len(rep.Stacks) > 0 {
 		t.Logf("goroutines:\n%s", rep.Stacks)
+	}
+}
+
+// skipShort skips a soak under -short: each takes about 20 s, and a run
+// that asks for short tests (the newest Go release in .ci/run, after the
+// full run with the race detector) wants the rest.
+func skipShort(t *testing.T) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("a soak of about 20 s: runs without -short")
 	}
 }
