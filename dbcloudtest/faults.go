@@ -3,8 +3,6 @@ package dbcloudtest
 import (
 	"net/http"
 	"time"
-
-	"github.com/dbcloud/dbcloud-go/internal/fakeapi"
 )
 
 // Fault is a misbehaviour the server shows instead of, or on top of, its
@@ -54,18 +52,7 @@ type Fault struct {
 // arrives, so one Drop of such a request may never reach the client's code:
 // use Times: 2 (the SDK's own retry takes the second) to see the SDK act.
 func (s *Server) InjectFault(f Fault) {
-	s.api.InjectFault(fakeapi.Fault{
-		Method:        f.Method,
-		Path:          f.Path,
-		Times:         f.Times,
-		Status:        f.Status,
-		Header:        f.Header,
-		Body:          f.Body,
-		Drop:          f.Drop,
-		AfterHandling: f.AfterHandling,
-		Truncate:      f.Truncate,
-		Delay:         f.Delay,
-	})
+	s.api.InjectFault(f)
 }
 
 // Request is one request the server has seen.
@@ -91,10 +78,5 @@ func (s *Server) Count(method, path string) int { return s.api.Count(method, pat
 // arrived. A request's Status is set before its answer is sent: once a
 // client call returns, its requests are there with their statuses.
 func (s *Server) Requests() []Request {
-	log := s.api.Requests()
-	out := make([]Request, len(log))
-	for i, r := range log {
-		out[i] = Request(r)
-	}
-	return out
+	return s.api.Requests()
 }

@@ -2,7 +2,6 @@ package dbcloudtest
 
 import (
 	"github.com/dbcloud/dbcloud-go"
-	"github.com/dbcloud/dbcloud-go/internal/fakeapi"
 )
 
 // NodeLogEntry is a log entry written by one node of a service: Node 0 is
@@ -22,9 +21,9 @@ type NodeLogEntry struct {
 // AppendNodeLogs with every Node 0. A negative Node is an error, and then
 // none of the entries is added.
 func (s *Server) AppendNodeLogs(serviceID string, entries ...NodeLogEntry) error {
-	recs := make([]fakeapi.LogEntry, len(entries))
+	recs := make([]LogEntry, len(entries))
 	for i, e := range entries {
-		recs[i] = fakeapi.LogEntry{Timestamp: e.Timestamp, Severity: e.Severity, Message: e.Message, Node: e.Node}
+		recs[i] = LogEntry{Timestamp: e.Timestamp, Severity: e.Severity, Message: e.Message, Node: e.Node}
 	}
 	return userError(s.api.AppendLogs("", serviceID, recs...))
 }

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/dbcloud/dbcloud-go"
-	"github.com/dbcloud/dbcloud-go/internal/fakeapi"
 )
 
 // Client's retry waits: a retried request in a test costs milliseconds.
@@ -37,8 +36,8 @@ type Server struct {
 	// ProjectID is the first project the server knows.
 	ProjectID string
 
-	srv      *fakeapi.Server
-	api      *fakeapi.API
+	srv      *EngineServer
+	api      *API
 	clock    *clock
 	realTime bool // WithRealTime: Client keeps the SDK's wait polling
 
@@ -74,7 +73,7 @@ func NewServerAt(addr string, opts ...Option) (*Server, error) {
 		opt(&cfg)
 	}
 	clock := newClock(&cfg)
-	srv, err := fakeapi.Start(addr, fakeapi.Options{
+	srv, err := Start(addr, Options{
 		APIKey:         cfg.apiKey,
 		ProjectIDs:     cfg.projects,
 		Step:           cfg.step,

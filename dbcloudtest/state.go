@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/dbcloud/dbcloud-go"
-	"github.com/dbcloud/dbcloud-go/internal/fakeapi"
 )
 
 // Advance moves the server's clock forward by d. With WithStep(d), each
@@ -87,9 +86,9 @@ func (s *Server) SeedLogs(serviceID string, n int) error {
 // already there is an error, and then none of the entries is added. Entries
 // may share a timestamp.
 func (s *Server) AppendLogs(serviceID string, entries ...dbcloud.LogEntry) error {
-	recs := make([]fakeapi.LogEntry, len(entries))
+	recs := make([]LogEntry, len(entries))
 	for i, e := range entries {
-		recs[i] = fakeapi.LogEntry{Timestamp: e.Timestamp, Severity: e.Severity, Message: e.Message}
+		recs[i] = LogEntry{Timestamp: e.Timestamp, Severity: e.Severity, Message: e.Message}
 	}
 	return userError(s.api.AppendLogs("", serviceID, recs...))
 }

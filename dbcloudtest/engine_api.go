@@ -1,0 +1,407 @@
+package dbcloudtest
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+const (
+	defaultAPIKey    = "fake-key-0123456789"
+	defaultProjectID = "proj-fake"
+	// maxBodyBytes bounds what a request may make the fake hold in memory.
+	maxBodyBytes = 1 << 20
+)
+
+// Options configures a fake API. The zero value is ready to use.
+type Options struct {
+	// APIKey is the only key accepted in "Authorization: Bearer <key>";
+	// "" means "fake-key-0123456789".
+	APIKey string
+	// ProjectIDs are the known projects; empty means []string{"proj-fake"}.
+	// Any other project id is answered with 404 NOT_FOUND.
+	ProjectIDs []string
+	// Step is how long each status of an asynchronous operation lasts. With 0
+	// an operation completes at once: its own response still shows the first
+	// status (for example QUEUED) and the next read shows the final one.
+	Step time.Duration
+	// Clock drives every transition; nil means real time.
+	Clock Clock
+	// Seed makes ids, passwords and generated logs deterministic.
+	Seed uint64
+	// RecordRequests keeps every request for Requests. Off, a long-running
+	// fake (examples/fakeserver) does not grow with its traffic.
+	RecordRequests bool
+	// LiveEndpoints makes every endpoint the API hands out (a service's,
+	// its pooler's, a replica set's and its pooler's) a listener on its own
+	// loopback port that answers like a PostgreSQL server. Close stops
+	// them. Start turns it on.
+	LiveEndpoints bool
+	// ConnectDelay is how long, on Clock, a live endpoint answers "starting
+	// up" (SQLSTATE 57P03) after its resource became READY or active.
+	ConnectDelay time.Duration
+	// SinceExclusive makes the logs endpoint's since bound exclusive
+	// (timestamp > since) instead of inclusive (timestamp >= since). The API
+	// does not say which it is, so clients are tested against both.
+	SinceExclusive bool
+	// LogInterval, when not 0, has every service write one generated log
+	// line each LogInterval of the fake's clock from its creation on,
+	// whatever its status, as a feed of lines to follow. Nothing runs in
+	// the background: the lines that are due are written, with the
+	// timestamps they were due at, when a request or a helper next reads
+	// the clock.
+	LogInterval time.Duration
+	// LogRetention, when not 0, bounds each service's history as a real
+	// service's retention does: once a history holds more than twice
+	// LogRetention entries, all but the newest LogRetention are dropped at
+	// the next request or helper call. A cursor into dropped entries gives an
+	// empty page. 0 keeps everything.
+	LogRetention int
+}
+
+// API is a stateful, in-memory model of the database service API. It
+// implements http.Handler and serves the routes under the prefix /v1. It is
+// safe for concurrent use.
+type API struct {
+	apiKey    string
+	projects  []string
+	step      time.Duration
+	clock     Clock
+	cursorKey []byte
+	requests  atomic.Int64
+
+	sinceExclusive bool
+	logInterval    time.Duration
+	logRetention   int
+	logsDue        int64 // no Options.LogInterval line is due before, Unix nanoseconds
+
+	mu       sync.Mutex
+	idRand   *rand.Rand // ids and passwords: kept apart from logRand so seeding logs never changes later ids
+	logRand  *rand.Rand
+	services []*service // creation order, all projects
+	byID     map[string]*service
+	usedIDs  map[string]bool // every id handed out: never reused
+	goneAt   time.Time       // no deletion completes before; see sweep
+	gone     bool            // a deletion is planned
+	faults   []*Fault
+	counts   map[countKey]int
+
+	recording bool
+	log       []Request
+	logBase   int // sequence number of log[0]: ResetCounts moves it on
+
+	live         *liveNet // nil: endpoints are not live
+	connectDelay time.Duration
+}
+
+// New returns a fake API configured by opts.
+func New(opts Options) *API {
+	a := &API{
+		apiKey:   opts.APIKey,
+		projects: slices.Clone(opts.ProjectIDs),
+		step:     opts.Step,
+		clock:    opts.Clock,
+		idRand:   rand.New(rand.NewPCG(opts.Seed, 0x6462636c6f7564)),
+		logRand:  rand.New(rand.NewPCG(opts.Seed, 0x6c6f6773)),
+		counts:   make(map[countKey]int),
+		byID:     make(map[string]*service),
+		usedIDs:  make(map[string]bool),
+
+		recording:      opts.RecordRequests,
+		connectDelay:   opts.ConnectDelay,
+		sinceExclusive: opts.SinceExclusive,
+		logInterval:    opts.LogInterval,
+		logRetention:   opts.LogRetention,
+	}
+	if opts.LiveEndpoints {
+		a.live = newLiveNet()
+	}
+	if a.apiKey == "" {
+		a.apiKey = defaultAPIKey
+	}
+	if len(a.projects) == 0 {
+		a.projects = []string{defaultProjectID}
+	}
+	if a.clock == nil {
+		a.clock = realClock{}
+	}
+	key := rand.New(rand.NewPCG(opts.Seed, 0x637572736f72))
+	a.cursorKey = make([]byte, 32)
+	for i := range a.cursorKey {
+		a.cursorKey[i] = byte(key.Uint32())
+	}
+	return a
+}
+
+// APIKey returns the key that requests must carry.
+func (a *API) APIKey() string { return a.apiKey }
+
+// ProjectID returns the first known project.
+func (a *API) ProjectID() string { return a.projects[0] }
+
+// reply is what a handler decided to answer, before it is encoded.
+type reply struct {
+	status int
+	body   any // nil: no body
+	header http.Header
+}
+
+// encoded is a reply ready for the wire; faults need it whole to drop or cut it.
+type encoded struct {
+	status int
+	header http.Header
+	body   []byte
+}
+
+// apiError is a failed request: it becomes the error body of the live service.
+type apiError struct {
+	status  int
+	code    string
+	message string
+	details string
+}
+
+// Error returns the message of the error body.
+func (e *apiError) Error() string { return e.message }
+
+func badRequest(field, reason string) error {
+	return &apiError{http.StatusBadRequest, "INVALID_REQUEST", field + ": " + reason, "invalid field " + field}
+}
+
+func notFound(kind, id string) error {
+	return &apiError{http.StatusNotFound, "NOT_FOUND", kind + " not found", kind + " " + strconv.Quote(id)}
+}
+
+func conflict(message, details string) error {
+	return &apiError{http.StatusConflict, "CONFLICT", message, details}
+}
+
+// call is one routed request as the handlers see it.
+type call struct {
+	r       *http.Request
+	now     time.Time
+	project string
+	service string
+	set     string
+	body    []byte
+	bodyErr error
+}
+
+type handlerFunc func(a *API, c *call) (reply, error)
+
+type endpoint struct {
+	fn       handlerFunc
+	withBody bool // the operation takes a JSON body
+}
+
+// route is a path shape; "{p}", "{s}" and "{r}" are the project, service and
+// replica set parameters.
+type route struct {
+	segs    []string
+	methods map[string]endpoint
+}
+
+var routes = []route{
+	{[]string{"projects", "{p}", "services"}, map[string]endpoint{
+		http.MethodGet:  {(*API).listServices, false},
+		http.MethodPost: {(*API).createService, true},
+	}},
+	{[]string{"projects", "{p}", "services", "{s}"}, map[string]endpoint{
+		http.MethodGet:    {(*API).getService, false},
+		http.MethodDelete: {(*API).deleteService, false},
+	}},
+	serviceAction("start", (*API).startService, false),
+	serviceAction("stop", (*API).stopService, false),
+	serviceAction("attachToVPC", (*API).attachVPC, true),
+	serviceAction("detachFromVPC", (*API).detachVPC, true),
+	serviceAction("resize", (*API).resizeService, true),
+	serviceAction("enablePooler", (*API).enablePooler, false),
+	serviceAction("disablePooler", (*API).disablePooler, false),
+	serviceAction("forkService", (*API).forkService, true),
+	serviceAction("updatePassword", (*API).updatePassword, true),
+	serviceAction("setEnvironment", (*API).setEnvironment, true),
+	serviceAction("setHA", (*API).setHA, true),
+	{[]string{"projects", "{p}", "services", "{s}", "logs"}, map[string]endpoint{
+		http.MethodGet: {(*API).getLogs, false},
+	}},
+	{[]string{"projects", "{p}", "services", "{s}", "replicaSets"}, map[string]endpoint{
+		http.MethodGet:  {(*API).listReplicaSets, false},
+		http.MethodPost: {(*API).createReplicaSet, true},
+	}},
+	{[]string{"projects", "{p}", "services", "{s}", "replicaSets", "{r}"}, map[string]endpoint{
+		http.MethodDelete: {(*API).deleteReplicaSet, false},
+	}},
+	replicaSetAction("resize", (*API).resizeReplicaSet, true),
+	replicaSetAction("enablePooler", (*API).enableReplicaSetPooler, false),
+	replicaSetAction("disablePooler", (*API).disableReplicaSetPooler, false),
+	replicaSetAction("setEnvironment", (*API).setReplicaSetEnvironment, true),
+}
+
+func serviceAction(name string, fn handlerFunc, withBody bool) route {
+	return route{[]string{"projects", "{p}", "services", "{s}", name}, map[string]endpoint{http.MethodPost: {fn, withBody}}}
+}
+
+func replicaSetAction(name string, fn handlerFunc, withBody bool) route {
+	return route{[]string{"projects", "{p}", "services", "{s}", "replicaSets", "{r}", name}, map[string]endpoint{http.MethodPost: {fn, withBody}}}
+}
+
+// relPath is the escaped path after the /v1 prefix, as faults and counts see it.
+func relPath(r *http.Request) string {
+	p := r.URL.EscapedPath()
+	switch {
+	case p == "/v1":
+		return ""
+	case strings.HasPrefix(p, "/v1/"):
+		return p[len("/v1"):]
+	}
+	return p
+}
+
+// ServeHTTP answers one request: faults first, then authentication, routing
+// and the model.
+func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	id := "req-" + strconv.FormatInt(a.requests.Add(1), 10)
+	f, seq := a.arrive(r.Method, relPath(r), r.URL.RawQuery)
+	if f != nil {
+		a.serveFault(w, r, id, f, seq)
+		return
+	}
+	e := a.handle(r, id)
+	a.answered(seq, e.status)
+	writeEncoded(w, e)
+}
+
+// handle runs a request through the model and encodes the answer.
+func (a *API) handle(r *http.Request, id string) encoded {
+	rep, err := a.dispatch(r)
+	if err != nil {
+		ae := err.(*apiError) // the only error type handlers return
+		rep = reply{status: ae.status, body: errorBody{ae.code, ae.message, ae.details}, header: rep.header}
+	}
+	return encode(rep, id)
+}
+
+func (a *API) dispatch(r *http.Request) (reply, error) {
+	if got := r.Header.Values("Authorization"); len(got) != 1 || got[0] != "Bearer "+a.apiKey {
+		return reply{}, &apiError{http.StatusUnauthorized, "UNAUTHORIZED", "missing or invalid API key",
+			`send the header "Authorization: Bearer <API key>"`}
+	}
+	c := &call{r: r}
+	ep, allow, ok := c.route()
+	if !ok {
+		return reply{}, &apiError{http.StatusNotFound, "NOT_FOUND", "no such route", r.Method + " " + r.URL.EscapedPath()}
+	}
+	if allow != nil {
+		return reply{header: http.Header{"Allow": {strings.Join(allow, ", ")}}},
+			&apiError{http.StatusMethodNotAllowed, "METHOD_NOT_ALLOWED", "method " + r.Method + " not allowed",
+				"allowed: " + strings.Join(allow, ", ")}
+	}
+	if !slices.Contains(a.projects, c.project) {
+		return reply{}, notFound("project", c.project)
+	}
+	if ep.withBody {
+		// Read before taking the lock: a slow client must not stall the model.
+		c.body, c.bodyErr = io.ReadAll(http.MaxBytesReader(nil, r.Body, maxBodyBytes))
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	c.now = a.clock.Now()
+	a.sweep(c.now)
+	return ep.fn(a, c)
+}
+
+// route matches the request path against the route table. allow is non-nil
+// when the path exists but not for this method.
+func (c *call) route() (ep endpoint, allow []string, ok bool) {
+	if !strings.HasPrefix(c.r.URL.EscapedPath(), "/v1/") {
+		return endpoint{}, nil, false
+	}
+	raw := strings.Split(strings.TrimPrefix(relPath(c.r), "/"), "/")
+	segs := make([]string, len(raw))
+	for i, s := range raw {
+		u, err := url.PathUnescape(s)
+		if err != nil {
+			return endpoint{}, nil, false
+		}
+		segs[i] = u
+	}
+	for _, rt := range routes {
+		if len(rt.segs) != len(segs) || !c.bind(rt.segs, segs) {
+			continue
+		}
+		if ep, ok := rt.methods[c.r.Method]; ok {
+			return ep, nil, true
+		}
+		for m := range rt.methods {
+			allow = append(allow, m)
+		}
+		slices.Sort(allow)
+		return endpoint{}, allow, true
+	}
+	return endpoint{}, nil, false
+}
+
+func (c *call) bind(pattern, segs []string) bool {
+	for i, p := range pattern {
+		switch p {
+		case "{p}":
+			c.project = segs[i]
+		case "{s}":
+			c.service = segs[i]
+		case "{r}":
+			c.set = segs[i]
+		default:
+			if p != segs[i] {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func encode(rep reply, id string) encoded {
+	e := encoded{status: rep.status, header: http.Header{}}
+	for k, v := range rep.header {
+		e.header[k] = slices.Clone(v)
+	}
+	e.header.Set("X-Request-Id", id)
+	if rep.body != nil {
+		e.body = wireJSON(rep.body)
+		e.header.Set("Content-Type", "application/json")
+	}
+	if e.status != http.StatusNoContent {
+		e.header.Set("Content-Length", strconv.Itoa(len(e.body)))
+	}
+	return e
+}
+
+// wireJSON encodes one of the fake's own types as the API does, with no
+// HTML escaping. Only the fake's types are encoded: a failure is a bug in
+// the fake.
+func wireJSON(v any) []byte {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		panic("fakeapi: encoding a response: " + err.Error())
+	}
+	return buf.Bytes()
+}
+
+func writeEncoded(w http.ResponseWriter, e encoded) {
+	h := w.Header()
+	for k, v := range e.header {
+		h[k] = v
+	}
+	w.WriteHeader(e.status)
+	_, _ = w.Write(e.body)
+}
