@@ -22,60 +22,60 @@ const (
 	maxBodyBytes = 1 << 20
 )
 
-// Options configures a fake API. The zero value is ready to use.
-type Options struct {
-	// APIKey is the only key accepted in "Authorization: Bearer <key>";
+// engineOptions configures a fake API. The zero value is ready to use.
+type engineOptions struct {
+	// apiKey is the only key accepted in "Authorization: Bearer <key>";
 	// "" means "fake-key-0123456789".
-	APIKey string
-	// ProjectIDs are the known projects; empty means []string{"proj-fake"}.
+	apiKey string
+	// projectIDs are the known projects; empty means []string{"proj-fake"}.
 	// Any other project id is answered with 404 NOT_FOUND.
-	ProjectIDs []string
-	// Step is how long each status of an asynchronous operation lasts. With 0
+	projectIDs []string
+	// step is how long each status of an asynchronous operation lasts. With 0
 	// an operation completes at once: its own response still shows the first
 	// status (for example QUEUED) and the next read shows the final one.
-	Step time.Duration
-	// Clock drives every transition; nil means real time.
-	Clock Clock
-	// Seed makes ids, passwords and generated logs deterministic.
-	Seed uint64
-	// RecordRequests keeps every request for Requests. Off, a long-running
+	step time.Duration
+	// clock drives every transition; nil means real time.
+	clock *clock
+	// seed makes ids, passwords and generated logs deterministic.
+	seed uint64
+	// recordRequests keeps every request for Requests. Off, a long-running
 	// fake (examples/fakeserver) does not grow with its traffic.
-	RecordRequests bool
-	// LiveEndpoints makes every endpoint the API hands out (a service's,
+	recordRequests bool
+	// liveEndpoints makes every endpoint the API hands out (a service's,
 	// its pooler's, a replica set's and its pooler's) a listener on its own
 	// loopback port that answers like a PostgreSQL server. Close stops
 	// them. Start turns it on.
-	LiveEndpoints bool
-	// ConnectDelay is how long, on Clock, a live endpoint answers "starting
+	liveEndpoints bool
+	// connectDelay is how long, on the clock, a live endpoint answers "starting
 	// up" (SQLSTATE 57P03) after its resource became READY or active.
-	ConnectDelay time.Duration
-	// SinceExclusive makes the logs endpoint's since bound exclusive
+	connectDelay time.Duration
+	// sinceExclusive makes the logs endpoint's since bound exclusive
 	// (timestamp > since) instead of inclusive (timestamp >= since). The API
 	// does not say which it is, so clients are tested against both.
-	SinceExclusive bool
-	// LogInterval, when not 0, has every service write one generated log
-	// line each LogInterval of the fake's clock from its creation on,
+	sinceExclusive bool
+	// logInterval, when not 0, has every service write one generated log
+	// line each logInterval of the fake's clock from its creation on,
 	// whatever its status, as a feed of lines to follow. Nothing runs in
 	// the background: the lines that are due are written, with the
 	// timestamps they were due at, when a request or a helper next reads
 	// the clock.
-	LogInterval time.Duration
-	// LogRetention, when not 0, bounds each service's history as a real
+	logInterval time.Duration
+	// logRetention, when not 0, bounds each service's history as a real
 	// service's retention does: once a history holds more than twice
-	// LogRetention entries, all but the newest LogRetention are dropped at
+	// logRetention entries, all but the newest logRetention are dropped at
 	// the next request or helper call. A cursor into dropped entries gives an
 	// empty page. 0 keeps everything.
-	LogRetention int
+	logRetention int
 }
 
-// API is a stateful, in-memory model of the database service API. It
+// engine is a stateful, in-memory model of the database service engine. It
 // implements http.Handler and serves the routes under the prefix /v1. It is
 // safe for concurrent use.
-type API struct {
+type engine struct {
 	apiKey    string
 	projects  []string
 	step      time.Duration
-	clock     Clock
+	clock     *clock
 	cursorKey []byte
 	requests  atomic.Int64
 
@@ -103,26 +103,26 @@ type API struct {
 	connectDelay time.Duration
 }
 
-// New returns a fake API configured by opts.
-func New(opts Options) *API {
-	a := &API{
-		apiKey:   opts.APIKey,
-		projects: slices.Clone(opts.ProjectIDs),
-		step:     opts.Step,
-		clock:    opts.Clock,
-		idRand:   rand.New(rand.NewPCG(opts.Seed, 0x6462636c6f7564)),
-		logRand:  rand.New(rand.NewPCG(opts.Seed, 0x6c6f6773)),
+// newEngine returns a fake API configured by opts.
+func newEngine(opts engineOptions) *engine {
+	a := &engine{
+		apiKey:   opts.apiKey,
+		projects: slices.Clone(opts.projectIDs),
+		step:     opts.step,
+		clock:    opts.clock,
+		idRand:   rand.New(rand.NewPCG(opts.seed, 0x6462636c6f7564)),
+		logRand:  rand.New(rand.NewPCG(opts.seed, 0x6c6f6773)),
 		counts:   make(map[countKey]int),
 		byID:     make(map[string]*service),
 		usedIDs:  make(map[string]bool),
 
-		recording:      opts.RecordRequests,
-		connectDelay:   opts.ConnectDelay,
-		sinceExclusive: opts.SinceExclusive,
-		logInterval:    opts.LogInterval,
-		logRetention:   opts.LogRetention,
+		recording:      opts.recordRequests,
+		connectDelay:   opts.connectDelay,
+		sinceExclusive: opts.sinceExclusive,
+		logInterval:    opts.logInterval,
+		logRetention:   opts.logRetention,
 	}
-	if opts.LiveEndpoints {
+	if opts.liveEndpoints {
 		a.live = newLiveNet()
 	}
 	if a.apiKey == "" {
@@ -132,9 +132,9 @@ func New(opts Options) *API {
 		a.projects = []string{defaultProjectID}
 	}
 	if a.clock == nil {
-		a.clock = realClock{}
+		a.clock = newClock(&config{realTime: true})
 	}
-	key := rand.New(rand.NewPCG(opts.Seed, 0x637572736f72))
+	key := rand.New(rand.NewPCG(opts.seed, 0x637572736f72))
 	a.cursorKey = make([]byte, 32)
 	for i := range a.cursorKey {
 		a.cursorKey[i] = byte(key.Uint32())
@@ -142,11 +142,11 @@ func New(opts Options) *API {
 	return a
 }
 
-// APIKey returns the key that requests must carry.
-func (a *API) APIKey() string { return a.apiKey }
+// key returns the key that requests must carry.
+func (a *engine) key() string { return a.apiKey }
 
-// ProjectID returns the first known project.
-func (a *API) ProjectID() string { return a.projects[0] }
+// firstProject returns the first known project.
+func (a *engine) firstProject() string { return a.projects[0] }
 
 // reply is what a handler decided to answer, before it is encoded.
 type reply struct {
@@ -196,7 +196,7 @@ type call struct {
 	bodyErr error
 }
 
-type handlerFunc func(a *API, c *call) (reply, error)
+type handlerFunc func(a *engine, c *call) (reply, error)
 
 type endpoint struct {
 	fn       handlerFunc
@@ -212,38 +212,38 @@ type route struct {
 
 var routes = []route{
 	{[]string{"projects", "{p}", "services"}, map[string]endpoint{
-		http.MethodGet:  {(*API).listServices, false},
-		http.MethodPost: {(*API).createService, true},
+		http.MethodGet:  {(*engine).listServices, false},
+		http.MethodPost: {(*engine).createService, true},
 	}},
 	{[]string{"projects", "{p}", "services", "{s}"}, map[string]endpoint{
-		http.MethodGet:    {(*API).getService, false},
-		http.MethodDelete: {(*API).deleteService, false},
+		http.MethodGet:    {(*engine).getService, false},
+		http.MethodDelete: {(*engine).deleteService, false},
 	}},
-	serviceAction("start", (*API).startService, false),
-	serviceAction("stop", (*API).stopService, false),
-	serviceAction("attachToVPC", (*API).attachVPC, true),
-	serviceAction("detachFromVPC", (*API).detachVPC, true),
-	serviceAction("resize", (*API).resizeService, true),
-	serviceAction("enablePooler", (*API).enablePooler, false),
-	serviceAction("disablePooler", (*API).disablePooler, false),
-	serviceAction("forkService", (*API).forkService, true),
-	serviceAction("updatePassword", (*API).updatePassword, true),
-	serviceAction("setEnvironment", (*API).setEnvironment, true),
-	serviceAction("setHA", (*API).setHA, true),
+	serviceAction("start", (*engine).startService, false),
+	serviceAction("stop", (*engine).stopService, false),
+	serviceAction("attachToVPC", (*engine).attachVPC, true),
+	serviceAction("detachFromVPC", (*engine).detachVPC, true),
+	serviceAction("resize", (*engine).resizeService, true),
+	serviceAction("enablePooler", (*engine).enablePooler, false),
+	serviceAction("disablePooler", (*engine).disablePooler, false),
+	serviceAction("forkService", (*engine).forkService, true),
+	serviceAction("updatePassword", (*engine).updatePassword, true),
+	serviceAction("setEnvironment", (*engine).setEnvironment, true),
+	serviceAction("setHA", (*engine).setHA, true),
 	{[]string{"projects", "{p}", "services", "{s}", "logs"}, map[string]endpoint{
-		http.MethodGet: {(*API).getLogs, false},
+		http.MethodGet: {(*engine).getLogs, false},
 	}},
 	{[]string{"projects", "{p}", "services", "{s}", "replicaSets"}, map[string]endpoint{
-		http.MethodGet:  {(*API).listReplicaSets, false},
-		http.MethodPost: {(*API).createReplicaSet, true},
+		http.MethodGet:  {(*engine).listReplicaSets, false},
+		http.MethodPost: {(*engine).createReplicaSet, true},
 	}},
 	{[]string{"projects", "{p}", "services", "{s}", "replicaSets", "{r}"}, map[string]endpoint{
-		http.MethodDelete: {(*API).deleteReplicaSet, false},
+		http.MethodDelete: {(*engine).deleteReplicaSet, false},
 	}},
-	replicaSetAction("resize", (*API).resizeReplicaSet, true),
-	replicaSetAction("enablePooler", (*API).enableReplicaSetPooler, false),
-	replicaSetAction("disablePooler", (*API).disableReplicaSetPooler, false),
-	replicaSetAction("setEnvironment", (*API).setReplicaSetEnvironment, true),
+	replicaSetAction("resize", (*engine).resizeReplicaSet, true),
+	replicaSetAction("enablePooler", (*engine).enableReplicaSetPooler, false),
+	replicaSetAction("disablePooler", (*engine).disableReplicaSetPooler, false),
+	replicaSetAction("setEnvironment", (*engine).setReplicaSetEnvironment, true),
 }
 
 func serviceAction(name string, fn handlerFunc, withBody bool) route {
@@ -268,7 +268,7 @@ func relPath(r *http.Request) string {
 
 // ServeHTTP answers one request: faults first, then authentication, routing
 // and the model.
-func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+func (a *engine) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	id := "req-" + strconv.FormatInt(a.requests.Add(1), 10)
 	f, seq := a.arrive(r.Method, relPath(r), r.URL.RawQuery)
 	if f != nil {
@@ -281,7 +281,7 @@ func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // handle runs a request through the model and encodes the answer.
-func (a *API) handle(r *http.Request, id string) encoded {
+func (a *engine) handle(r *http.Request, id string) encoded {
 	rep, err := a.dispatch(r)
 	if err != nil {
 		ae := err.(*apiError) // the only error type handlers return
@@ -290,7 +290,7 @@ func (a *API) handle(r *http.Request, id string) encoded {
 	return encode(rep, id)
 }
 
-func (a *API) dispatch(r *http.Request) (reply, error) {
+func (a *engine) dispatch(r *http.Request) (reply, error) {
 	if got := r.Header.Values("Authorization"); len(got) != 1 || got[0] != "Bearer "+a.apiKey {
 		return reply{}, &apiError{http.StatusUnauthorized, "UNAUTHORIZED", "missing or invalid API key",
 			`send the header "Authorization: Bearer <API key>"`}

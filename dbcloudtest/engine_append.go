@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// AppendLogs adds entries to the newest end of a service's history, in the
+// appendLogs adds entries to the newest end of a service's history, in the
 // order given, as a running database would write them, so that tests can
 // add lines while a reader follows the logs. A zero Timestamp means now on
 // the fake's clock; an empty Severity means LOG. Timestamps must not go
@@ -15,7 +15,7 @@ import (
 // Entries may share a timestamp, and identical entries are kept as many
 // times as they are given.
 // projectID "" finds the service in any project: service ids are unique.
-func (a *API) AppendLogs(projectID, serviceID string, entries ...LogEntry) error {
+func (a *engine) appendLogs(projectID, serviceID string, entries ...logEntry) error {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	s, now, err := a.helperService(projectID, serviceID)

@@ -7,33 +7,33 @@ import (
 )
 
 func TestAppendLogs(t *testing.T) {
-	f := newFake(t, Options{})
+	f := newFake(t, engineOptions{})
 	svc := f.ready(nil)
-	before, _ := f.api.Logs(f.proj, svc)
+	before, _ := f.api.logs(f.proj, svc)
 	first := f.logsPage(svc, nil)
 	start := f.clock.Now()
 	at := start.Add(time.Minute)
-	err := f.api.AppendLogs(f.proj, svc,
-		LogEntry{Timestamp: at, Severity: "error", Message: "boom"},
-		LogEntry{Timestamp: at, Message: "same instant"},
-		LogEntry{Timestamp: at, Message: "same instant"},
-		LogEntry{Message: "no time: the clock's now, which is older"})
+	err := f.api.appendLogs(f.proj, svc,
+		logEntry{Timestamp: at, Severity: "error", Message: "boom"},
+		logEntry{Timestamp: at, Message: "same instant"},
+		logEntry{Timestamp: at, Message: "same instant"},
+		logEntry{Message: "no time: the clock's now, which is older"})
 	if err == nil {
 		t.Fatal("an entry older than the newest was accepted")
 	}
-	if all, _ := f.api.Logs(f.proj, svc); len(all) != len(before) {
+	if all, _ := f.api.logs(f.proj, svc); len(all) != len(before) {
 		t.Fatalf("a refused batch changed the history: %d entries, want %d", len(all), len(before))
 	}
-	f.clock.Advance(2 * time.Minute)
-	if err := f.api.AppendLogs(f.proj, svc,
-		LogEntry{Timestamp: at, Severity: "error", Message: "boom"},
-		LogEntry{Timestamp: at, Message: "same instant"},
-		LogEntry{Timestamp: at, Message: "same instant", Node: 1},
-		LogEntry{Message: "now"}); err != nil {
+	f.clock.advance(2 * time.Minute)
+	if err := f.api.appendLogs(f.proj, svc,
+		logEntry{Timestamp: at, Severity: "error", Message: "boom"},
+		logEntry{Timestamp: at, Message: "same instant"},
+		logEntry{Timestamp: at, Message: "same instant", Node: 1},
+		logEntry{Message: "now"}); err != nil {
 		t.Fatal(err)
 	}
-	all, _ := f.api.Logs(f.proj, svc)
-	want := []LogEntry{
+	all, _ := f.api.logs(f.proj, svc)
+	want := []logEntry{
 		{start.Add(2 * time.Minute), "LOG", "now", 0},
 		{at, "LOG", "same instant", 1},
 		{at, "LOG", "same instant", 0},
@@ -58,12 +58,12 @@ func TestAppendLogs(t *testing.T) {
 			t.Errorf("newest page holds %d entries, want %d", len(p.entries), len(first.entries)+4)
 		}
 	}
-	for _, bad := range []LogEntry{{Severity: "DEBUG", Message: "x"}, {Node: -1, Message: "x"}} {
-		if err := f.api.AppendLogs(f.proj, svc, bad); err == nil {
+	for _, bad := range []logEntry{{Severity: "DEBUG", Message: "x"}, {Node: -1, Message: "x"}} {
+		if err := f.api.appendLogs(f.proj, svc, bad); err == nil {
 			t.Errorf("AppendLogs(%+v) accepted", bad)
 		}
 	}
-	if err := f.api.AppendLogs(f.proj, "nope", LogEntry{Message: "x"}); err == nil {
+	if err := f.api.appendLogs(f.proj, "nope", logEntry{Message: "x"}); err == nil {
 		t.Error("AppendLogs on an unknown service accepted")
 	}
 }

@@ -14,12 +14,12 @@ import (
 // TestConcurrency drives every part of the fake from many goroutines; run it
 // with -race.
 func TestConcurrency(t *testing.T) {
-	f := newFake(t, Options{Step: time.Second})
+	f := newFake(t, engineOptions{step: time.Second})
 	client := f.srv.Client()
 	// do reports with t.Error only: it runs outside the test goroutine.
 	do := func(method, path, body string) (int, []byte) {
 		req, _ := http.NewRequest(method, f.base+path, strings.NewReader(body))
-		req.Header.Set("Authorization", "Bearer "+f.api.APIKey())
+		req.Header.Set("Authorization", "Bearer "+f.api.key())
 		req.Header.Set("Content-Type", "application/json")
 		res, err := client.Do(req)
 		if err != nil {
@@ -43,15 +43,15 @@ func TestConcurrency(t *testing.T) {
 					t.Errorf("create: %d", st)
 				}
 				do("GET", "/projects/"+f.proj+"/services", "")
-				f.clock.Advance(100 * time.Millisecond)
-				f.api.Count("POST", "/projects/*/services")
+				f.clock.advance(100 * time.Millisecond)
+				f.api.count("POST", "/projects/*/services")
 			}
 		})
 	}
 	wg.Go(func() {
 		for range each {
-			f.api.InjectFault(Fault{Path: "/nothing", Status: 500})
-			f.api.ResetCounts()
+			f.api.injectFault(Fault{Path: "/nothing", Status: 500})
+			f.api.resetCounts()
 			var list []struct {
 				ID string `json:"service_id"`
 			}
@@ -60,8 +60,8 @@ func TestConcurrency(t *testing.T) {
 			}
 			for _, s := range list[:min(len(list), 8)] {
 				id := s.ID
-				_ = f.api.SeedLogs(f.proj, id, 10)
-				_, _ = f.api.Logs(f.proj, id)
+				_ = f.api.seedLogs(f.proj, id, 10)
+				_, _ = f.api.logs(f.proj, id)
 				do("GET", f.svcPath(id)+"/logs?search=checkpoint", "")
 				do("POST", f.svcPath(id)+"/enablePooler", "")
 			}
@@ -73,12 +73,12 @@ func TestConcurrency(t *testing.T) {
 	}
 }
 
-func TestManualClock(t *testing.T) {
-	c := NewManualClock(epoch)
+func TestClockAdvanceConcurrent(t *testing.T) {
+	c := newClock(&config{start: epoch})
 	var wg sync.WaitGroup
 	for range 10 {
 		wg.Go(func() {
-			c.Advance(time.Second)
+			c.advance(time.Second)
 			_ = c.Now()
 		})
 	}

@@ -15,8 +15,8 @@ import (
 
 type countKey struct{ method, path string }
 
-// InjectFault queues f.
-func (a *API) InjectFault(f Fault) {
+// injectFault queues f.
+func (a *engine) injectFault(f Fault) {
 	f.Header = f.Header.Clone()
 	if f.Times <= 0 {
 		f.Times = 1
@@ -26,9 +26,9 @@ func (a *API) InjectFault(f Fault) {
 	a.faults = append(a.faults, &f)
 }
 
-// Count returns how many requests, faulted ones included, had this method
+// count returns how many requests, faulted ones included, had this method
 // ("" for any) and an escaped path matching pattern (as Fault.Path).
-func (a *API) Count(method, pattern string) int {
+func (a *engine) count(method, pattern string) int {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	n := 0
@@ -40,8 +40,8 @@ func (a *API) Count(method, pattern string) int {
 	return n
 }
 
-// ResetCounts forgets the requests seen so far, for Count and Requests.
-func (a *API) ResetCounts() {
+// resetCounts forgets the requests seen so far, for Count and Requests.
+func (a *engine) resetCounts() {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	clear(a.counts)
@@ -67,7 +67,7 @@ func pathMatches(pattern, path string) bool {
 
 // takeFault returns the fault that answers a request, if any; the caller
 // holds a.mu.
-func (a *API) takeFault(method, path string) *Fault {
+func (a *engine) takeFault(method, path string) *Fault {
 	for i, f := range a.faults {
 		if (f.Method == "" || f.Method == method) && pathMatches(f.Path, path) {
 			f.Times--
@@ -81,7 +81,7 @@ func (a *API) takeFault(method, path string) *Fault {
 	return nil
 }
 
-func (a *API) serveFault(w http.ResponseWriter, r *http.Request, id string, f *Fault, seq int) {
+func (a *engine) serveFault(w http.ResponseWriter, r *http.Request, id string, f *Fault, seq int) {
 	if f.Delay > 0 {
 		t := time.NewTimer(f.Delay)
 		defer t.Stop()

@@ -23,7 +23,7 @@ func (f *fake) rawDo(ctx context.Context, method, path, body string) (*http.Resp
 	if err != nil {
 		f.t.Fatal(err)
 	}
-	req.Header.Set("Authorization", "Bearer "+f.api.APIKey())
+	req.Header.Set("Authorization", "Bearer "+f.api.key())
 	req.Header.Set("Content-Type", "application/json")
 	tr := &http.Transport{DisableKeepAlives: true}
 	f.t.Cleanup(tr.CloseIdleConnections)
@@ -31,9 +31,9 @@ func (f *fake) rawDo(ctx context.Context, method, path, body string) (*http.Resp
 }
 
 func TestFaultStatus(t *testing.T) {
-	f := newFake(t, Options{})
+	f := newFake(t, engineOptions{})
 	list := "/projects/" + f.proj + "/services"
-	f.api.InjectFault(Fault{Method: "GET", Path: "/projects/*/services", Times: 2, Status: 503,
+	f.api.injectFault(Fault{Method: "GET", Path: "/projects/*/services", Times: 2, Status: 503,
 		Header: http.Header{"Retry-After": {"7"}}, Body: "<html>busy</html>"})
 	for range 2 {
 		r := f.send("GET", list, nil)
@@ -47,28 +47,28 @@ func TestFaultStatus(t *testing.T) {
 	f.send("GET", list, nil).must(t, 200)
 
 	// JSON bodies are labelled JSON; empty bodies are empty.
-	f.api.InjectFault(Fault{Status: 429, Body: `{"code":"RATE_LIMITED","message":"slow down"}`})
+	f.api.injectFault(Fault{Status: 429, Body: `{"code":"RATE_LIMITED","message":"slow down"}`})
 	r := f.send("GET", list, nil)
 	if r.status != 429 || r.obj(t)["code"] != "RATE_LIMITED" {
 		t.Errorf("JSON fault %d %s", r.status, r.raw)
 	}
-	f.api.InjectFault(Fault{Status: 502})
+	f.api.injectFault(Fault{Status: 502})
 	if r := f.send("GET", list, nil); r.status != 502 || len(r.raw) != 0 {
 		t.Errorf("empty fault %d %q", r.status, r.raw)
 	}
-	f.api.InjectFault(Fault{Status: 500, Body: `{"code": "INT`})
+	f.api.injectFault(Fault{Status: 500, Body: `{"code": "INT`})
 	if r := f.send("GET", list, nil); r.status != 500 || string(r.raw) != `{"code": "INT` {
 		t.Errorf("malformed fault %d %q", r.status, r.raw)
 	}
 }
 
 func TestFaultMatching(t *testing.T) {
-	f := newFake(t, Options{})
+	f := newFake(t, engineOptions{})
 	id := f.ready(nil)
-	f.api.InjectFault(Fault{Method: "POST", Path: "/projects/*/services/*/start", Status: 500})
-	f.api.InjectFault(Fault{Method: "GET", Status: 502})
-	f.api.InjectFault(Fault{Status: 503})
-	f.api.InjectFault(Fault{Status: 504})
+	f.api.injectFault(Fault{Method: "POST", Path: "/projects/*/services/*/start", Status: 500})
+	f.api.injectFault(Fault{Method: "GET", Status: 502})
+	f.api.injectFault(Fault{Status: 503})
+	f.api.injectFault(Fault{Status: 504})
 	// Each request takes the first fault, in the order added, that matches
 	// its method and path.
 	r := f.send("POST", f.svcPath(id)+"/stop", nil)
@@ -88,7 +88,7 @@ func TestFaultMatching(t *testing.T) {
 	}
 	f.wantStatus(id, "READY")
 	// Faults come before authentication.
-	f.api.InjectFault(Fault{Status: 418})
+	f.api.injectFault(Fault{Status: 418})
 	if r := f.send("GET", f.svcPath(id), nil, "Authorization", ""); r.status != 418 {
 		t.Errorf("unauthenticated request got %d, want the fault", r.status)
 	}
@@ -111,9 +111,9 @@ func TestFaultMatching(t *testing.T) {
 }
 
 func TestFaultDrop(t *testing.T) {
-	f := newFake(t, Options{})
+	f := newFake(t, engineOptions{})
 	list := "/projects/" + f.proj + "/services"
-	f.api.InjectFault(Fault{Method: "POST", Path: "/projects/*/services", Drop: true})
+	f.api.injectFault(Fault{Method: "POST", Path: "/projects/*/services", Drop: true})
 	if _, err := f.rawDo(t.Context(), "POST", list, `{"name": "lost"}`); err == nil {
 		t.Fatal("dropped request succeeded")
 	}
@@ -121,7 +121,7 @@ func TestFaultDrop(t *testing.T) {
 		t.Errorf("a dropped create made %d services", n)
 	}
 
-	f.api.InjectFault(Fault{Method: "POST", Path: "/projects/*/services", Drop: true, AfterHandling: true})
+	f.api.injectFault(Fault{Method: "POST", Path: "/projects/*/services", Drop: true, AfterHandling: true})
 	if _, err := f.rawDo(t.Context(), "POST", list, `{"name": "made"}`); err == nil {
 		t.Fatal("dropped request succeeded")
 	}
@@ -129,7 +129,7 @@ func TestFaultDrop(t *testing.T) {
 	if len(l) != 1 || l[0].(map[string]any)["name"] != "made" {
 		t.Errorf("Drop+AfterHandling: services %v, want the one created", l)
 	}
-	if n := f.api.Count("POST", "/projects/*/services"); n != 2 {
+	if n := f.api.count("POST", "/projects/*/services"); n != 2 {
 		t.Errorf("Count = %d, want 2", n)
 	}
 }
@@ -137,9 +137,9 @@ func TestFaultDrop(t *testing.T) {
 // A status with AfterHandling answers as a proxy that failed after the
 // server acted: the change is made, the caller gets the canned answer.
 func TestFaultStatusAfterHandling(t *testing.T) {
-	f := newFake(t, Options{})
+	f := newFake(t, engineOptions{})
 	list := "/projects/" + f.proj + "/services"
-	f.api.InjectFault(Fault{Method: "POST", Path: "/projects/*/services", Status: 504, Body: "gateway timeout", AfterHandling: true})
+	f.api.injectFault(Fault{Method: "POST", Path: "/projects/*/services", Status: 504, Body: "gateway timeout", AfterHandling: true})
 	resp, err := f.rawDo(t.Context(), "POST", list, `{"name": "made"}`)
 	if err != nil {
 		t.Fatal(err)
@@ -156,12 +156,12 @@ func TestFaultStatusAfterHandling(t *testing.T) {
 }
 
 func TestFaultTruncate(t *testing.T) {
-	f := newFake(t, Options{})
+	f := newFake(t, engineOptions{})
 	f.create(nil)
 	f.create(nil)
 	list := "/projects/" + f.proj + "/services"
 	full := f.send("GET", list, nil).must(t, 200).raw
-	f.api.InjectFault(Fault{Path: "/projects/*/services", Truncate: true, Header: http.Header{"X-Extra": {"1"}}})
+	f.api.injectFault(Fault{Path: "/projects/*/services", Truncate: true, Header: http.Header{"X-Extra": {"1"}}})
 	res, err := f.rawDo(t.Context(), "GET", list, "")
 	if err != nil {
 		t.Fatal(err)
@@ -180,23 +180,23 @@ func TestFaultTruncate(t *testing.T) {
 }
 
 func TestFaultDelay(t *testing.T) {
-	f := newFake(t, Options{})
+	f := newFake(t, engineOptions{})
 	list := "/projects/" + f.proj + "/services"
 	// A delay alone answers normally, late.
-	f.api.InjectFault(Fault{Delay: 30 * time.Millisecond})
+	f.api.injectFault(Fault{Delay: 30 * time.Millisecond})
 	start := time.Now()
 	f.send("GET", list, nil).must(t, 200)
 	if d := time.Since(start); d < 30*time.Millisecond {
 		t.Errorf("answered after %v", d)
 	}
 	// A delay with a status answers the fault, late.
-	f.api.InjectFault(Fault{Delay: 10 * time.Millisecond, Status: 503})
+	f.api.injectFault(Fault{Delay: 10 * time.Millisecond, Status: 503})
 	f.send("GET", list, nil).must(t, 503)
 
 	// The delay ends with the request's context: closing the server, which
 	// waits for every handler, is quick.
-	g := newFake(t, Options{})
-	g.api.InjectFault(Fault{Delay: time.Minute})
+	g := newFake(t, engineOptions{})
+	g.api.injectFault(Fault{Delay: time.Minute})
 	ctx, cancel := context.WithTimeout(t.Context(), 50*time.Millisecond)
 	defer cancel()
 	if _, err := g.rawDo(ctx, "GET", list, ""); !errors.Is(err, context.DeadlineExceeded) {
@@ -210,14 +210,14 @@ func TestFaultDelay(t *testing.T) {
 }
 
 func TestCount(t *testing.T) {
-	f := newFake(t, Options{})
+	f := newFake(t, engineOptions{})
 	id := f.ready(nil)
-	f.api.ResetCounts()
+	f.api.resetCounts()
 	f.send("GET", f.svcPath(id), nil)
 	f.send("GET", f.svcPath(id), nil, "Authorization", "") // 401s count
 	f.send("GET", f.svcPath("other"), nil)                 // 404s count
 	f.send("POST", f.svcPath(id)+"/stop", nil)
-	f.api.InjectFault(Fault{Status: 500})
+	f.api.injectFault(Fault{Status: 500})
 	f.send("POST", f.svcPath(id)+"/start", nil) // faulted requests count
 	f.send("GET", f.svcPath("a%2Fb"), nil)
 	for _, tc := range []struct {
@@ -234,12 +234,12 @@ func TestCount(t *testing.T) {
 		{"GET", f.svcPath("a%2Fb"), 1},
 		{"GET", f.svcPath("a/b"), 0},
 	} {
-		if got := f.api.Count(tc.method, tc.pattern); got != tc.want {
+		if got := f.api.count(tc.method, tc.pattern); got != tc.want {
 			t.Errorf("Count(%q, %q) = %d, want %d", tc.method, tc.pattern, got, tc.want)
 		}
 	}
-	f.api.ResetCounts()
-	if n := f.api.Count("", ""); n != 0 {
+	f.api.resetCounts()
+	if n := f.api.count("", ""); n != 0 {
 		t.Errorf("after ResetCounts: %d", n)
 	}
 }

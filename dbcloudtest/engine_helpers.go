@@ -5,11 +5,11 @@ import (
 	"fmt"
 )
 
-// SetStatus forces a service into status (for example UNSTABLE, DELETED, or
+// setStatus forces a service into status (for example UNSTABLE, DELETED, or
 // a status this API version does not know) and cancels its pending
 // transitions, so that tests can reach states no request leads to.
 // projectID "" finds the service in any project: service ids are unique.
-func (a *API) SetStatus(projectID, serviceID, status string) error {
+func (a *engine) setStatus(projectID, serviceID, status string) error {
 	if status == "" {
 		return errors.New("fakeapi: SetStatus: empty status")
 	}
@@ -23,10 +23,10 @@ func (a *API) SetStatus(projectID, serviceID, status string) error {
 	return nil
 }
 
-// SetReplicaSetStatus forces a replica set into status (for example "error")
+// setReplicaSetStatus forces a replica set into status (for example "error")
 // and cancels its pending transitions.
 // projectID "" finds the service in any project: service ids are unique.
-func (a *API) SetReplicaSetStatus(projectID, serviceID, setID, status string) error {
+func (a *engine) setReplicaSetStatus(projectID, serviceID, setID, status string) error {
 	if status == "" {
 		return errors.New("fakeapi: SetReplicaSetStatus: empty status")
 	}
@@ -42,5 +42,5 @@ func (a *API) SetReplicaSetStatus(projectID, serviceID, setID, status string) er
 			return nil
 		}
 	}
-	return fmt.Errorf("%w: replica set %q of service %q", ErrNotFound, setID, serviceID)
+	return fmt.Errorf("%w: replica set %q of service %q", errNotFound, setID, serviceID)
 }

@@ -16,23 +16,23 @@ var epoch = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 // fake is a fake API behind httptest with a manual clock, and a client for it.
 type fake struct {
 	t     *testing.T
-	api   *API
-	clock *ManualClock
+	api   *engine
+	clock *clock
 	srv   *httptest.Server
 	base  string
 	proj  string
 }
 
-func newFake(t *testing.T, opts Options) *fake {
+func newFake(t *testing.T, opts engineOptions) *fake {
 	t.Helper()
-	clock := NewManualClock(epoch)
-	if opts.Clock == nil {
-		opts.Clock = clock
+	clock := newClock(&config{start: epoch})
+	if opts.clock == nil {
+		opts.clock = clock
 	}
-	api := New(opts)
+	api := newEngine(opts)
 	srv := httptest.NewServer(api)
 	t.Cleanup(srv.Close)
-	return &fake{t: t, api: api, clock: clock, srv: srv, base: srv.URL + "/v1", proj: api.ProjectID()}
+	return &fake{t: t, api: api, clock: clock, srv: srv, base: srv.URL + "/v1", proj: api.firstProject()}
 }
 
 type resp struct {
@@ -81,7 +81,7 @@ func (f *fake) send(method, path string, body any, hdr ...string) *resp {
 	if err != nil {
 		f.t.Fatal(err)
 	}
-	req.Header.Set("Authorization", "Bearer "+f.api.APIKey())
+	req.Header.Set("Authorization", "Bearer "+f.api.key())
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
@@ -159,7 +159,7 @@ func (f *fake) create(body map[string]any) string {
 func (f *fake) ready(body map[string]any) string {
 	f.t.Helper()
 	id := f.create(body)
-	f.clock.Advance(time.Hour)
+	f.clock.advance(time.Hour)
 	f.wantStatus(id, "READY")
 	return id
 }

@@ -6,7 +6,7 @@ const (
 )
 
 // randString draws from idRand; the caller holds a.mu.
-func (a *API) randString(n int, alphabet string) string {
+func (a *engine) randString(n int, alphabet string) string {
 	b := make([]byte, n)
 	for i := range b {
 		b[i] = alphabet[a.idRand.IntN(len(alphabet))]
@@ -14,13 +14,13 @@ func (a *API) randString(n int, alphabet string) string {
 	return string(b)
 }
 
-func (a *API) uniqueServiceID() string { return a.uniqueID("", 10) }
+func (a *engine) uniqueServiceID() string { return a.uniqueID("", 10) }
 
-func (a *API) uniqueReplicaSetID() string { return a.uniqueID("rs-", 6) }
+func (a *engine) uniqueReplicaSetID() string { return a.uniqueID("rs-", 6) }
 
 // uniqueID draws an id never handed out before, as the live service never
 // gives a deleted resource's id to a new one.
-func (a *API) uniqueID(prefix string, n int) string {
+func (a *engine) uniqueID(prefix string, n int) string {
 	for {
 		id := prefix + a.randString(n, lowerAlnum)
 		if !a.usedIDs[id] {
@@ -30,4 +30,4 @@ func (a *API) uniqueID(prefix string, n int) string {
 	}
 }
 
-func (a *API) password() string { return a.randString(20, passwordChars) }
+func (a *engine) password() string { return a.randString(20, passwordChars) }

@@ -75,7 +75,7 @@ func newLiveNet() *liveNet {
 // openEndpoint starts a live endpoint whose connections are answered as
 // state says at the time (read under a.mu). It returns nil when endpoints
 // are not live. The caller holds a.mu.
-func (a *API) openEndpoint(state func(now time.Time) pgAnswer) (*liveEndpoint, error) {
+func (a *engine) openEndpoint(state func(now time.Time) pgAnswer) (*liveEndpoint, error) {
 	if a.live == nil {
 		return nil, nil
 	}
@@ -174,11 +174,11 @@ func (l *liveNet) close() {
 	l.wg.Wait()
 }
 
-// Close stops the live endpoints (Options.LiveEndpoints) and returns once
+// close stops the live endpoints (Options.LiveEndpoints) and returns once
 // their goroutines have ended. Stop the HTTP server in front of the API
-// first: after Close, a request that needs a new endpoint fails with 503.
+// first: after close, a request that needs a new endpoint fails with 503.
 // Without live endpoints it does nothing. It is safe to call more than once.
-func (a *API) Close() {
+func (a *engine) close() {
 	if a.live != nil {
 		a.live.close()
 	}

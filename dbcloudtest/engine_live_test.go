@@ -15,12 +15,12 @@ import (
 )
 
 // liveFake is a fake with live endpoints, closed with the test.
-func liveFake(t *testing.T, opts Options) *fake {
+func liveFake(t *testing.T, opts engineOptions) *fake {
 	t.Helper()
 	leakcheck.Check(t)
-	opts.LiveEndpoints = true
+	opts.liveEndpoints = true
 	f := newFake(t, opts)
-	t.Cleanup(f.api.Close) // runs before the server's Close: no request is in flight by then
+	t.Cleanup(f.api.close) // runs before the server's Close: no request is in flight by then
 	return f
 }
 
@@ -99,7 +99,7 @@ func answer(t *testing.T, port int) string {
 }
 
 func TestLiveServiceEndpointFollowsStatus(t *testing.T) {
-	f := liveFake(t, Options{Step: tstep, ConnectDelay: 30 * time.Second})
+	f := liveFake(t, engineOptions{step: tstep, connectDelay: 30 * time.Second})
 	r := f.send("POST", "/projects/"+f.proj+"/services", map[string]any{"name": "db"}).must(t, 202)
 	id := r.obj(t)["service_id"].(string)
 	port := livePort(t, sub(t, r.obj(t), "endpoint"))
@@ -117,7 +117,7 @@ func TestLiveServiceEndpointFollowsStatus(t *testing.T) {
 		{time.Hour, "READY", "up"},
 	}
 	for _, s := range steps {
-		f.clock.Advance(s.advance)
+		f.clock.advance(s.advance)
 		f.wantStatus(id, s.status)
 		if got := answer(t, port); got != s.want {
 			t.Fatalf("%s after %v: endpoint %s, want %s", s.status, s.advance, got, s.want)
@@ -132,37 +132,37 @@ func TestLiveServiceEndpointFollowsStatus(t *testing.T) {
 	if got := answer(t, port); got != "reset" {
 		t.Errorf("PAUSING: %s", got)
 	}
-	f.clock.Advance(tstep)
+	f.clock.advance(tstep)
 	f.wantStatus(id, "PAUSED")
 	if got := answer(t, port); got != "reset" {
 		t.Errorf("PAUSED: %s", got)
 	}
 	f.send("POST", f.svcPath(id)+"/start", nil).must(t, 202)
-	f.clock.Advance(tstep)
+	f.clock.advance(tstep)
 	f.wantStatus(id, "READY")
 	if got := answer(t, port); got != "starting up" {
 		t.Errorf("just started: %s", got)
 	}
-	f.clock.Advance(30 * time.Second)
+	f.clock.advance(30 * time.Second)
 	if got := answer(t, port); got != "up" {
 		t.Errorf("started 30 s ago: %s", got)
 	}
 
 	// Deleted: reset while DELETING, nothing listening once gone.
-	if err := f.api.SetStatus(f.proj, id, "DELETED"); err != nil {
+	if err := f.api.setStatus(f.proj, id, "DELETED"); err != nil {
 		t.Fatal(err)
 	}
 	if got := answer(t, port); got != "reset" {
 		t.Errorf("DELETED: %s", got)
 	}
-	if err := f.api.SetStatus(f.proj, id, "READY"); err != nil {
+	if err := f.api.setStatus(f.proj, id, "READY"); err != nil {
 		t.Fatal(err)
 	}
 	f.send("DELETE", f.svcPath(id), nil).must(t, 202)
 	if got := answer(t, port); got != "reset" {
 		t.Errorf("DELETING: %s", got)
 	}
-	f.clock.Advance(tstep)
+	f.clock.advance(tstep)
 	f.send("GET", f.svcPath(id), nil).must(t, 404) // the read that removes it closes its endpoint
 	if got := answer(t, port); got != "refused" {
 		t.Errorf("gone: %s", got)
@@ -170,9 +170,9 @@ func TestLiveServiceEndpointFollowsStatus(t *testing.T) {
 }
 
 func TestLivePoolerAndReplicaSetEndpoints(t *testing.T) {
-	f := liveFake(t, Options{Step: tstep, ConnectDelay: 5 * time.Second})
+	f := liveFake(t, engineOptions{step: tstep, connectDelay: 5 * time.Second})
 	id := f.ready(nil)
-	f.clock.Advance(5 * time.Second)
+	f.clock.advance(5 * time.Second)
 
 	f.send("POST", f.svcPath(id)+"/enablePooler", nil).must(t, 200)
 	svc := f.get(id)
@@ -200,11 +200,11 @@ func TestLivePoolerAndReplicaSetEndpoints(t *testing.T) {
 	if got := answer(t, setPort); got != "reset" {
 		t.Errorf("creating set: %s", got)
 	}
-	f.clock.Advance(tstep)
+	f.clock.advance(tstep)
 	if got := answer(t, setPort); got != "starting up" {
 		t.Errorf("set just active: %s", got)
 	}
-	f.clock.Advance(5 * time.Second)
+	f.clock.advance(5 * time.Second)
 	if got := answer(t, setPort); got != "up" {
 		t.Errorf("set active 5 s: %s", got)
 	}
@@ -214,7 +214,7 @@ func TestLivePoolerAndReplicaSetEndpoints(t *testing.T) {
 	if got := answer(t, setPooler); got != "up" {
 		t.Errorf("set pooler: %s", got)
 	}
-	if err := f.api.SetReplicaSetStatus(f.proj, id, setID, "error"); err != nil {
+	if err := f.api.setReplicaSetStatus(f.proj, id, setID, "error"); err != nil {
 		t.Fatal(err)
 	}
 	if got := answer(t, setPort); got != "reset" {
@@ -223,7 +223,7 @@ func TestLivePoolerAndReplicaSetEndpoints(t *testing.T) {
 
 	// Deleting the service takes its sets, and every endpoint, with it.
 	f.send("DELETE", f.svcPath(id), nil).must(t, 202)
-	f.clock.Advance(tstep)
+	f.clock.advance(tstep)
 	f.send("GET", f.svcPath(id), nil).must(t, 404)
 	for _, p := range []int{direct, pooler, setPort, setPooler} {
 		if got := answer(t, p); got != "refused" {
@@ -236,7 +236,7 @@ func TestLivePoolerAndReplicaSetEndpoints(t *testing.T) {
 // nothing, and later requests that need an endpoint fail instead of
 // leaking one.
 func TestLiveCloseEndsEverything(t *testing.T) {
-	f := liveFake(t, Options{})
+	f := liveFake(t, engineOptions{})
 	id := f.ready(nil)
 	port := livePort(t, sub(t, f.get(id), "endpoint"))
 	silent, err := net.Dial("tcp", "127.0.0.1:"+strconv.Itoa(port))
@@ -249,7 +249,7 @@ func TestLiveCloseEndsEverything(t *testing.T) {
 	}
 
 	done := make(chan struct{})
-	go func() { f.api.Close(); close(done) }()
+	go func() { f.api.close(); close(done) }()
 	select {
 	case <-done:
 	case <-time.After(5 * time.Second):
@@ -263,13 +263,13 @@ func TestLiveCloseEndsEverything(t *testing.T) {
 		t.Errorf("after Close: %s", got)
 	}
 	f.send("POST", "/projects/"+f.proj+"/services", map[string]any{"name": "late"}).mustError(t, 503, "UNAVAILABLE", "endpoint")
-	f.api.Close() // again: nothing to do
+	f.api.close() // again: nothing to do
 }
 
 // Malformed packets and unknown requests end the connection without an
 // answer; the listener goes on serving.
 func TestLiveEndpointRejectsMalformedPackets(t *testing.T) {
-	f := liveFake(t, Options{})
+	f := liveFake(t, engineOptions{})
 	port := livePort(t, sub(t, f.get(f.ready(nil)), "endpoint"))
 	for name, packet := range map[string][]byte{
 		"length too small":    {0, 0, 0, 4, 0, 0, 0, 0},
@@ -308,10 +308,10 @@ func TestLiveEndpointRejectsMalformedPackets(t *testing.T) {
 
 // Without LiveEndpoints nothing listens: endpoints keep their fake hosts.
 func TestEndpointsAreNotLiveByDefault(t *testing.T) {
-	f := newFake(t, Options{})
+	f := newFake(t, engineOptions{})
 	ep := sub(t, f.get(f.ready(nil)), "endpoint")
 	if host, _ := ep["host"].(string); !strings.HasSuffix(host, ".fake.dbcloud.test") || num(t, ep, "port") != 5432 {
 		t.Errorf("endpoint %v", ep)
 	}
-	f.api.Close() // nothing to close
+	f.api.close() // nothing to close
 }

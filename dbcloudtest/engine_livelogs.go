@@ -7,7 +7,7 @@ import (
 
 // startLogInterval makes a new service write its Options.LogInterval lines,
 // the first one interval after it was created.
-func (a *API) startLogInterval(s *service) {
+func (a *engine) startLogInterval(s *service) {
 	if a.logInterval <= 0 {
 		return
 	}
@@ -19,7 +19,7 @@ func (a *API) startLogInterval(s *service) {
 // instant it was due, so a reader sees the same history whenever it reads.
 // It runs on every request, so it looks at the services only once a line is
 // due somewhere.
-func (a *API) writeDueLogs(now time.Time) {
+func (a *engine) writeDueLogs(now time.Time) {
 	end := now.UnixNano()
 	if a.logInterval <= 0 || end < a.logsDue {
 		return
@@ -32,7 +32,7 @@ func (a *API) writeDueLogs(now time.Time) {
 }
 
 // writeServiceLogs writes the lines of s due by end.
-func (a *API) writeServiceLogs(s *service, end int64) {
+func (a *engine) writeServiceLogs(s *service, end int64) {
 	st := &s.logs
 	every := int64(a.logInterval)
 	if st.next > end {

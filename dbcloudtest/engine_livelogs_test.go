@@ -9,13 +9,13 @@ import (
 
 func TestSinceInclusiveOrExclusive(t *testing.T) {
 	for _, exclusive := range []bool{false, true} {
-		f := newFake(t, Options{SinceExclusive: exclusive})
+		f := newFake(t, engineOptions{sinceExclusive: exclusive})
 		svc := f.create(nil)
 		at := f.clock.Now().Add(time.Second)
-		f.clock.Advance(time.Minute)
-		err := f.api.AppendLogs(f.proj, svc,
-			LogEntry{Timestamp: at, Message: "a"}, LogEntry{Timestamp: at, Message: "b"},
-			LogEntry{Timestamp: at.Add(time.Nanosecond), Message: "c"})
+		f.clock.advance(time.Minute)
+		err := f.api.appendLogs(f.proj, svc,
+			logEntry{Timestamp: at, Message: "a"}, logEntry{Timestamp: at, Message: "b"},
+			logEntry{Timestamp: at.Add(time.Nanosecond), Message: "c"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -38,12 +38,12 @@ func TestSinceInclusiveOrExclusive(t *testing.T) {
 }
 
 func TestLogIntervalWritesDueLines(t *testing.T) {
-	f := newFake(t, Options{LogInterval: time.Second, Seed: 4})
+	f := newFake(t, engineOptions{logInterval: time.Second, seed: 4})
 	svc := f.create(nil)
 	created := f.clock.Now()
-	before, _ := f.api.Logs(f.proj, svc)
-	f.clock.Advance(10*time.Second + 500*time.Millisecond)
-	all, _ := f.api.Logs(f.proj, svc)
+	before, _ := f.api.logs(f.proj, svc)
+	f.clock.advance(10*time.Second + 500*time.Millisecond)
+	all, _ := f.api.logs(f.proj, svc)
 	if len(all) != len(before)+10 {
 		t.Fatalf("%d entries after 10.5 s, want %d + 10", len(all), len(before))
 	}
@@ -56,34 +56,34 @@ func TestLogIntervalWritesDueLines(t *testing.T) {
 	if p := f.logsPage(svc, url.Values{"since": {created.Add(time.Second).Format(time.RFC3339)}}); len(p.entries) != 10 {
 		t.Errorf("since the first line: %d entries, want 10", len(p.entries))
 	}
-	f.clock.Advance(400 * time.Millisecond)
-	if again, _ := f.api.Logs(f.proj, svc); len(again) != len(all) {
+	f.clock.advance(400 * time.Millisecond)
+	if again, _ := f.api.logs(f.proj, svc); len(again) != len(all) {
 		t.Errorf("%d entries before the next line is due, want %d", len(again), len(all))
 	}
 }
 
 func TestLogRetention(t *testing.T) {
-	f := newFake(t, Options{LogRetention: 100})
+	f := newFake(t, engineOptions{logRetention: 100})
 	svc := f.create(nil)
-	startup, _ := f.api.Logs(f.proj, svc)
-	f.clock.Advance(time.Second)
+	startup, _ := f.api.logs(f.proj, svc)
+	f.clock.advance(time.Second)
 	at := f.clock.Now()
 	appendN := func(prefix string, n int) {
 		t.Helper()
-		es := make([]LogEntry, n)
+		es := make([]logEntry, n)
 		for i := range es {
-			es[i] = LogEntry{Timestamp: at, Message: prefix + strconv.Itoa(i)}
+			es[i] = logEntry{Timestamp: at, Message: prefix + strconv.Itoa(i)}
 		}
-		if err := f.api.AppendLogs(f.proj, svc, es...); err != nil {
+		if err := f.api.appendLogs(f.proj, svc, es...); err != nil {
 			t.Fatal(err)
 		}
 	}
 	appendN("old", 200-len(startup))
-	if all, _ := f.api.Logs(f.proj, svc); len(all) != 200 {
+	if all, _ := f.api.logs(f.proj, svc); len(all) != 200 {
 		t.Fatalf("%d entries at twice the retention, want all 200", len(all))
 	}
 	appendN("new", 1)
-	all, _ := f.api.Logs(f.proj, svc)
+	all, _ := f.api.logs(f.proj, svc)
 	if len(all) != 100 {
 		t.Fatalf("%d entries once over twice the retention, want the newest 100", len(all))
 	}
@@ -100,17 +100,17 @@ func TestLogRetention(t *testing.T) {
 
 	// A cursor into kept entries still works; one into dropped entries
 	// gives an empty page.
-	f2 := newFake(t, Options{LogRetention: 600, Seed: 1})
+	f2 := newFake(t, engineOptions{logRetention: 600, seed: 1})
 	s2 := f2.create(nil)
-	if err := f2.api.SeedLogs(f2.proj, s2, 1000); err != nil {
+	if err := f2.api.seedLogs(f2.proj, s2, 1000); err != nil {
 		t.Fatal(err)
 	}
 	c1 := f2.logsPage(s2, nil).cursor                         // at the 501st newest entry
 	c2 := f2.logsPage(s2, url.Values{"cursor": {c1}}).cursor  // at the 1001st
-	if err := f2.api.SeedLogs(f2.proj, s2, 300); err != nil { // 1,314 entries: over twice 600
+	if err := f2.api.seedLogs(f2.proj, s2, 300); err != nil { // 1,314 entries: over twice 600
 		t.Fatal(err)
 	}
-	if all, _ := f2.api.Logs(f2.proj, s2); len(all) != 600 {
+	if all, _ := f2.api.logs(f2.proj, s2); len(all) != 600 {
 		t.Fatalf("%d entries kept, want 600", len(all))
 	}
 	if p := f2.logsPage(s2, url.Values{"cursor": {c1}}); len(p.entries) != 100 || p.cursor != "" {
@@ -123,10 +123,10 @@ func TestLogRetention(t *testing.T) {
 
 // A clock that jumps far ahead writes only the lines retention keeps.
 func TestLogIntervalAfterAJump(t *testing.T) {
-	f := newFake(t, Options{LogInterval: time.Millisecond, LogRetention: 50})
+	f := newFake(t, engineOptions{logInterval: time.Millisecond, logRetention: 50})
 	svc := f.create(nil)
-	f.clock.Advance(24 * time.Hour)
-	all, _ := f.api.Logs(f.proj, svc)
+	f.clock.advance(24 * time.Hour)
+	all, _ := f.api.logs(f.proj, svc)
 	now := f.clock.Now()
 	if len(all) <= 50 || !all[0].Timestamp.Equal(now) || !all[49].Timestamp.Equal(now.Add(-49*time.Millisecond)) ||
 		all[50].Timestamp.After(now.Add(-24*time.Hour)) {

@@ -27,12 +27,12 @@ const (
 
 var sevNames = [...]string{sevLog: "LOG", sevInfo: "INFO", sevWarning: "WARNING", sevError: "ERROR", sevFatal: "FATAL"}
 
-// ErrNotFound is returned by the test helpers for an unknown project, service
+// errNotFound is returned by the test helpers for an unknown project, service
 // or replica set.
-var ErrNotFound = errors.New("fakeapi: not found")
+var errNotFound = errors.New("fakeapi: not found")
 
-// LogEntry is one line of a service's log history as the fake holds it.
-type LogEntry struct {
+// logEntry is one line of a service's log history as the fake holds it.
+type logEntry struct {
 	Timestamp time.Time
 	Severity  string
 	Message   string
@@ -86,8 +86,8 @@ func (st *logStore) message(r logRec) string {
 	return templates[r.tmpl].render(r.arg)
 }
 
-func (st *logStore) entry(r logRec) LogEntry {
-	return LogEntry{time.Unix(0, r.at).UTC(), sevNames[r.sev], st.message(r), int(r.node)}
+func (st *logStore) entry(r logRec) logEntry {
+	return logEntry{time.Unix(0, r.at).UTC(), sevNames[r.sev], st.message(r), int(r.node)}
 }
 
 // maxStartupReplicaLines bounds the per-replica startup lines of a service
@@ -97,7 +97,7 @@ const maxStartupReplicaLines = 16
 // startupLogs writes what a new PostgreSQL service logs while it comes up,
 // ending at now, with one entry of every severity so that filters have
 // something to find without SeedLogs.
-func (a *API) startupLogs(s *service, now time.Time) {
+func (a *engine) startupLogs(s *service, now time.Time) {
 	var recs []logRec
 	add := func(tmpl uint16, node int) {
 		recs = append(recs, logRec{arg: a.logRand.Uint32(), tmpl: tmpl, node: int32(node), sev: templates[tmpl].sev})
@@ -126,7 +126,7 @@ func (a *API) startupLogs(s *service, now time.Time) {
 }
 
 // seed prepends n random entries older than everything the store holds.
-func (a *API) seed(s *service, n int, now time.Time) {
+func (a *engine) seed(s *service, n int, now time.Time) {
 	at := now.UnixNano()
 	if len(s.logs.recs) > 0 {
 		at = s.logs.recs[0].at
@@ -144,7 +144,7 @@ func (a *API) seed(s *service, n int, now time.Time) {
 
 // randomRec is a realistic line at at: a weighted random template, on the
 // primary or, half of the time, on a random HA replica.
-func (a *API) randomRec(s *service, at int64) logRec {
+func (a *engine) randomRec(s *service, at int64) logRec {
 	tmpl := pickTemplate(a.logRand.IntN(totalWeight))
 	node := 0
 	if s.replicas > 0 && a.logRand.IntN(2) == 0 {
@@ -153,10 +153,10 @@ func (a *API) randomRec(s *service, at int64) logRec {
 	return logRec{at: at, arg: a.logRand.Uint32(), node: int32(node), tmpl: tmpl, sev: templates[tmpl].sev}
 }
 
-// SeedLogs adds n realistic entries to a service's history, all older than
+// seedLogs adds n realistic entries to a service's history, all older than
 // the entries it already has, so tests can exercise pagination and filters.
 // projectID "" finds the service in any project: service ids are unique.
-func (a *API) SeedLogs(projectID, serviceID string, n int) error {
+func (a *engine) seedLogs(projectID, serviceID string, n int) error {
 	if n < 0 {
 		return fmt.Errorf("fakeapi: SeedLogs: negative count %d", n)
 	}
@@ -170,17 +170,17 @@ func (a *API) SeedLogs(projectID, serviceID string, n int) error {
 	return nil
 }
 
-// Logs returns a service's whole history, newest first: what the logs
+// logs returns a service's whole history, newest first: what the logs
 // endpoint returns without filters, all pages concatenated.
 // projectID "" finds the service in any project: service ids are unique.
-func (a *API) Logs(projectID, serviceID string) ([]LogEntry, error) {
+func (a *engine) logs(projectID, serviceID string) ([]logEntry, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	s, _, err := a.helperService(projectID, serviceID)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]LogEntry, 0, len(s.logs.recs))
+	out := make([]logEntry, 0, len(s.logs.recs))
 	for i := len(s.logs.recs) - 1; i >= 0; i-- {
 		out = append(out, s.logs.entry(s.logs.recs[i]))
 	}
@@ -190,12 +190,12 @@ func (a *API) Logs(projectID, serviceID string) ([]LogEntry, error) {
 // helperService finds a live service for a test helper. projectID ""
 // matches any project: service ids are unique across projects. The caller
 // holds a.mu.
-func (a *API) helperService(projectID, serviceID string) (*service, time.Time, error) {
+func (a *engine) helperService(projectID, serviceID string) (*service, time.Time, error) {
 	now := a.clock.Now()
 	a.sweep(now)
 	s := a.byID[serviceID]
 	if s == nil || (projectID != "" && s.project != projectID) {
-		return nil, now, fmt.Errorf("%w: service %q", ErrNotFound, serviceID)
+		return nil, now, fmt.Errorf("%w: service %q", errNotFound, serviceID)
 	}
 	return s, now, nil
 }
@@ -289,14 +289,14 @@ func timeParam(q url.Values, name string) (int64, bool, error) {
 // apart.
 const cursorMACLen = 12
 
-func (a *API) cursorMAC(s *service, seq []byte) []byte {
+func (a *engine) cursorMAC(s *service, seq []byte) []byte {
 	m := hmac.New(sha256.New, a.cursorKey)
 	m.Write([]byte(s.project + "\x00" + s.id + "\x00"))
 	m.Write(seq)
 	return m.Sum(nil)[:cursorMACLen]
 }
 
-func (a *API) makeCursor(s *service, seq int64, relative bool) string {
+func (a *engine) makeCursor(s *service, seq int64, relative bool) string {
 	buf := binary.BigEndian.AppendUint64(nil, uint64(seq))
 	if relative {
 		buf = append(buf, 1)
@@ -306,7 +306,7 @@ func (a *API) makeCursor(s *service, seq int64, relative bool) string {
 	return base64.RawURLEncoding.EncodeToString(append(buf, a.cursorMAC(s, buf)...))
 }
 
-func (a *API) readCursor(s *service, token string) (seq int64, relative bool, err error) {
+func (a *engine) readCursor(s *service, token string) (seq int64, relative bool, err error) {
 	raw, err := base64.RawURLEncoding.DecodeString(token)
 	if err != nil || len(raw) != 9+cursorMACLen || !hmac.Equal(raw[9:], a.cursorMAC(s, raw[:9])) {
 		return 0, false, badRequest("cursor", "is not a cursor issued for this service")
@@ -327,7 +327,7 @@ type logsJSON struct {
 	LastCursorOld string         `json:"lastCursor,omitempty"`
 }
 
-func (a *API) getLogs(c *call) (reply, error) {
+func (a *engine) getLogs(c *call) (reply, error) {
 	s, err := a.findService(c.project, c.service)
 	if err != nil {
 		return reply{}, err

@@ -9,7 +9,7 @@ import (
 )
 
 type page struct {
-	entries []LogEntry
+	entries []logEntry
 	cursor  string
 }
 
@@ -35,7 +35,7 @@ func (f *fake) logsPage(svc string, q url.Values) page {
 		if msg == "" || sev == "" || logs[i] != msg {
 			f.t.Fatalf("entry %d: %v, logs[%d] = %v", i, e, i, logs[i])
 		}
-		p.entries = append(p.entries, LogEntry{Timestamp: ts, Severity: sev, Message: msg})
+		p.entries = append(p.entries, logEntry{Timestamp: ts, Severity: sev, Message: msg})
 	}
 	c1, has1 := m["last_cursor"].(string)
 	c2, has2 := m["lastCursor"].(string)
@@ -72,8 +72,8 @@ func maps(q url.Values) url.Values {
 	return out
 }
 
-func flatten(pages []page) []LogEntry {
-	var out []LogEntry
+func flatten(pages []page) []logEntry {
+	var out []logEntry
 	for _, p := range pages {
 		out = append(out, p.entries...)
 	}
@@ -82,7 +82,7 @@ func flatten(pages []page) []LogEntry {
 
 // sameEntries compares what the wire showed with the fake's own history
 // (which also knows the node, not sent on the wire).
-func sameEntries(t *testing.T, got, want []LogEntry) {
+func sameEntries(t *testing.T, got, want []logEntry) {
 	t.Helper()
 	if len(got) != len(want) {
 		t.Fatalf("%d entries, want %d", len(got), len(want))
@@ -96,13 +96,13 @@ func sameEntries(t *testing.T, got, want []LogEntry) {
 }
 
 func TestLogsPagination(t *testing.T) {
-	f := newFake(t, Options{})
+	f := newFake(t, engineOptions{})
 	svc := f.ready(nil)
-	startup, _ := f.api.Logs(f.proj, svc)
-	if err := f.api.SeedLogs(f.proj, svc, 1234); err != nil {
+	startup, _ := f.api.logs(f.proj, svc)
+	if err := f.api.seedLogs(f.proj, svc, 1234); err != nil {
 		t.Fatal(err)
 	}
-	all, _ := f.api.Logs(f.proj, svc)
+	all, _ := f.api.logs(f.proj, svc)
 	if len(all) != 1234+len(startup) {
 		t.Fatalf("history has %d entries", len(all))
 	}
@@ -131,10 +131,10 @@ func TestLogsPagination(t *testing.T) {
 	until := url.Values{"until": {all[0].Timestamp.Add(time.Nanosecond).Format(time.RFC3339Nano)}}
 	fixed := f.walk(svc, until)
 	f.send("POST", f.svcPath(svc)+"/enablePooler", nil).must(t, 200)
-	if err := f.api.SeedLogs(f.proj, svc, 10); err != nil {
+	if err := f.api.seedLogs(f.proj, svc, 10); err != nil {
 		t.Fatal(err)
 	}
-	all2, _ := f.api.Logs(f.proj, svc)
+	all2, _ := f.api.logs(f.proj, svc)
 	rest := f.walk(svc, url.Values{"cursor": {fixed[0].cursor}, "until": until["until"]})
 	sameEntries(t, flatten(rest), all2[1+500:])
 	rest = f.walk(svc, url.Values{"cursor": {pages[0].cursor}})
@@ -148,14 +148,14 @@ func TestLogsPagination(t *testing.T) {
 }
 
 func TestLogsExactPage(t *testing.T) {
-	f := newFake(t, Options{})
+	f := newFake(t, engineOptions{})
 	svc := f.ready(nil)
-	startup, _ := f.api.Logs(f.proj, svc)
-	f.api.SeedLogs(f.proj, svc, 500-len(startup))
+	startup, _ := f.api.logs(f.proj, svc)
+	f.api.seedLogs(f.proj, svc, 500-len(startup))
 	if p := f.logsPage(svc, nil); len(p.entries) != 500 || p.cursor != "" {
 		t.Errorf("exactly 500 entries: got %d, cursor %q", len(p.entries), p.cursor)
 	}
-	f.api.SeedLogs(f.proj, svc, 1)
+	f.api.seedLogs(f.proj, svc, 1)
 	pages := f.walk(svc, nil)
 	if len(pages) != 2 || len(pages[1].entries) != 1 {
 		t.Errorf("501 entries gave %d pages", len(pages))
@@ -163,15 +163,15 @@ func TestLogsExactPage(t *testing.T) {
 }
 
 func TestLogFilters(t *testing.T) {
-	f := newFake(t, Options{Seed: 3})
+	f := newFake(t, engineOptions{seed: 3})
 	svc := f.ready(map[string]any{"name": "ha", "replica_count": 2})
-	if err := f.api.SeedLogs(f.proj, svc, 2500); err != nil {
+	if err := f.api.seedLogs(f.proj, svc, 2500); err != nil {
 		t.Fatal(err)
 	}
-	all, _ := f.api.Logs(f.proj, svc)
+	all, _ := f.api.logs(f.proj, svc)
 	since, until := all[2000].Timestamp, all[150].Timestamp
-	keep := func(fn func(e LogEntry) bool) []LogEntry {
-		var out []LogEntry
+	keep := func(fn func(e logEntry) bool) []logEntry {
+		var out []logEntry
 		for _, e := range all {
 			if fn(e) {
 				out = append(out, e)
@@ -179,7 +179,7 @@ func TestLogFilters(t *testing.T) {
 		}
 		return out
 	}
-	has := func(e LogEntry, terms ...string) bool {
+	has := func(e logEntry, terms ...string) bool {
 		for _, term := range terms {
 			if !strings.Contains(strings.ToLower(e.Message), strings.ToLower(term)) {
 				return false
@@ -190,24 +190,24 @@ func TestLogFilters(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		q    url.Values
-		want func(LogEntry) bool
+		want func(logEntry) bool
 	}{
-		{"severity", url.Values{"severities": {"ERROR"}}, func(e LogEntry) bool { return e.Severity == "ERROR" }},
-		{"severities any of, any case", url.Values{"severities": {"error", "Fatal"}}, func(e LogEntry) bool { return e.Severity == "ERROR" || e.Severity == "FATAL" }},
-		{"unknown severity", url.Values{"severities": {"DEBUG"}}, func(LogEntry) bool { return false }},
-		{"LOG", url.Values{"severities": {"LOG"}}, func(e LogEntry) bool { return e.Severity == "LOG" }},
-		{"search", url.Values{"search": {"checkpoint"}}, func(e LogEntry) bool { return has(e, "checkpoint") }},
-		{"search all terms any case", url.Values{"search": {"CHECKPOINT", "Complete"}}, func(e LogEntry) bool { return has(e, "checkpoint", "complete") }},
-		{"search nothing", url.Values{"search": {"no such text"}}, func(LogEntry) bool { return false }},
-		{"node 0", url.Values{"node": {"0"}}, func(e LogEntry) bool { return e.Node == 0 }},
-		{"node 2", url.Values{"node": {"2"}}, func(e LogEntry) bool { return e.Node == 2 }},
-		{"node 9", url.Values{"node": {"9"}}, func(LogEntry) bool { return false }},
-		{"since", url.Values{"since": {since.Format(time.RFC3339Nano)}}, func(e LogEntry) bool { return !e.Timestamp.Before(since) }},
-		{"until", url.Values{"until": {until.Format(time.RFC3339Nano)}}, func(e LogEntry) bool { return e.Timestamp.Before(until) }},
+		{"severity", url.Values{"severities": {"ERROR"}}, func(e logEntry) bool { return e.Severity == "ERROR" }},
+		{"severities any of, any case", url.Values{"severities": {"error", "Fatal"}}, func(e logEntry) bool { return e.Severity == "ERROR" || e.Severity == "FATAL" }},
+		{"unknown severity", url.Values{"severities": {"DEBUG"}}, func(logEntry) bool { return false }},
+		{"LOG", url.Values{"severities": {"LOG"}}, func(e logEntry) bool { return e.Severity == "LOG" }},
+		{"search", url.Values{"search": {"checkpoint"}}, func(e logEntry) bool { return has(e, "checkpoint") }},
+		{"search all terms any case", url.Values{"search": {"CHECKPOINT", "Complete"}}, func(e logEntry) bool { return has(e, "checkpoint", "complete") }},
+		{"search nothing", url.Values{"search": {"no such text"}}, func(logEntry) bool { return false }},
+		{"node 0", url.Values{"node": {"0"}}, func(e logEntry) bool { return e.Node == 0 }},
+		{"node 2", url.Values{"node": {"2"}}, func(e logEntry) bool { return e.Node == 2 }},
+		{"node 9", url.Values{"node": {"9"}}, func(logEntry) bool { return false }},
+		{"since", url.Values{"since": {since.Format(time.RFC3339Nano)}}, func(e logEntry) bool { return !e.Timestamp.Before(since) }},
+		{"until", url.Values{"until": {until.Format(time.RFC3339Nano)}}, func(e logEntry) bool { return e.Timestamp.Before(until) }},
 		{"since and until", url.Values{"since": {since.Format(time.RFC3339Nano)}, "until": {until.Format(time.RFC3339Nano)}},
-			func(e LogEntry) bool { return !e.Timestamp.Before(since) && e.Timestamp.Before(until) }},
+			func(e logEntry) bool { return !e.Timestamp.Before(since) && e.Timestamp.Before(until) }},
 		{"combined", url.Values{"severities": {"LOG"}, "search": {"connection"}, "node": {"1"}, "since": {since.Format(time.RFC3339Nano)}},
-			func(e LogEntry) bool {
+			func(e logEntry) bool {
 				return e.Severity == "LOG" && has(e, "connection") && e.Node == 1 && !e.Timestamp.Before(since)
 			}},
 	} {
@@ -226,22 +226,22 @@ func TestLogFilters(t *testing.T) {
 		})
 	}
 	// The filters above must have had something to find across pages.
-	if n := len(keep(func(e LogEntry) bool { return e.Severity == "LOG" })); n <= 1000 {
+	if n := len(keep(func(e logEntry) bool { return e.Severity == "LOG" })); n <= 1000 {
 		t.Errorf("only %d LOG entries: the filter test does not cross pages", n)
 	}
 	for _, sev := range []string{"LOG", "INFO", "WARNING", "ERROR", "FATAL"} {
-		if len(keep(func(e LogEntry) bool { return e.Severity == sev })) == 0 {
+		if len(keep(func(e logEntry) bool { return e.Severity == sev })) == 0 {
 			t.Errorf("no %s entry seeded", sev)
 		}
 	}
 }
 
 func TestLogQueryValidation(t *testing.T) {
-	f := newFake(t, Options{})
+	f := newFake(t, engineOptions{})
 	svc := f.ready(nil)
 	other := f.ready(nil)
-	f.api.SeedLogs(f.proj, svc, 1000)
-	f.api.SeedLogs(f.proj, other, 1000)
+	f.api.seedLogs(f.proj, svc, 1000)
+	f.api.seedLogs(f.proj, other, 1000)
 	good := f.logsPage(svc, nil).cursor
 	foreign := f.logsPage(other, nil).cursor
 	tampered := []byte(good)
@@ -273,18 +273,18 @@ func TestLogQueryValidation(t *testing.T) {
 		})
 	}
 	// A cursor from another fake with another seed is foreign too.
-	g := newFake(t, Options{Seed: 99})
+	g := newFake(t, engineOptions{seed: 99})
 	gs := g.ready(nil)
-	g.api.SeedLogs(g.proj, gs, 1000)
+	g.api.seedLogs(g.proj, gs, 1000)
 	c := g.logsPage(gs, nil).cursor
 	f.send("GET", f.svcPath(svc)+"/logs?cursor="+url.QueryEscape(c), nil).mustError(t, 400, "INVALID_REQUEST", "cursor: ")
 	f.send("GET", f.svcPath("nosuchsvc")+"/logs", nil).mustError(t, 404, "NOT_FOUND", "service")
 }
 
 func TestStartupLogs(t *testing.T) {
-	f := newFake(t, Options{})
+	f := newFake(t, engineOptions{})
 	svc := f.ready(map[string]any{"name": "ts", "addons": []string{"time-series"}, "replica_count": 2})
-	all, err := f.api.Logs(f.proj, svc)
+	all, err := f.api.logs(f.proj, svc)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -317,11 +317,11 @@ func TestStartupLogs(t *testing.T) {
 
 // Each lifecycle event leaves a line.
 func TestLifecycleLogs(t *testing.T) {
-	f := newFake(t, Options{})
+	f := newFake(t, engineOptions{})
 	svc := f.ready(nil)
 	newest := func() string {
 		t.Helper()
-		all, _ := f.api.Logs(f.proj, svc)
+		all, _ := f.api.logs(f.proj, svc)
 		return all[0].Message
 	}
 	for _, tc := range []struct {
@@ -349,9 +349,9 @@ func TestLifecycleLogs(t *testing.T) {
 		if got := newest(); !strings.Contains(got, tc.want) {
 			t.Errorf("after %s the newest line is %q, want %q", tc.op, got, tc.want)
 		}
-		f.clock.Advance(time.Hour)
+		f.clock.advance(time.Hour)
 	}
-	all, _ := f.api.Logs(f.proj, svc)
+	all, _ := f.api.logs(f.proj, svc)
 	for _, e := range all {
 		if strings.Contains(e.Message, "hunter2") {
 			t.Errorf("password in the logs: %q", e.Message)
@@ -360,10 +360,10 @@ func TestLifecycleLogs(t *testing.T) {
 }
 
 func TestSeedLogsLarge(t *testing.T) {
-	f := newFake(t, Options{})
+	f := newFake(t, engineOptions{})
 	svc := f.ready(nil)
 	start := time.Now()
-	if err := f.api.SeedLogs(f.proj, svc, 100_000); err != nil {
+	if err := f.api.seedLogs(f.proj, svc, 100_000); err != nil {
 		t.Fatal(err)
 	}
 	p := f.logsPage(svc, url.Values{"search": {"deadlock"}})
@@ -373,13 +373,13 @@ func TestSeedLogsLarge(t *testing.T) {
 	if d := time.Since(start); d > 5*time.Second {
 		t.Errorf("seeding and one filtered page took %v", d)
 	}
-	if err := f.api.SeedLogs(f.proj, svc, -1); err == nil {
+	if err := f.api.seedLogs(f.proj, svc, -1); err == nil {
 		t.Error("negative count accepted")
 	}
-	if err := f.api.SeedLogs(f.proj, "nope", 1); err == nil {
+	if err := f.api.seedLogs(f.proj, "nope", 1); err == nil {
 		t.Error("unknown service accepted")
 	}
-	if _, err := f.api.Logs("other", svc); err == nil {
+	if _, err := f.api.logs("other", svc); err == nil {
 		t.Error("Logs in an unknown project")
 	}
 }

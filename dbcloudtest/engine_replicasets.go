@@ -30,7 +30,7 @@ func (rs *replicaSet) closeEndpoints() {
 
 // openSetEndpoint opens a live endpoint of rs, or of its pooler, which also
 // refuses while the pooler is off.
-func (a *API) openSetEndpoint(rs *replicaSet, pooler bool) (*liveEndpoint, error) {
+func (a *engine) openSetEndpoint(rs *replicaSet, pooler bool) (*liveEndpoint, error) {
 	return a.openEndpoint(func(now time.Time) pgAnswer {
 		if pooler && !rs.pooler {
 			return pgRefuse
@@ -96,7 +96,7 @@ func needSetAlive(s *service, rs *replicaSet, now time.Time, op string) error {
 }
 
 // serviceAndSet resolves the service and replica set of a call.
-func (a *API) serviceAndSet(c *call) (*service, *replicaSet, error) {
+func (a *engine) serviceAndSet(c *call) (*service, *replicaSet, error) {
 	s, err := a.findService(c.project, c.service)
 	if err != nil {
 		return nil, nil, err
@@ -105,7 +105,7 @@ func (a *API) serviceAndSet(c *call) (*service, *replicaSet, error) {
 	return s, rs, err
 }
 
-func (a *API) listReplicaSets(c *call) (reply, error) {
+func (a *engine) listReplicaSets(c *call) (reply, error) {
 	s, err := a.findService(c.project, c.service)
 	if err != nil {
 		return reply{}, err
@@ -117,7 +117,7 @@ func (a *API) listReplicaSets(c *call) (reply, error) {
 	return reply{status: http.StatusOK, body: out}, nil
 }
 
-func (a *API) createReplicaSet(c *call) (reply, error) {
+func (a *engine) createReplicaSet(c *call) (reply, error) {
 	s, err := a.findService(c.project, c.service)
 	if err != nil {
 		return reply{}, err
@@ -146,7 +146,7 @@ func (a *API) createReplicaSet(c *call) (reply, error) {
 	return accepted(rs.view(s, rsCreating)), nil
 }
 
-func (a *API) deleteReplicaSet(c *call) (reply, error) {
+func (a *engine) deleteReplicaSet(c *call) (reply, error) {
 	s, rs, err := a.serviceAndSet(c)
 	if err != nil {
 		return reply{}, err
@@ -159,7 +159,7 @@ func (a *API) deleteReplicaSet(c *call) (reply, error) {
 	return reply{status: http.StatusAccepted}, nil
 }
 
-func (a *API) resizeReplicaSet(c *call) (reply, error) {
+func (a *engine) resizeReplicaSet(c *call) (reply, error) {
 	s, rs, err := a.serviceAndSet(c)
 	if err != nil {
 		return reply{}, err
@@ -180,11 +180,11 @@ func (a *API) resizeReplicaSet(c *call) (reply, error) {
 	return message(http.StatusAccepted, "replica set resize accepted"), nil
 }
 
-func (a *API) enableReplicaSetPooler(c *call) (reply, error) { return a.switchSetPooler(c, true) }
+func (a *engine) enableReplicaSetPooler(c *call) (reply, error) { return a.switchSetPooler(c, true) }
 
-func (a *API) disableReplicaSetPooler(c *call) (reply, error) { return a.switchSetPooler(c, false) }
+func (a *engine) disableReplicaSetPooler(c *call) (reply, error) { return a.switchSetPooler(c, false) }
 
-func (a *API) switchSetPooler(c *call, on bool) (reply, error) {
+func (a *engine) switchSetPooler(c *call, on bool) (reply, error) {
 	s, rs, err := a.serviceAndSet(c)
 	if err != nil {
 		return reply{}, err
@@ -205,7 +205,7 @@ func (a *API) switchSetPooler(c *call, on bool) (reply, error) {
 	return message(http.StatusOK, "replica set connection pooler "+onOff(on)), nil
 }
 
-func (a *API) setReplicaSetEnvironment(c *call) (reply, error) {
+func (a *engine) setReplicaSetEnvironment(c *call) (reply, error) {
 	s, rs, err := a.serviceAndSet(c)
 	if err != nil {
 		return reply{}, err

@@ -28,7 +28,7 @@ func (f *fake) setStatus(svc, rs string) string {
 }
 
 func TestReplicaSetLifecycle(t *testing.T) {
-	f := newFake(t, Options{Step: tstep})
+	f := newFake(t, engineOptions{step: tstep})
 	svc := f.ready(map[string]any{"name": "main", "environment_tag": "PROD"})
 	if got := f.sets(svc); len(got) != 0 {
 		t.Fatalf("new service has sets %v", got)
@@ -48,11 +48,11 @@ func TestReplicaSetLifecycle(t *testing.T) {
 	if _, ok := m["connection_pooler"]; ok {
 		t.Error("pooler on a new set")
 	}
-	f.clock.Advance(tstep - time.Nanosecond)
+	f.clock.advance(tstep - time.Nanosecond)
 	if s := f.setStatus(svc, rs); s != "creating" {
 		t.Errorf("status %s, want creating", s)
 	}
-	f.clock.Advance(time.Nanosecond)
+	f.clock.advance(time.Nanosecond)
 	if s := f.setStatus(svc, rs); s != "active" {
 		t.Errorf("status %s, want active", s)
 	}
@@ -70,7 +70,7 @@ func TestReplicaSetLifecycle(t *testing.T) {
 	if got["status"] != "resizing" || num(t, got, "cpu_millis") != 2000 || num(t, got, "memory_gbs") != 8 {
 		t.Errorf("after resize %v", got)
 	}
-	f.clock.Advance(tstep)
+	f.clock.advance(tstep)
 	if s := f.setStatus(svc, rs); s != "active" {
 		t.Errorf("after resize step: %s", s)
 	}
@@ -102,7 +102,7 @@ func TestReplicaSetLifecycle(t *testing.T) {
 	f.send("POST", f.setPath(svc, rs)+"/enablePooler", nil).mustError(t, 409, "CONFLICT", "deleting")
 	f.send("POST", f.setPath(svc, rs)+"/setEnvironment", map[string]any{"environment": "PROD"}).mustError(t, 409, "CONFLICT", "deleting")
 	f.send("POST", f.setPath(svc, rs)+"/resize", map[string]any{"cpu_millis": "1000", "memory_gbs": "4"}).mustError(t, 409, "CONFLICT", "deleting")
-	f.clock.Advance(tstep)
+	f.clock.advance(tstep)
 	if s := f.setStatus(svc, rs); s != "gone" {
 		t.Errorf("after delete step: %s", s)
 	}
@@ -113,19 +113,19 @@ func TestReplicaSetLifecycle(t *testing.T) {
 }
 
 func TestReplicaSetConflicts(t *testing.T) {
-	f := newFake(t, Options{Step: tstep})
+	f := newFake(t, engineOptions{step: tstep})
 	svc := f.ready(nil)
 	rs := f.send("POST", f.svcPath(svc)+"/replicaSets", map[string]any{"name": "r", "nodes": 1, "cpu_millis": 500, "memory_gbs": 2}).must(t, 202).obj(t)["id"].(string)
 	resize := map[string]any{"cpu_millis": "1000", "memory_gbs": "4"}
 	f.send("POST", f.setPath(svc, rs)+"/resize", resize).mustError(t, 409, "CONFLICT", "creating")
-	f.clock.Advance(tstep)
+	f.clock.advance(tstep)
 	f.send("POST", f.setPath(svc, rs)+"/resize", resize).must(t, 202)
 	f.send("POST", f.setPath(svc, rs)+"/resize", resize).mustError(t, 409, "CONFLICT", "resizing")
-	f.clock.Advance(tstep)
-	if err := f.api.SetReplicaSetStatus(f.proj, svc, rs, "error"); err != nil {
+	f.clock.advance(tstep)
+	if err := f.api.setReplicaSetStatus(f.proj, svc, rs, "error"); err != nil {
 		t.Fatal(err)
 	}
-	f.clock.Advance(time.Hour)
+	f.clock.advance(time.Hour)
 	if s := f.setStatus(svc, rs); s != "error" {
 		t.Errorf("forced status %s", s)
 	}
@@ -133,31 +133,31 @@ func TestReplicaSetConflicts(t *testing.T) {
 	// A set in error can still be deleted.
 	f.send("DELETE", f.setPath(svc, rs), nil).must(t, 202)
 
-	if err := f.api.SetReplicaSetStatus(f.proj, svc, "rs-none", "error"); err == nil {
+	if err := f.api.setReplicaSetStatus(f.proj, svc, "rs-none", "error"); err == nil {
 		t.Error("SetReplicaSetStatus of an unknown set")
 	}
-	if err := f.api.SetReplicaSetStatus(f.proj, svc, rs, ""); err == nil {
+	if err := f.api.setReplicaSetStatus(f.proj, svc, rs, ""); err == nil {
 		t.Error("SetReplicaSetStatus with an empty status")
 	}
-	if err := f.api.SetReplicaSetStatus(f.proj, "nope", rs, "error"); err == nil {
+	if err := f.api.setReplicaSetStatus(f.proj, "nope", rs, "error"); err == nil {
 		t.Error("SetReplicaSetStatus of an unknown service")
 	}
 }
 
 // Deleting a service takes its replica sets with it.
 func TestServiceDeletionRemovesSets(t *testing.T) {
-	f := newFake(t, Options{Step: tstep})
+	f := newFake(t, engineOptions{step: tstep})
 	svc := f.ready(nil)
 	other := f.ready(nil)
 	body := map[string]any{"name": "r", "nodes": 1, "cpu_millis": 500, "memory_gbs": 2}
 	rs := f.send("POST", f.svcPath(svc)+"/replicaSets", body).must(t, 202).obj(t)["id"].(string)
 	f.send("POST", f.svcPath(other)+"/replicaSets", body).must(t, 202)
-	f.clock.Advance(tstep)
+	f.clock.advance(tstep)
 	f.send("DELETE", f.svcPath(svc), nil).must(t, 202)
 	if s := f.setStatus(svc, rs); s != "deleting" {
 		t.Errorf("set of a deleting service is %s", s)
 	}
-	f.clock.Advance(tstep)
+	f.clock.advance(tstep)
 	f.send("GET", f.svcPath(svc)+"/replicaSets", nil).mustError(t, 404, "NOT_FOUND", "service")
 	if n := len(f.sets(other)); n != 1 {
 		t.Errorf("the other service has %d sets", n)

@@ -3,7 +3,7 @@ package dbcloudtest
 // arrive counts a request, records it when Options.RecordRequests is set,
 // and returns the fault that answers it, if any, and its sequence number
 // for answered.
-func (a *API) arrive(method, path, query string) (*Fault, int) {
+func (a *engine) arrive(method, path, query string) (*Fault, int) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.counts[countKey{method, path}]++
@@ -17,7 +17,7 @@ func (a *API) arrive(method, path, query string) (*Fault, int) {
 
 // answered records the status of request seq, before its first byte is
 // written: a client that has its answer finds it in Requests.
-func (a *API) answered(seq, status int) {
+func (a *engine) answered(seq, status int) {
 	if seq < 0 {
 		return
 	}
@@ -28,9 +28,9 @@ func (a *API) answered(seq, status int) {
 	}
 }
 
-// Requests returns every request seen since New or the last ResetCounts, in
+// requestLog returns every request seen since New or the last ResetCounts, in
 // the order they arrived. It is empty unless Options.RecordRequests is set.
-func (a *API) Requests() []Request {
+func (a *engine) requestLog() []Request {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	return append([]Request(nil), a.log...)

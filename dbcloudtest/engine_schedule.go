@@ -28,7 +28,7 @@ func (s schedule) currentStep(now time.Time) step {
 }
 
 // plan lays out statuses one Step apart, starting now.
-func (a *API) plan(now time.Time, statuses ...string) schedule {
+func (a *engine) plan(now time.Time, statuses ...string) schedule {
 	s := make(schedule, len(statuses))
 	for i, st := range statuses {
 		s[i] = step{st, now.Add(time.Duration(i) * a.step)}

@@ -11,17 +11,17 @@ import (
 	"time"
 )
 
-// EngineServer is a fake API listening on a real socket, for code that needs a URL
+// engineServer is a fake API listening on a real socket, for code that needs a URL
 // rather than an http.Handler (examples, end-to-end tests).
-type EngineServer struct {
-	// URL is the base URL, ending in /v1: http://127.0.0.1:43121/v1.
-	URL string
-	// APIKey is the key requests must carry.
-	APIKey string
-	// ProjectID is the first known project.
-	ProjectID string
-	// API is the model behind the server, for faults, counts and helpers.
-	API *API
+type engineServer struct {
+	// url is the base url, ending in /v1: http://127.0.0.1:43121/v1.
+	url string
+	// apiKey is the key requests must carry.
+	apiKey string
+	// projectID is the first known project.
+	projectID string
+	// api is the model behind the server, for faults, counts and helpers.
+	api *engine
 
 	srv      *http.Server
 	cancel   context.CancelFunc
@@ -36,10 +36,10 @@ type EngineServer struct {
 	err     error
 }
 
-// Start serves a new fake API, configured by opts, on addr; "" means
+// startEngine serves a new fake API, configured by opts, on addr; "" means
 // "127.0.0.1:0", a free loopback port. Its endpoints are live
 // (Options.LiveEndpoints is set): programs can probe their databases.
-func Start(addr string, opts Options) (*EngineServer, error) {
+func startEngine(addr string, opts engineOptions) (*engineServer, error) {
 	if addr == "" {
 		addr = "127.0.0.1:0"
 	}
@@ -47,14 +47,14 @@ func Start(addr string, opts Options) (*EngineServer, error) {
 	if err != nil {
 		return nil, err
 	}
-	opts.LiveEndpoints = true
-	api := New(opts)
+	opts.liveEndpoints = true
+	api := newEngine(opts)
 	ctx, cancel := context.WithCancel(context.Background())
-	s := &EngineServer{
-		URL:       "http://" + dialable(ln.Addr().(*net.TCPAddr)) + "/v1",
-		APIKey:    api.APIKey(),
-		ProjectID: api.ProjectID(),
-		API:       api,
+	s := &engineServer{
+		url:       "http://" + dialable(ln.Addr().(*net.TCPAddr)) + "/v1",
+		apiKey:    api.key(),
+		projectID: api.firstProject(),
+		api:       api,
 		cancel:    cancel,
 		served:    make(chan struct{}),
 	}
@@ -87,7 +87,7 @@ func dialable(addr *net.TCPAddr) string {
 	return (&net.TCPAddr{IP: ip, Port: addr.Port}).String()
 }
 
-func (s *EngineServer) serve(w http.ResponseWriter, r *http.Request) {
+func (s *engineServer) serve(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	s.active++
 	s.mu.Unlock()
@@ -97,10 +97,10 @@ func (s *EngineServer) serve(w http.ResponseWriter, r *http.Request) {
 		s.idle.Broadcast()
 		s.mu.Unlock()
 	}()
-	s.API.ServeHTTP(w, r)
+	s.api.ServeHTTP(w, r)
 }
 
-func (s *EngineServer) connState(_ net.Conn, state http.ConnState) {
+func (s *engineServer) connState(_ net.Conn, state http.ConnState) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	switch state {
@@ -113,14 +113,14 @@ func (s *EngineServer) connState(_ net.Conn, state http.ConnState) {
 	}
 }
 
-// NewConnections returns how many TCP connections the server has accepted,
+// newConnections returns how many TCP connections the server has accepted,
 // which lets tests prove that a client reuses keep-alive connections.
-func (s *EngineServer) NewConnections() int64 { return s.newConns.Load() }
+func (s *engineServer) newConnections() int64 { return s.newConns.Load() }
 
-// Close stops the listener, closes every connection and returns once all of
+// close stops the listener, closes every connection and returns once all of
 // the server's handlers and connections are finished, then closes the live
 // endpoints. It is safe to call more than once.
-func (s *EngineServer) Close() error {
+func (s *engineServer) close() error {
 	s.closing.Do(func() {
 		// Connections first: a delayed handler released by cancel must find
 		// its connection closed rather than answer on it.
@@ -132,7 +132,7 @@ func (s *EngineServer) Close() error {
 			s.idle.Wait()
 		}
 		s.mu.Unlock()
-		s.API.Close()
+		s.api.close()
 	})
 	return s.err
 }

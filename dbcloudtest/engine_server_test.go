@@ -22,10 +22,10 @@ func settled(n int) (int, bool) {
 	}
 }
 
-func get(t *testing.T, c *http.Client, s *EngineServer, path string) int {
+func get(t *testing.T, c *http.Client, s *engineServer, path string) int {
 	t.Helper()
-	req, _ := http.NewRequest("GET", s.URL+path, nil)
-	req.Header.Set("Authorization", "Bearer "+s.APIKey)
+	req, _ := http.NewRequest("GET", s.url+path, nil)
+	req.Header.Set("Authorization", "Bearer "+s.apiKey)
 	res, err := c.Do(req)
 	if err != nil {
 		t.Fatal(err)
@@ -37,11 +37,11 @@ func get(t *testing.T, c *http.Client, s *EngineServer, path string) int {
 
 func TestServer(t *testing.T) {
 	before := runtime.NumGoroutine()
-	s, err := Start("", Options{APIKey: "k-123", ProjectIDs: []string{"pA"}})
+	s, err := startEngine("", engineOptions{apiKey: "k-123", projectIDs: []string{"pA"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasPrefix(s.URL, "http://127.0.0.1:") || !strings.HasSuffix(s.URL, "/v1") || s.APIKey != "k-123" || s.ProjectID != "pA" || s.API == nil {
+	if !strings.HasPrefix(s.url, "http://127.0.0.1:") || !strings.HasSuffix(s.url, "/v1") || s.apiKey != "k-123" || s.projectID != "pA" || s.api == nil {
 		t.Fatalf("server %+v", s)
 	}
 	tr := &http.Transport{}
@@ -51,36 +51,36 @@ func TestServer(t *testing.T) {
 			t.Fatalf("status %d", st)
 		}
 	}
-	if n := s.NewConnections(); n != 1 {
+	if n := s.newConnections(); n != 1 {
 		t.Errorf("3 requests on a keep-alive client opened %d connections", n)
 	}
 	tr2 := &http.Transport{}
 	get(t, &http.Client{Transport: tr2}, s, "/projects/pA/services")
-	if n := s.NewConnections(); n != 2 {
+	if n := s.newConnections(); n != 2 {
 		t.Errorf("a second client: %d connections, want 2", n)
 	}
 
 	// Hijacked connections are fine, and a delayed request in flight does
 	// not hold Close up.
-	s.API.InjectFault(Fault{Drop: true})
-	if _, err := (&http.Client{Transport: &http.Transport{DisableKeepAlives: true}}).Get(s.URL + "/x"); err == nil {
+	s.api.injectFault(Fault{Drop: true})
+	if _, err := (&http.Client{Transport: &http.Transport{DisableKeepAlives: true}}).Get(s.url + "/x"); err == nil {
 		t.Error("dropped request succeeded")
 	}
-	s.API.InjectFault(Fault{Delay: time.Minute})
+	s.api.injectFault(Fault{Delay: time.Minute})
 	done := make(chan error, 1)
 	go func() {
-		res, err := c.Get(s.URL + "/projects/pA/services")
+		res, err := c.Get(s.url + "/projects/pA/services")
 		if err == nil {
 			res.Body.Close()
 		}
 		done <- err
 	}()
 	deadline := time.Now().Add(3 * time.Second)
-	for s.API.Count("GET", "/projects/pA/services") < 5 && time.Now().Before(deadline) {
+	for s.api.count("GET", "/projects/pA/services") < 5 && time.Now().Before(deadline) {
 		time.Sleep(time.Millisecond)
 	}
 	start := time.Now()
-	if err := s.Close(); err != nil {
+	if err := s.close(); err != nil {
 		t.Errorf("Close: %v", err)
 	}
 	if d := time.Since(start); d > 3*time.Second {
@@ -89,7 +89,7 @@ func TestServer(t *testing.T) {
 	if err := <-done; err == nil {
 		t.Error("the delayed request got an answer from a closed server")
 	}
-	if err := s.Close(); err != nil {
+	if err := s.close(); err != nil {
 		t.Errorf("second Close: %v", err)
 	}
 	tr.CloseIdleConnections()
@@ -98,19 +98,19 @@ func TestServer(t *testing.T) {
 		buf := make([]byte, 1<<16)
 		t.Errorf("%d goroutines after Close, %d before:\n%s", n, before, buf[:runtime.Stack(buf, true)])
 	}
-	if _, err := http.Get(s.URL + "/projects/pA/services"); err == nil {
+	if _, err := http.Get(s.url + "/projects/pA/services"); err == nil {
 		t.Error("closed server still answers")
 	}
 }
 
 func TestStartErrors(t *testing.T) {
-	s, err := Start("", Options{})
+	s, err := startEngine("", engineOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer s.Close()
-	addr := strings.TrimSuffix(strings.TrimPrefix(s.URL, "http://"), "/v1")
-	if _, err := Start(addr, Options{}); err == nil {
+	defer s.close()
+	addr := strings.TrimSuffix(strings.TrimPrefix(s.url, "http://"), "/v1")
+	if _, err := startEngine(addr, engineOptions{}); err == nil {
 		t.Error("second server on a busy port")
 	}
 }
@@ -132,7 +132,7 @@ func TestDialable(t *testing.T) {
 }
 
 func TestTickingClockMovesEachRequestOneTick(t *testing.T) {
-	f := newFake(t, Options{Clock: NewTickingClock(epoch, 30*time.Second), Step: time.Minute})
+	f := newFake(t, engineOptions{clock: newClock(&config{start: epoch, tick: 30 * time.Second}), step: time.Minute})
 	id := f.create(nil) // read at epoch: QUEUED until +1m, CONFIGURING until +2m
 	var seen []string
 	for range 5 {

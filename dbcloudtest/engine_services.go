@@ -98,13 +98,13 @@ func (s *service) view(now time.Time, status string) serviceJSON {
 }
 
 // planDeletion plans first, then gone, and notes when that will be.
-func (a *API) planDeletion(now time.Time, first string) schedule {
+func (a *engine) planDeletion(now time.Time, first string) schedule {
 	s := a.plan(now, first, statusGone)
 	a.noteGone(s[1].at)
 	return s
 }
 
-func (a *API) noteGone(at time.Time) {
+func (a *engine) noteGone(at time.Time) {
 	if !a.gone || at.Before(a.goneAt) {
 		a.goneAt, a.gone = at, true
 	}
@@ -112,7 +112,7 @@ func (a *API) noteGone(at time.Time) {
 
 // sweep brings the model up to now: it removes the resources whose deletion
 // has completed and writes the generated log lines that are due.
-func (a *API) sweep(now time.Time) {
+func (a *engine) sweep(now time.Time) {
 	a.removeGone(now)
 	a.writeDueLogs(now)
 }
@@ -121,7 +121,7 @@ func (a *API) sweep(now time.Time) {
 // their endpoints. It runs on every request, so it looks at every resource
 // only when a deletion may have completed: the fake stays fast with
 // thousands of services.
-func (a *API) removeGone(now time.Time) {
+func (a *engine) removeGone(now time.Time) {
 	if !a.gone || now.Before(a.goneAt) {
 		return
 	}
@@ -162,7 +162,7 @@ func (a *API) removeGone(now time.Time) {
 
 // openServiceEndpoint opens a live endpoint of s, or of its pooler, which
 // also refuses while the pooler is off.
-func (a *API) openServiceEndpoint(s *service, pooler bool) (*liveEndpoint, error) {
+func (a *engine) openServiceEndpoint(s *service, pooler bool) (*liveEndpoint, error) {
 	return a.openEndpoint(func(now time.Time) pgAnswer {
 		if pooler && !s.pooler {
 			return pgRefuse
@@ -171,7 +171,7 @@ func (a *API) openServiceEndpoint(s *service, pooler bool) (*liveEndpoint, error
 	})
 }
 
-func (a *API) findService(project, id string) (*service, error) {
+func (a *engine) findService(project, id string) (*service, error) {
 	if s := a.byID[id]; s != nil && s.project == project {
 		return s, nil
 	}
@@ -202,7 +202,7 @@ func message(status int, text string) reply {
 }
 
 // newService registers a service planned QUEUED -> CONFIGURING -> READY.
-func (a *API) newService(now time.Time, project, name, typ, region, env string, cpu, mem, replicas int) (*service, error) {
+func (a *engine) newService(now time.Time, project, name, typ, region, env string, cpu, mem, replicas int) (*service, error) {
 	s := &service{
 		id:         a.uniqueServiceID(),
 		project:    project,
@@ -230,7 +230,7 @@ func (a *API) newService(now time.Time, project, name, typ, region, env string, 
 	return s, nil
 }
 
-func (a *API) listServices(c *call) (reply, error) {
+func (a *engine) listServices(c *call) (reply, error) {
 	out := []serviceJSON{}
 	for _, s := range a.services {
 		if s.project == c.project {
@@ -240,7 +240,7 @@ func (a *API) listServices(c *call) (reply, error) {
 	return reply{status: http.StatusOK, body: out}, nil
 }
 
-func (a *API) getService(c *call) (reply, error) {
+func (a *engine) getService(c *call) (reply, error) {
 	s, err := a.findService(c.project, c.service)
 	if err != nil {
 		return reply{}, err
@@ -248,7 +248,7 @@ func (a *API) getService(c *call) (reply, error) {
 	return reply{status: http.StatusOK, body: s.view(c.now, s.sched.current(c.now))}, nil
 }
 
-func (a *API) createService(c *call) (reply, error) {
+func (a *engine) createService(c *call) (reply, error) {
 	in, err := parseCreate(c)
 	if err != nil {
 		return reply{}, err
@@ -262,7 +262,7 @@ func (a *API) createService(c *call) (reply, error) {
 	return accepted(v), nil
 }
 
-func (a *API) deleteService(c *call) (reply, error) {
+func (a *engine) deleteService(c *call) (reply, error) {
 	s, err := a.findService(c.project, c.service)
 	if err != nil {
 		return reply{}, err
@@ -278,7 +278,7 @@ func (a *API) deleteService(c *call) (reply, error) {
 	return reply{status: http.StatusAccepted}, nil
 }
 
-func (a *API) startService(c *call) (reply, error) {
+func (a *engine) startService(c *call) (reply, error) {
 	s, err := a.findService(c.project, c.service)
 	if err != nil {
 		return reply{}, err
@@ -289,7 +289,7 @@ func (a *API) startService(c *call) (reply, error) {
 	}, statusResuming, statusReady)
 }
 
-func (a *API) stopService(c *call) (reply, error) {
+func (a *engine) stopService(c *call) (reply, error) {
 	s, err := a.findService(c.project, c.service)
 	if err != nil {
 		return reply{}, err
@@ -303,7 +303,7 @@ func (a *API) stopService(c *call) (reply, error) {
 
 // transition runs an asynchronous operation that needs the service in status
 // from: it applies change and plans the statuses that follow.
-func (a *API) transition(c *call, s *service, op, from string, change func(), plan ...string) (reply, error) {
+func (a *engine) transition(c *call, s *service, op, from string, change func(), plan ...string) (reply, error) {
 	if err := needStatus(s, c.now, from, op); err != nil {
 		return reply{}, err
 	}
@@ -312,7 +312,7 @@ func (a *API) transition(c *call, s *service, op, from string, change func(), pl
 	return accepted(s.view(c.now, plan[0])), nil
 }
 
-func (a *API) resizeService(c *call) (reply, error) {
+func (a *engine) resizeService(c *call) (reply, error) {
 	s, err := a.findService(c.project, c.service)
 	if err != nil {
 		return reply{}, err
@@ -328,7 +328,7 @@ func (a *API) resizeService(c *call) (reply, error) {
 	}, statusConfiguring, statusReady)
 }
 
-func (a *API) setHA(c *call) (reply, error) {
+func (a *engine) setHA(c *call) (reply, error) {
 	s, err := a.findService(c.project, c.service)
 	if err != nil {
 		return reply{}, err
@@ -343,7 +343,7 @@ func (a *API) setHA(c *call) (reply, error) {
 	}, statusConfiguring, statusReady)
 }
 
-func (a *API) forkService(c *call) (reply, error) {
+func (a *engine) forkService(c *call) (reply, error) {
 	parent, err := a.findService(c.project, c.service)
 	if err != nil {
 		return reply{}, err
@@ -367,9 +367,9 @@ func (a *API) forkService(c *call) (reply, error) {
 	return accepted(v), nil
 }
 
-func (a *API) enablePooler(c *call) (reply, error) { return a.switchPooler(c, true) }
+func (a *engine) enablePooler(c *call) (reply, error) { return a.switchPooler(c, true) }
 
-func (a *API) disablePooler(c *call) (reply, error) { return a.switchPooler(c, false) }
+func (a *engine) disablePooler(c *call) (reply, error) { return a.switchPooler(c, false) }
 
 func onOff(on bool) string {
 	if on {
@@ -378,7 +378,7 @@ func onOff(on bool) string {
 	return "disabled"
 }
 
-func (a *API) switchPooler(c *call, on bool) (reply, error) {
+func (a *engine) switchPooler(c *call, on bool) (reply, error) {
 	s, err := a.findService(c.project, c.service)
 	if err != nil {
 		return reply{}, err
@@ -399,7 +399,7 @@ func (a *API) switchPooler(c *call, on bool) (reply, error) {
 	return message(http.StatusOK, "connection pooler "+onOff(on)), nil
 }
 
-func (a *API) attachVPC(c *call) (reply, error) {
+func (a *engine) attachVPC(c *call) (reply, error) {
 	s, err := a.findService(c.project, c.service)
 	if err != nil {
 		return reply{}, err
@@ -419,7 +419,7 @@ func (a *API) attachVPC(c *call) (reply, error) {
 	return message(http.StatusAccepted, "service attached to VPC "+vpc), nil
 }
 
-func (a *API) detachVPC(c *call) (reply, error) {
+func (a *engine) detachVPC(c *call) (reply, error) {
 	s, err := a.findService(c.project, c.service)
 	if err != nil {
 		return reply{}, err
@@ -439,7 +439,7 @@ func (a *API) detachVPC(c *call) (reply, error) {
 	return message(http.StatusAccepted, "service detached from VPC "+vpc), nil
 }
 
-func (a *API) updatePassword(c *call) (reply, error) {
+func (a *engine) updatePassword(c *call) (reply, error) {
 	s, err := a.findService(c.project, c.service)
 	if err != nil {
 		return reply{}, err
@@ -455,7 +455,7 @@ func (a *API) updatePassword(c *call) (reply, error) {
 	return reply{status: http.StatusNoContent}, nil
 }
 
-func (a *API) setEnvironment(c *call) (reply, error) {
+func (a *engine) setEnvironment(c *call) (reply, error) {
 	s, err := a.findService(c.project, c.service)
 	if err != nil {
 		return reply{}, err

@@ -10,7 +10,7 @@ import (
 const tstep = 10 * time.Second
 
 func TestCreateServiceResponse(t *testing.T) {
-	f := newFake(t, Options{Step: tstep})
+	f := newFake(t, engineOptions{step: tstep})
 	r := f.send("POST", "/projects/"+f.proj+"/services", map[string]any{"name": "db"}).must(t, 202)
 	if ct := r.header.Get("Content-Type"); ct != "application/json" {
 		t.Errorf("Content-Type %q", ct)
@@ -64,7 +64,7 @@ func TestCreateServiceResponse(t *testing.T) {
 		}
 	}
 	// initial_password is for the creator only.
-	f.clock.Advance(time.Hour)
+	f.clock.advance(time.Hour)
 	got := f.get(id)
 	if _, ok := got["initial_password"]; ok {
 		t.Error("get shows initial_password")
@@ -103,7 +103,7 @@ func TestCreateVariants(t *testing.T) {
 		{"null is absent", map[string]any{"name": "a", "region_code": nil}, "POSTGRES", "us-east-1", "DEV", 500, 2, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			f := newFake(t, Options{})
+			f := newFake(t, engineOptions{})
 			m := f.send("POST", "/projects/"+f.proj+"/services", tc.body).must(t, 202).obj(t)
 			spec := sub(t, m["resources"].([]any)[0].(map[string]any), "spec")
 			ha := sub(t, m, "ha_replicas")
@@ -116,7 +116,7 @@ func TestCreateVariants(t *testing.T) {
 }
 
 func TestStepZero(t *testing.T) {
-	f := newFake(t, Options{Clock: realClock{}})
+	f := newFake(t, engineOptions{clock: newClock(&config{realTime: true})})
 	m := f.send("POST", "/projects/"+f.proj+"/services", map[string]any{"name": "x"}).must(t, 202).obj(t)
 	if m["status"] != "QUEUED" {
 		t.Errorf("create response status %v", m["status"])
@@ -133,7 +133,7 @@ func TestStepZero(t *testing.T) {
 
 // TestServiceStateMachine walks every service transition of the doc table.
 func TestServiceStateMachine(t *testing.T) {
-	f := newFake(t, Options{Step: tstep})
+	f := newFake(t, engineOptions{step: tstep})
 	post := func(id, op string, body any, want string) map[string]any {
 		t.Helper()
 		m := f.send("POST", f.svcPath(id)+"/"+op, body).must(t, 202).obj(t)
@@ -145,9 +145,9 @@ func TestServiceStateMachine(t *testing.T) {
 	// advance checks the status during the tstep and after it.
 	advance := func(id, during, after string) {
 		t.Helper()
-		f.clock.Advance(tstep - time.Nanosecond)
+		f.clock.advance(tstep - time.Nanosecond)
 		f.wantStatus(id, during)
-		f.clock.Advance(time.Nanosecond)
+		f.clock.advance(time.Nanosecond)
 		f.wantStatus(id, after)
 	}
 
@@ -185,18 +185,18 @@ func TestServiceStateMachine(t *testing.T) {
 	if r := f.send("DELETE", f.svcPath(id), nil).must(t, 202); len(r.raw) != 0 {
 		t.Errorf("delete body %q", r.raw)
 	}
-	f.clock.Advance(tstep - time.Nanosecond)
+	f.clock.advance(tstep - time.Nanosecond)
 	f.wantStatus(id, "DELETING")
 	if n := len(f.send("GET", "/projects/"+f.proj+"/services", nil).list(t)); n != 1 {
 		t.Errorf("list while DELETING has %d", n)
 	}
-	f.clock.Advance(time.Nanosecond)
+	f.clock.advance(time.Nanosecond)
 	f.send("GET", f.svcPath(id), nil).mustError(t, 404, "NOT_FOUND", "service")
 	f.send("POST", f.svcPath(id)+"/start", nil).mustError(t, 404, "NOT_FOUND", "service")
 	if n := len(f.send("GET", "/projects/"+f.proj+"/services", nil).list(t)); n != 0 {
 		t.Errorf("list after deletion has %d", n)
 	}
-	if _, err := f.api.Logs(f.proj, id); err == nil {
+	if _, err := f.api.logs(f.proj, id); err == nil {
 		t.Error("Logs of a deleted service")
 	}
 }
@@ -213,32 +213,32 @@ func TestServiceConflicts(t *testing.T) {
 		op    string
 		body  any
 	}{
-		{"stop QUEUED", func(f *fake, id string) { f.api.SetStatus(f.proj, id, "QUEUED") }, "stop", nil},
+		{"stop QUEUED", func(f *fake, id string) { f.api.setStatus(f.proj, id, "QUEUED") }, "stop", nil},
 		{"stop PAUSED", func(f *fake, id string) {
 			f.send("POST", f.svcPath(id)+"/stop", nil).must(t, 202)
-			f.clock.Advance(time.Hour)
+			f.clock.advance(time.Hour)
 		}, "stop", nil},
 		{"stop PAUSING", func(f *fake, id string) { f.send("POST", f.svcPath(id)+"/stop", nil).must(t, 202) }, "stop", nil},
 		{"start READY", func(*fake, string) {}, "start", nil},
 		{"start RESUMING", func(f *fake, id string) {
 			f.send("POST", f.svcPath(id)+"/stop", nil).must(t, 202)
-			f.clock.Advance(time.Hour)
+			f.clock.advance(time.Hour)
 			f.send("POST", f.svcPath(id)+"/start", nil).must(t, 202)
 		}, "start", nil},
 		{"resize CONFIGURING", func(f *fake, id string) { f.send("POST", f.svcPath(id)+"/resize", resize).must(t, 202) }, "resize", resize},
-		{"resize UNSTABLE", func(f *fake, id string) { f.api.SetStatus(f.proj, id, "UNSTABLE") }, "resize", resize},
-		{"setHA PAUSED", func(f *fake, id string) { f.api.SetStatus(f.proj, id, "PAUSED") }, "setHA", ha},
-		{"fork CONFIGURING", func(f *fake, id string) { f.api.SetStatus(f.proj, id, "CONFIGURING") }, "forkService", fork},
+		{"resize UNSTABLE", func(f *fake, id string) { f.api.setStatus(f.proj, id, "UNSTABLE") }, "resize", resize},
+		{"setHA PAUSED", func(f *fake, id string) { f.api.setStatus(f.proj, id, "PAUSED") }, "setHA", ha},
+		{"fork CONFIGURING", func(f *fake, id string) { f.api.setStatus(f.proj, id, "CONFIGURING") }, "forkService", fork},
 		{"enablePooler twice", func(f *fake, id string) { f.send("POST", f.svcPath(id)+"/enablePooler", nil).must(t, 200) }, "enablePooler", nil},
 		{"disablePooler when off", func(*fake, string) {}, "disablePooler", nil},
 		{"attach twice", func(f *fake, id string) { f.send("POST", f.svcPath(id)+"/attachToVPC", vpc).must(t, 202) }, "attachToVPC", map[string]any{"vpc_id": "456"}},
 		{"detach when not attached", func(*fake, string) {}, "detachFromVPC", vpc},
 		{"detach another VPC", func(f *fake, id string) { f.send("POST", f.svcPath(id)+"/attachToVPC", vpc).must(t, 202) }, "detachFromVPC", map[string]any{"vpc_id": "456"}},
-		{"create replica set PAUSED", func(f *fake, id string) { f.api.SetStatus(f.proj, id, "PAUSED") },
+		{"create replica set PAUSED", func(f *fake, id string) { f.api.setStatus(f.proj, id, "PAUSED") },
 			"replicaSets", map[string]any{"name": "r", "nodes": 1, "cpu_millis": 500, "memory_gbs": 2}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			f := newFake(t, Options{Step: tstep})
+			f := newFake(t, engineOptions{step: tstep})
 			id := f.ready(nil)
 			tc.setup(f, id)
 			before := f.get(id)
@@ -253,10 +253,10 @@ func TestServiceConflicts(t *testing.T) {
 // Everything but reads is refused while a service is being deleted.
 func TestDeletingConflicts(t *testing.T) {
 	for _, status := range []string{"DELETING", "DELETED"} {
-		f := newFake(t, Options{Step: tstep})
+		f := newFake(t, engineOptions{step: tstep})
 		id := f.ready(nil)
 		f.send("POST", f.svcPath(id)+"/replicaSets", map[string]any{"name": "r", "nodes": 1, "cpu_millis": 500, "memory_gbs": 2}).must(t, 202)
-		f.clock.Advance(time.Hour)
+		f.clock.advance(time.Hour)
 		rs := f.send("GET", f.svcPath(id)+"/replicaSets", nil).list(t)[0].(map[string]any)["id"].(string)
 		if status == "DELETING" {
 			f.send("DELETE", f.svcPath(id), nil).must(t, 202)
@@ -264,7 +264,7 @@ func TestDeletingConflicts(t *testing.T) {
 			if st := sets[0].(map[string]any)["status"]; st != "deleting" {
 				t.Errorf("replica set of a DELETING service is %v", st)
 			}
-		} else if err := f.api.SetStatus(f.proj, id, status); err != nil {
+		} else if err := f.api.setStatus(f.proj, id, status); err != nil {
 			t.Fatal(err)
 		}
 		for _, op := range []struct {
@@ -300,9 +300,9 @@ func TestDeletingConflicts(t *testing.T) {
 func TestDeleteFromAnyStatus(t *testing.T) {
 	for _, status := range []string{"QUEUED", "CONFIGURING", "PAUSED", "UNSTABLE", "UPGRADING"} {
 		t.Run(status, func(t *testing.T) {
-			f := newFake(t, Options{Step: tstep})
+			f := newFake(t, engineOptions{step: tstep})
 			id := f.create(nil)
-			if err := f.api.SetStatus(f.proj, id, status); err != nil {
+			if err := f.api.setStatus(f.proj, id, status); err != nil {
 				t.Fatal(err)
 			}
 			f.send("DELETE", f.svcPath(id), nil).must(t, 202)
@@ -312,7 +312,7 @@ func TestDeleteFromAnyStatus(t *testing.T) {
 }
 
 func TestPoolerAndVPCFields(t *testing.T) {
-	f := newFake(t, Options{})
+	f := newFake(t, engineOptions{})
 	id := f.ready(nil)
 	msg := func(r *resp) {
 		t.Helper()
@@ -344,19 +344,19 @@ func TestPoolerAndVPCFields(t *testing.T) {
 		}
 	}
 	// Synchronous operations need no READY status.
-	f.api.SetStatus(f.proj, id, "PAUSED")
+	f.api.setStatus(f.proj, id, "PAUSED")
 	f.send("POST", f.svcPath(id)+"/enablePooler", nil).must(t, 200)
 	f.send("POST", f.svcPath(id)+"/attachToVPC", map[string]any{"vpc_id": "7"}).must(t, 202)
 }
 
 func TestPasswordAndEnvironment(t *testing.T) {
-	f := newFake(t, Options{})
+	f := newFake(t, engineOptions{})
 	id := f.ready(nil)
 	r := f.send("POST", f.svcPath(id)+"/updatePassword", map[string]any{"password": "Sup3r-Secret-Pass"}).must(t, 204)
 	if len(r.raw) != 0 {
 		t.Errorf("updatePassword body %q", r.raw)
 	}
-	logs, _ := f.api.Logs(f.proj, id)
+	logs, _ := f.api.logs(f.proj, id)
 	if logs[0].Message != `password of role "tsdbadmin" changed` {
 		t.Errorf("newest log %q", logs[0].Message)
 	}
@@ -375,7 +375,7 @@ func TestPasswordAndEnvironment(t *testing.T) {
 }
 
 func TestFork(t *testing.T) {
-	f := newFake(t, Options{Step: tstep})
+	f := newFake(t, engineOptions{step: tstep})
 	parent := f.ready(map[string]any{"name": "main", "addons": []string{"time-series"}, "region_code": "eu-central-1",
 		"cpu_millis": "2000", "memory_gbs": "8", "replica_count": 2, "environment_tag": "PROD"})
 	created := epoch
@@ -417,9 +417,9 @@ func TestFork(t *testing.T) {
 			if num(t, spec, "cpu_millis") != tc.cpu || num(t, spec, "memory_gbs") != tc.mem {
 				t.Errorf("fork spec %v", spec)
 			}
-			f.clock.Advance(tstep)
+			f.clock.advance(tstep)
 			f.wantStatus(id, "CONFIGURING")
-			f.clock.Advance(tstep)
+			f.clock.advance(tstep)
 			f.wantStatus(id, "READY")
 			f.wantStatus(parent, "READY")
 			if _, ok := f.get(id)["initial_password"]; ok {
@@ -430,35 +430,35 @@ func TestFork(t *testing.T) {
 }
 
 func TestSetStatusHelper(t *testing.T) {
-	f := newFake(t, Options{Step: tstep})
+	f := newFake(t, engineOptions{step: tstep})
 	id := f.create(nil)
 	for _, s := range []string{"UNSTABLE", "OPTIMIZING", "HIBERNATING", "DELETED"} {
-		if err := f.api.SetStatus(f.proj, id, s); err != nil {
+		if err := f.api.setStatus(f.proj, id, s); err != nil {
 			t.Fatal(err)
 		}
-		f.clock.Advance(time.Hour) // pending transitions are cancelled
+		f.clock.advance(time.Hour) // pending transitions are cancelled
 		f.wantStatus(id, s)
 	}
-	if err := f.api.SetStatus(f.proj, "nope", "READY"); err == nil {
+	if err := f.api.setStatus(f.proj, "nope", "READY"); err == nil {
 		t.Error("SetStatus of an unknown service")
 	}
-	if err := f.api.SetStatus(f.proj, id, ""); err == nil {
+	if err := f.api.setStatus(f.proj, id, ""); err == nil {
 		t.Error("SetStatus with an empty status")
 	}
-	if err := f.api.SetStatus("other", id, "READY"); err == nil {
+	if err := f.api.setStatus("other", id, "READY"); err == nil {
 		t.Error("SetStatus in an unknown project")
 	}
 }
 
 func TestDeterministicSeed(t *testing.T) {
-	run := func(seed uint64) (ids []string, pw string, logs []LogEntry) {
-		f := newFake(t, Options{Seed: seed})
+	run := func(seed uint64) (ids []string, pw string, logs []logEntry) {
+		f := newFake(t, engineOptions{seed: seed})
 		a := f.create(nil)
 		m := f.send("POST", "/projects/"+f.proj+"/services", map[string]any{"name": "b"}).must(t, 202).obj(t)
-		if err := f.api.SeedLogs(f.proj, a, 50); err != nil {
+		if err := f.api.seedLogs(f.proj, a, 50); err != nil {
 			t.Fatal(err)
 		}
-		logs, _ = f.api.Logs(f.proj, a)
+		logs, _ = f.api.logs(f.proj, a)
 		return []string{a, m["service_id"].(string)}, m["initial_password"].(string), logs
 	}
 	ids1, pw1, logs1 := run(7)

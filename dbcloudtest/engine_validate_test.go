@@ -9,10 +9,10 @@ import (
 // TestValidation checks each input rule: a 400 INVALID_REQUEST whose message
 // starts with the field, and no change of state.
 func TestValidation(t *testing.T) {
-	f := newFake(t, Options{})
+	f := newFake(t, engineOptions{})
 	svc := f.ready(map[string]any{"name": "main"})
 	rs := f.send("POST", f.svcPath(svc)+"/replicaSets", map[string]any{"name": "r", "nodes": 1, "cpu_millis": 500, "memory_gbs": 2}).must(t, 202).obj(t)["id"].(string)
-	f.clock.Advance(time.Minute)
+	f.clock.advance(time.Minute)
 	before := f.get(svc)
 	future := f.clock.Now().Add(time.Hour).Format(time.RFC3339)
 	early := epoch.Add(-time.Hour).Format(time.RFC3339)
@@ -138,7 +138,7 @@ func TestValidation(t *testing.T) {
 }
 
 func TestValidationAccepts(t *testing.T) {
-	f := newFake(t, Options{})
+	f := newFake(t, engineOptions{})
 	create := "/projects/" + f.proj + "/services"
 	for _, body := range []string{
 		`{"name": "` + strings.Repeat("é", 128) + `"}`,

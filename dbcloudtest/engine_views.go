@@ -1,8 +1,8 @@
 package dbcloudtest
 
-// ServiceJSON returns the service with this id, in any project, encoded as a
+// serviceView returns the service with this id, in any project, encoded as a
 // GET of it would return it now. ok is false when there is no such service.
-func (a *API) ServiceJSON(serviceID string) (body []byte, ok bool) {
+func (a *engine) serviceView(serviceID string) (body []byte, ok bool) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	s, now, err := a.helperService("", serviceID)
@@ -12,9 +12,9 @@ func (a *API) ServiceJSON(serviceID string) (body []byte, ok bool) {
 	return wireJSON(s.view(now, s.sched.current(now))), true
 }
 
-// ServicesJSON returns every service of every project as a JSON array,
+// servicesView returns every service of every project as a JSON array,
 // newest first, each as a GET of it would return it now.
-func (a *API) ServicesJSON() []byte {
+func (a *engine) servicesView() []byte {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	now := a.clock.Now()

@@ -12,13 +12,13 @@ import (
 
 // The views are what a GET answers, for services of any project.
 func TestServiceViews(t *testing.T) {
-	f := newFake(t, Options{ProjectIDs: []string{"p1", "p2"}, Step: time.Minute})
+	f := newFake(t, engineOptions{projectIDs: []string{"p1", "p2"}, step: time.Minute})
 	first := f.create(nil)
 	f.proj = "p2"
 	second := f.create(map[string]any{"name": "other"})
 
 	for _, id := range []string{first, second} {
-		body, ok := f.api.ServiceJSON(id)
+		body, ok := f.api.serviceView(id)
 		if !ok {
 			t.Fatalf("ServiceJSON(%s) not found", id)
 		}
@@ -31,25 +31,25 @@ func TestServiceViews(t *testing.T) {
 		}
 	}
 	var all []map[string]any
-	if err := json.Unmarshal(f.api.ServicesJSON(), &all); err != nil {
+	if err := json.Unmarshal(f.api.servicesView(), &all); err != nil {
 		t.Fatal(err)
 	}
 	if len(all) != 2 || all[0]["service_id"] != second || all[1]["service_id"] != first {
 		t.Errorf("ServicesJSON is not newest first: %v", all)
 	}
 
-	if _, ok := f.api.ServiceJSON("nope"); ok {
+	if _, ok := f.api.serviceView("nope"); ok {
 		t.Error("ServiceJSON of an unknown id")
 	}
 	// The helpers find a service by id alone with project "", and not in
 	// another project.
-	if err := f.api.SetStatus("", second, "UNSTABLE"); err != nil {
+	if err := f.api.setStatus("", second, "UNSTABLE"); err != nil {
 		t.Errorf(`SetStatus("", %s): %v`, second, err)
 	}
-	if err := f.api.SetStatus("p1", second, "UNSTABLE"); !errors.Is(err, ErrNotFound) {
+	if err := f.api.setStatus("p1", second, "UNSTABLE"); !errors.Is(err, errNotFound) {
 		t.Errorf("SetStatus in the wrong project: %v, want ErrNotFound", err)
 	}
-	if err := f.api.SeedLogs("", "nope", 1); !errors.Is(err, ErrNotFound) {
+	if err := f.api.seedLogs("", "nope", 1); !errors.Is(err, errNotFound) {
 		t.Errorf("SeedLogs of an unknown id: %v, want ErrNotFound", err)
 	}
 }
@@ -70,28 +70,28 @@ func decode(t *testing.T, body []byte) map[string]any {
 // at their own moment, also when the sweep of the first finds the second
 // still pending, and a deletion that SetStatus cancelled takes nothing.
 func TestDeletionsCompleteOnTime(t *testing.T) {
-	f := newFake(t, Options{Step: time.Minute})
+	f := newFake(t, engineOptions{step: time.Minute})
 	a, b, c := f.ready(nil), f.ready(nil), f.ready(nil)
 	f.send("DELETE", f.svcPath(a), nil).must(t, 202)
-	f.clock.Advance(30 * time.Second)
+	f.clock.advance(30 * time.Second)
 	f.send("DELETE", f.svcPath(b), nil).must(t, 202)
 	f.send("DELETE", f.svcPath(c), nil).must(t, 202)
-	if err := f.api.SetStatus(f.proj, c, "UNSTABLE"); err != nil {
+	if err := f.api.setStatus(f.proj, c, "UNSTABLE"); err != nil {
 		t.Fatal(err)
 	}
 
-	f.clock.Advance(30 * time.Second) // a's deletion is done, b's is not
+	f.clock.advance(30 * time.Second) // a's deletion is done, b's is not
 	f.send("GET", f.svcPath(a), nil).must(t, 404)
 	f.wantStatus(b, "DELETING")
-	f.clock.Advance(30 * time.Second)
+	f.clock.advance(30 * time.Second)
 	f.send("GET", f.svcPath(b), nil).must(t, 404)
-	f.clock.Advance(time.Hour)
+	f.clock.advance(time.Hour)
 	f.wantStatus(c, "UNSTABLE")
 }
 
 // An id is never handed out twice, not even after its service is gone.
 func TestIDsAreNotReused(t *testing.T) {
-	f := newFake(t, Options{})
+	f := newFake(t, engineOptions{})
 	seen := map[string]bool{}
 	for range 50 {
 		id := f.create(nil)

@@ -52,7 +52,7 @@ type Fault struct {
 // arrives, so one Drop of such a request may never reach the client's code:
 // use Times: 2 (the SDK's own retry takes the second) to see the SDK act.
 func (s *Server) InjectFault(f Fault) {
-	s.api.InjectFault(f)
+	s.api.injectFault(f)
 }
 
 // Request is one request the server has seen.
@@ -72,11 +72,11 @@ type Request struct {
 // Count returns how many requests with this method and path the server has
 // seen, faulted and failed ones included. method "" matches any method;
 // path is matched as Fault.Path is ("" any path, '*' one segment).
-func (s *Server) Count(method, path string) int { return s.api.Count(method, path) }
+func (s *Server) Count(method, path string) int { return s.api.count(method, path) }
 
 // Requests returns every request the server has seen, in the order they
 // arrived. A request's Status is set before its answer is sent: once a
 // client call returns, its requests are there with their statuses.
 func (s *Server) Requests() []Request {
-	return s.api.Requests()
+	return s.api.requestLog()
 }

@@ -21,11 +21,11 @@ type NodeLogEntry struct {
 // AppendNodeLogs with every Node 0. A negative Node is an error, and then
 // none of the entries is added.
 func (s *Server) AppendNodeLogs(serviceID string, entries ...NodeLogEntry) error {
-	recs := make([]LogEntry, len(entries))
+	recs := make([]logEntry, len(entries))
 	for i, e := range entries {
-		recs[i] = LogEntry{Timestamp: e.Timestamp, Severity: e.Severity, Message: e.Message, Node: e.Node}
+		recs[i] = logEntry{Timestamp: e.Timestamp, Severity: e.Severity, Message: e.Message, Node: e.Node}
 	}
-	return userError(s.api.AppendLogs("", serviceID, recs...))
+	return userError(s.api.appendLogs("", serviceID, recs...))
 }
 
 // NodeLogs returns a service's whole log history, newest first, as Logs
@@ -33,7 +33,7 @@ func (s *Server) AppendNodeLogs(serviceID string, entries ...NodeLogEntry) error
 // filters on dbcloud.LogOptions.Node can compute what the filter should
 // keep from what the server holds.
 func (s *Server) NodeLogs(serviceID string) ([]NodeLogEntry, error) {
-	recs, err := s.api.Logs("", serviceID)
+	recs, err := s.api.logs("", serviceID)
 	if err != nil {
 		return nil, userError(err)
 	}

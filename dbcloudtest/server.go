@@ -36,8 +36,8 @@ type Server struct {
 	// ProjectID is the first project the server knows.
 	ProjectID string
 
-	srv      *EngineServer
-	api      *API
+	srv      *engineServer
+	api      *engine
 	clock    *clock
 	realTime bool // WithRealTime: Client keeps the SDK's wait polling
 
@@ -73,22 +73,22 @@ func NewServerAt(addr string, opts ...Option) (*Server, error) {
 		opt(&cfg)
 	}
 	clock := newClock(&cfg)
-	srv, err := Start(addr, Options{
-		APIKey:         cfg.apiKey,
-		ProjectIDs:     cfg.projects,
-		Step:           cfg.step,
-		Clock:          clock,
-		Seed:           cfg.seed,
-		RecordRequests: !cfg.noLog,
-		ConnectDelay:   cfg.connect, // Start makes every endpoint live
-		LogInterval:    cfg.logEvery,
-		LogRetention:   cfg.logKeep,
-		SinceExclusive: cfg.sinceExclusive,
+	srv, err := startEngine(addr, engineOptions{
+		apiKey:         cfg.apiKey,
+		projectIDs:     cfg.projects,
+		step:           cfg.step,
+		clock:          clock,
+		seed:           cfg.seed,
+		recordRequests: !cfg.noLog,
+		connectDelay:   cfg.connect, // Start makes every endpoint live
+		logInterval:    cfg.logEvery,
+		logRetention:   cfg.logKeep,
+		sinceExclusive: cfg.sinceExclusive,
 	})
 	if err != nil {
 		return nil, errors.New("dbcloudtest: " + err.Error())
 	}
-	s := &Server{URL: srv.URL, APIKey: srv.APIKey, ProjectID: srv.ProjectID, srv: srv, api: srv.API, clock: clock, realTime: cfg.realTime}
+	s := &Server{URL: srv.url, APIKey: srv.apiKey, ProjectID: srv.projectID, srv: srv, api: srv.api, clock: clock, realTime: cfg.realTime}
 	s.outside.init()
 	return s, nil
 }
@@ -101,7 +101,7 @@ func NewServerAt(addr string, opts ...Option) (*Server, error) {
 func (s *Server) Close() {
 	s.closing.Do(func() {
 		s.outside.close() // before the model's endpoints close under them
-		_ = s.srv.Close() // the only error is the listener's, closed either way
+		_ = s.srv.close() // the only error is the listener's, closed either way
 		s.mu.Lock()
 		clients := s.clients
 		s.mu.Unlock()
