@@ -15,7 +15,7 @@ import (
 // Entries may share a timestamp, and identical entries are kept as many
 // times as they are given.
 // projectID "" finds the service in any project: service ids are unique.
-func (a *engine) appendLogs(projectID, serviceID string, entries ...logEntry) error {
+func (a *engine) appendLogs(projectID, serviceID string, entries ...NodeLogEntry) error {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	s, now, err := a.helperService(projectID, serviceID)

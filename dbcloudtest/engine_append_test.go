@@ -4,6 +4,8 @@ import (
 	"net/url"
 	"testing"
 	"time"
+
+	"github.com/dbcloud/dbcloud-go"
 )
 
 func TestAppendLogs(t *testing.T) {
@@ -14,10 +16,10 @@ func TestAppendLogs(t *testing.T) {
 	start := f.clock.Now()
 	at := start.Add(time.Minute)
 	err := f.api.appendLogs(f.proj, svc,
-		logEntry{Timestamp: at, Severity: "error", Message: "boom"},
-		logEntry{Timestamp: at, Message: "same instant"},
-		logEntry{Timestamp: at, Message: "same instant"},
-		logEntry{Message: "no time: the clock's now, which is older"})
+		NodeLogEntry{LogEntry: dbcloud.LogEntry{Timestamp: at, Severity: "error", Message: "boom"}},
+		NodeLogEntry{LogEntry: dbcloud.LogEntry{Timestamp: at, Message: "same instant"}},
+		NodeLogEntry{LogEntry: dbcloud.LogEntry{Timestamp: at, Message: "same instant"}},
+		NodeLogEntry{LogEntry: dbcloud.LogEntry{Message: "no time: the clock's now, which is older"}})
 	if err == nil {
 		t.Fatal("an entry older than the newest was accepted")
 	}
@@ -26,18 +28,18 @@ func TestAppendLogs(t *testing.T) {
 	}
 	f.clock.advance(2 * time.Minute)
 	if err := f.api.appendLogs(f.proj, svc,
-		logEntry{Timestamp: at, Severity: "error", Message: "boom"},
-		logEntry{Timestamp: at, Message: "same instant"},
-		logEntry{Timestamp: at, Message: "same instant", Node: 1},
-		logEntry{Message: "now"}); err != nil {
+		NodeLogEntry{LogEntry: dbcloud.LogEntry{Timestamp: at, Severity: "error", Message: "boom"}},
+		NodeLogEntry{LogEntry: dbcloud.LogEntry{Timestamp: at, Message: "same instant"}},
+		NodeLogEntry{LogEntry: dbcloud.LogEntry{Timestamp: at, Message: "same instant"}, Node: 1},
+		NodeLogEntry{LogEntry: dbcloud.LogEntry{Message: "now"}}); err != nil {
 		t.Fatal(err)
 	}
 	all, _ := f.api.logs(f.proj, svc)
-	want := []logEntry{
-		{start.Add(2 * time.Minute), "LOG", "now", 0},
-		{at, "LOG", "same instant", 1},
-		{at, "LOG", "same instant", 0},
-		{at, "ERROR", "boom", 0},
+	want := []NodeLogEntry{
+		{LogEntry: dbcloud.LogEntry{Timestamp: start.Add(2 * time.Minute), Severity: "LOG", Message: "now"}},
+		{LogEntry: dbcloud.LogEntry{Timestamp: at, Severity: "LOG", Message: "same instant"}, Node: 1},
+		{LogEntry: dbcloud.LogEntry{Timestamp: at, Severity: "LOG", Message: "same instant"}},
+		{LogEntry: dbcloud.LogEntry{Timestamp: at, Severity: "ERROR", Message: "boom"}},
 	}
 	for i, w := range want {
 		if g := all[i]; !g.Timestamp.Equal(w.Timestamp) || g.Severity != w.Severity || g.Message != w.Message || g.Node != w.Node {
@@ -58,12 +60,12 @@ func TestAppendLogs(t *testing.T) {
 			t.Errorf("newest page holds %d entries, want %d", len(p.entries), len(first.entries)+4)
 		}
 	}
-	for _, bad := range []logEntry{{Severity: "DEBUG", Message: "x"}, {Node: -1, Message: "x"}} {
+	for _, bad := range []NodeLogEntry{{LogEntry: dbcloud.LogEntry{Severity: "DEBUG", Message: "x"}}, {LogEntry: dbcloud.LogEntry{Message: "x"}, Node: -1}} {
 		if err := f.api.appendLogs(f.proj, svc, bad); err == nil {
 			t.Errorf("AppendLogs(%+v) accepted", bad)
 		}
 	}
-	if err := f.api.appendLogs(f.proj, "nope", logEntry{Message: "x"}); err == nil {
+	if err := f.api.appendLogs(f.proj, "nope", NodeLogEntry{LogEntry: dbcloud.LogEntry{Message: "x"}}); err == nil {
 		t.Error("AppendLogs on an unknown service accepted")
 	}
 }

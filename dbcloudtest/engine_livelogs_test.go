@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"testing"
 	"time"
+
+	"github.com/dbcloud/dbcloud-go"
 )
 
 func TestSinceInclusiveOrExclusive(t *testing.T) {
@@ -14,8 +16,8 @@ func TestSinceInclusiveOrExclusive(t *testing.T) {
 		at := f.clock.Now().Add(time.Second)
 		f.clock.advance(time.Minute)
 		err := f.api.appendLogs(f.proj, svc,
-			logEntry{Timestamp: at, Message: "a"}, logEntry{Timestamp: at, Message: "b"},
-			logEntry{Timestamp: at.Add(time.Nanosecond), Message: "c"})
+			NodeLogEntry{LogEntry: dbcloud.LogEntry{Timestamp: at, Message: "a"}}, NodeLogEntry{LogEntry: dbcloud.LogEntry{Timestamp: at, Message: "b"}},
+			NodeLogEntry{LogEntry: dbcloud.LogEntry{Timestamp: at.Add(time.Nanosecond), Message: "c"}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -70,9 +72,9 @@ func TestLogRetention(t *testing.T) {
 	at := f.clock.Now()
 	appendN := func(prefix string, n int) {
 		t.Helper()
-		es := make([]logEntry, n)
+		es := make([]NodeLogEntry, n)
 		for i := range es {
-			es[i] = logEntry{Timestamp: at, Message: prefix + strconv.Itoa(i)}
+			es[i] = NodeLogEntry{LogEntry: dbcloud.LogEntry{Timestamp: at, Message: prefix + strconv.Itoa(i)}}
 		}
 		if err := f.api.appendLogs(f.proj, svc, es...); err != nil {
 			t.Fatal(err)

@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/dbcloud/dbcloud-go"
 )
 
 const logPageSize = 500
@@ -30,14 +32,6 @@ var sevNames = [...]string{sevLog: "LOG", sevInfo: "INFO", sevWarning: "WARNING"
 // errNotFound is returned by the test helpers for an unknown project, service
 // or replica set.
 var errNotFound = errors.New("fakeapi: not found")
-
-// logEntry is one line of a service's log history as the fake holds it.
-type logEntry struct {
-	Timestamp time.Time
-	Severity  string
-	Message   string
-	Node      int // 0 is the primary; HA replicas are 1..n
-}
 
 // logRec is one stored entry. Messages are rendered from a template and an
 // argument when read, so that a history of 100,000 entries stays small.
@@ -86,8 +80,8 @@ func (st *logStore) message(r logRec) string {
 	return templates[r.tmpl].render(r.arg)
 }
 
-func (st *logStore) entry(r logRec) logEntry {
-	return logEntry{time.Unix(0, r.at).UTC(), sevNames[r.sev], st.message(r), int(r.node)}
+func (st *logStore) entry(r logRec) NodeLogEntry {
+	return NodeLogEntry{LogEntry: dbcloud.LogEntry{Timestamp: time.Unix(0, r.at).UTC(), Severity: sevNames[r.sev], Message: st.message(r)}, Node: int(r.node)}
 }
 
 // maxStartupReplicaLines bounds the per-replica startup lines of a service
@@ -173,14 +167,14 @@ func (a *engine) seedLogs(projectID, serviceID string, n int) error {
 // logs returns a service's whole history, newest first: what the logs
 // endpoint returns without filters, all pages concatenated.
 // projectID "" finds the service in any project: service ids are unique.
-func (a *engine) logs(projectID, serviceID string) ([]logEntry, error) {
+func (a *engine) logs(projectID, serviceID string) ([]NodeLogEntry, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	s, _, err := a.helperService(projectID, serviceID)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]logEntry, 0, len(s.logs.recs))
+	out := make([]NodeLogEntry, 0, len(s.logs.recs))
 	for i := len(s.logs.recs) - 1; i >= 0; i-- {
 		out = append(out, s.logs.entry(s.logs.recs[i]))
 	}

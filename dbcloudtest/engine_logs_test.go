@@ -6,10 +6,12 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/dbcloud/dbcloud-go"
 )
 
 type page struct {
-	entries []logEntry
+	entries []NodeLogEntry
 	cursor  string
 }
 
@@ -35,7 +37,7 @@ func (f *fake) logsPage(svc string, q url.Values) page {
 		if msg == "" || sev == "" || logs[i] != msg {
 			f.t.Fatalf("entry %d: %v, logs[%d] = %v", i, e, i, logs[i])
 		}
-		p.entries = append(p.entries, logEntry{Timestamp: ts, Severity: sev, Message: msg})
+		p.entries = append(p.entries, NodeLogEntry{LogEntry: dbcloud.LogEntry{Timestamp: ts, Severity: sev, Message: msg}})
 	}
 	c1, has1 := m["last_cursor"].(string)
 	c2, has2 := m["lastCursor"].(string)
@@ -72,8 +74,8 @@ func maps(q url.Values) url.Values {
 	return out
 }
 
-func flatten(pages []page) []logEntry {
-	var out []logEntry
+func flatten(pages []page) []NodeLogEntry {
+	var out []NodeLogEntry
 	for _, p := range pages {
 		out = append(out, p.entries...)
 	}
@@ -82,7 +84,7 @@ func flatten(pages []page) []logEntry {
 
 // sameEntries compares what the wire showed with the fake's own history
 // (which also knows the node, not sent on the wire).
-func sameEntries(t *testing.T, got, want []logEntry) {
+func sameEntries(t *testing.T, got, want []NodeLogEntry) {
 	t.Helper()
 	if len(got) != len(want) {
 		t.Fatalf("%d entries, want %d", len(got), len(want))
@@ -170,8 +172,8 @@ func TestLogFilters(t *testing.T) {
 	}
 	all, _ := f.api.logs(f.proj, svc)
 	since, until := all[2000].Timestamp, all[150].Timestamp
-	keep := func(fn func(e logEntry) bool) []logEntry {
-		var out []logEntry
+	keep := func(fn func(e NodeLogEntry) bool) []NodeLogEntry {
+		var out []NodeLogEntry
 		for _, e := range all {
 			if fn(e) {
 				out = append(out, e)
@@ -179,7 +181,7 @@ func TestLogFilters(t *testing.T) {
 		}
 		return out
 	}
-	has := func(e logEntry, terms ...string) bool {
+	has := func(e NodeLogEntry, terms ...string) bool {
 		for _, term := range terms {
 			if !strings.Contains(strings.ToLower(e.Message), strings.ToLower(term)) {
 				return false
@@ -190,24 +192,24 @@ func TestLogFilters(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		q    url.Values
-		want func(logEntry) bool
+		want func(NodeLogEntry) bool
 	}{
-		{"severity", url.Values{"severities": {"ERROR"}}, func(e logEntry) bool { return e.Severity == "ERROR" }},
-		{"severities any of, any case", url.Values{"severities": {"error", "Fatal"}}, func(e logEntry) bool { return e.Severity == "ERROR" || e.Severity == "FATAL" }},
-		{"unknown severity", url.Values{"severities": {"DEBUG"}}, func(logEntry) bool { return false }},
-		{"LOG", url.Values{"severities": {"LOG"}}, func(e logEntry) bool { return e.Severity == "LOG" }},
-		{"search", url.Values{"search": {"checkpoint"}}, func(e logEntry) bool { return has(e, "checkpoint") }},
-		{"search all terms any case", url.Values{"search": {"CHECKPOINT", "Complete"}}, func(e logEntry) bool { return has(e, "checkpoint", "complete") }},
-		{"search nothing", url.Values{"search": {"no such text"}}, func(logEntry) bool { return false }},
-		{"node 0", url.Values{"node": {"0"}}, func(e logEntry) bool { return e.Node == 0 }},
-		{"node 2", url.Values{"node": {"2"}}, func(e logEntry) bool { return e.Node == 2 }},
-		{"node 9", url.Values{"node": {"9"}}, func(logEntry) bool { return false }},
-		{"since", url.Values{"since": {since.Format(time.RFC3339Nano)}}, func(e logEntry) bool { return !e.Timestamp.Before(since) }},
-		{"until", url.Values{"until": {until.Format(time.RFC3339Nano)}}, func(e logEntry) bool { return e.Timestamp.Before(until) }},
+		{"severity", url.Values{"severities": {"ERROR"}}, func(e NodeLogEntry) bool { return e.Severity == "ERROR" }},
+		{"severities any of, any case", url.Values{"severities": {"error", "Fatal"}}, func(e NodeLogEntry) bool { return e.Severity == "ERROR" || e.Severity == "FATAL" }},
+		{"unknown severity", url.Values{"severities": {"DEBUG"}}, func(NodeLogEntry) bool { return false }},
+		{"LOG", url.Values{"severities": {"LOG"}}, func(e NodeLogEntry) bool { return e.Severity == "LOG" }},
+		{"search", url.Values{"search": {"checkpoint"}}, func(e NodeLogEntry) bool { return has(e, "checkpoint") }},
+		{"search all terms any case", url.Values{"search": {"CHECKPOINT", "Complete"}}, func(e NodeLogEntry) bool { return has(e, "checkpoint", "complete") }},
+		{"search nothing", url.Values{"search": {"no such text"}}, func(NodeLogEntry) bool { return false }},
+		{"node 0", url.Values{"node": {"0"}}, func(e NodeLogEntry) bool { return e.Node == 0 }},
+		{"node 2", url.Values{"node": {"2"}}, func(e NodeLogEntry) bool { return e.Node == 2 }},
+		{"node 9", url.Values{"node": {"9"}}, func(NodeLogEntry) bool { return false }},
+		{"since", url.Values{"since": {since.Format(time.RFC3339Nano)}}, func(e NodeLogEntry) bool { return !e.Timestamp.Before(since) }},
+		{"until", url.Values{"until": {until.Format(time.RFC3339Nano)}}, func(e NodeLogEntry) bool { return e.Timestamp.Before(until) }},
 		{"since and until", url.Values{"since": {since.Format(time.RFC3339Nano)}, "until": {until.Format(time.RFC3339Nano)}},
-			func(e logEntry) bool { return !e.Timestamp.Before(since) && e.Timestamp.Before(until) }},
+			func(e NodeLogEntry) bool { return !e.Timestamp.Before(since) && e.Timestamp.Before(until) }},
 		{"combined", url.Values{"severities": {"LOG"}, "search": {"connection"}, "node": {"1"}, "since": {since.Format(time.RFC3339Nano)}},
-			func(e logEntry) bool {
+			func(e NodeLogEntry) bool {
 				return e.Severity == "LOG" && has(e, "connection") && e.Node == 1 && !e.Timestamp.Before(since)
 			}},
 	} {
@@ -226,11 +228,11 @@ func TestLogFilters(t *testing.T) {
 		})
 	}
 	// The filters above must have had something to find across pages.
-	if n := len(keep(func(e logEntry) bool { return e.Severity == "LOG" })); n <= 1000 {
+	if n := len(keep(func(e NodeLogEntry) bool { return e.Severity == "LOG" })); n <= 1000 {
 		t.Errorf("only %d LOG entries: the filter test does not cross pages", n)
 	}
 	for _, sev := range []string{"LOG", "INFO", "WARNING", "ERROR", "FATAL"} {
-		if len(keep(func(e logEntry) bool { return e.Severity == sev })) == 0 {
+		if len(keep(func(e NodeLogEntry) bool { return e.Severity == sev })) == 0 {
 			t.Errorf("no %s entry seeded", sev)
 		}
 	}

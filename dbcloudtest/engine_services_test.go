@@ -451,7 +451,7 @@ func TestSetStatusHelper(t *testing.T) {
 }
 
 func TestDeterministicSeed(t *testing.T) {
-	run := func(seed uint64) (ids []string, pw string, logs []logEntry) {
+	run := func(seed uint64) (ids []string, pw string, logs []NodeLogEntry) {
 		f := newFake(t, engineOptions{seed: seed})
 		a := f.create(nil)
 		m := f.send("POST", "/projects/"+f.proj+"/services", map[string]any{"name": "b"}).must(t, 202).obj(t)

@@ -86,9 +86,9 @@ func (s *Server) SeedLogs(serviceID string, n int) error {
 // already there is an error, and then none of the entries is added. Entries
 // may share a timestamp.
 func (s *Server) AppendLogs(serviceID string, entries ...dbcloud.LogEntry) error {
-	recs := make([]logEntry, len(entries))
+	recs := make([]NodeLogEntry, len(entries))
 	for i, e := range entries {
-		recs[i] = logEntry{Timestamp: e.Timestamp, Severity: e.Severity, Message: e.Message}
+		recs[i] = NodeLogEntry{LogEntry: e}
 	}
 	return userError(s.api.appendLogs("", serviceID, recs...))
 }
@@ -105,7 +105,7 @@ func (s *Server) Logs(serviceID string) ([]dbcloud.LogEntry, error) {
 	}
 	out := make([]dbcloud.LogEntry, len(recs))
 	for i, r := range recs {
-		out[i] = dbcloud.LogEntry{Timestamp: r.Timestamp, Severity: r.Severity, Message: r.Message}
+		out[i] = r.LogEntry
 	}
 	return out, nil
 }
