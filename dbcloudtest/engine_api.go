@@ -38,13 +38,13 @@ type engineOptions struct {
 	clock *clock
 	// seed makes ids, passwords and generated logs deterministic.
 	seed uint64
-	// recordRequests keeps every request for Requests. Off, a long-running
+	// recordRequests keeps every request for requestLog. Off, a long-running
 	// fake (examples/fakeserver) does not grow with its traffic.
 	recordRequests bool
 	// liveEndpoints makes every endpoint the API hands out (a service's,
 	// its pooler's, a replica set's and its pooler's) a listener on its own
-	// loopback port that answers like a PostgreSQL server. Close stops
-	// them. Start turns it on.
+	// loopback port that answers like a PostgreSQL server. close stops
+	// them. startEngine turns it on.
 	liveEndpoints bool
 	// connectDelay is how long, on the clock, a live endpoint answers "starting
 	// up" (SQLSTATE 57P03) after its resource became READY or active.
@@ -82,7 +82,7 @@ type engine struct {
 	sinceExclusive bool
 	logInterval    time.Duration
 	logRetention   int
-	logsDue        int64 // no Options.LogInterval line is due before, Unix nanoseconds
+	logsDue        int64 // no engineOptions.logInterval line is due before, Unix nanoseconds
 
 	mu       sync.Mutex
 	idRand   *rand.Rand // ids and passwords: kept apart from logRand so seeding logs never changes later ids
@@ -97,7 +97,7 @@ type engine struct {
 
 	recording bool
 	log       []Request
-	logBase   int // sequence number of log[0]: ResetCounts moves it on
+	logBase   int // sequence number of log[0]: resetCounts moves it on
 
 	live         *liveNet // nil: endpoints are not live
 	connectDelay time.Duration
@@ -392,7 +392,7 @@ func wireJSON(v any) []byte {
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
-		panic("fakeapi: encoding a response: " + err.Error())
+		panic("dbcloudtest: encoding a response: " + err.Error())
 	}
 	return buf.Bytes()
 }

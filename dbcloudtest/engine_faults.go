@@ -40,7 +40,7 @@ func (a *engine) count(method, pattern string) int {
 	return n
 }
 
-// resetCounts forgets the requests seen so far, for Count and Requests.
+// resetCounts forgets the requests seen so far, for count and requestLog.
 func (a *engine) resetCounts() {
 	a.mu.Lock()
 	defer a.mu.Unlock()

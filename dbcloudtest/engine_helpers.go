@@ -11,7 +11,7 @@ import (
 // projectID "" finds the service in any project: service ids are unique.
 func (a *engine) setStatus(projectID, serviceID, status string) error {
 	if status == "" {
-		return errors.New("fakeapi: SetStatus: empty status")
+		return errors.New("dbcloudtest: SetStatus: empty status")
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
@@ -28,7 +28,7 @@ func (a *engine) setStatus(projectID, serviceID, status string) error {
 // projectID "" finds the service in any project: service ids are unique.
 func (a *engine) setReplicaSetStatus(projectID, serviceID, setID, status string) error {
 	if status == "" {
-		return errors.New("fakeapi: SetReplicaSetStatus: empty status")
+		return errors.New("dbcloudtest: SetReplicaSetStatus: empty status")
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()

@@ -16,7 +16,7 @@ type pgAnswer int
 
 const (
 	pgRefuse     pgAnswer = iota // reset at once: the resource is not READY or active
-	pgStartingUp                 // ErrorResponse 57P03: within ConnectDelay of READY or active
+	pgStartingUp                 // ErrorResponse 57P03: within connectDelay of READY or active
 	pgUp                         // an authentication request: the database answers
 )
 
@@ -56,10 +56,10 @@ func (l *liveEndpoint) close() {
 	}
 }
 
-var errClosed = errors.New("fakeapi: the API is closed")
+var errClosed = errors.New("dbcloudtest: the API is closed")
 
 // liveNet owns the listeners of live endpoints and their connections, so
-// that Close can end them all and wait for their goroutines.
+// that close can end them all and wait for their goroutines.
 type liveNet struct {
 	mu     sync.Mutex
 	closed bool
@@ -142,7 +142,7 @@ func (l *liveNet) serve(ln net.Listener, decide func() pgAnswer) {
 	}
 }
 
-// track registers a connection, unless Close has begun.
+// track registers a connection, unless close has begun.
 func (l *liveNet) track(conn net.Conn) bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -174,7 +174,7 @@ func (l *liveNet) close() {
 	l.wg.Wait()
 }
 
-// close stops the live endpoints (Options.LiveEndpoints) and returns once
+// close stops the live endpoints (engineOptions.liveEndpoints) and returns once
 // their goroutines have ended. Stop the HTTP server in front of the API
 // first: after close, a request that needs a new endpoint fails with 503.
 // Without live endpoints it does nothing. It is safe to call more than once.

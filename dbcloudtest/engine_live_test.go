@@ -113,7 +113,7 @@ func TestLiveServiceEndpointFollowsStatus(t *testing.T) {
 		{tstep, "CONFIGURING", "reset"},
 		{tstep, "READY", "starting up"}, // READY began just now
 		{29 * time.Second, "READY", "starting up"},
-		{time.Second, "READY", "up"}, // ConnectDelay after READY
+		{time.Second, "READY", "up"}, // connectDelay after READY
 		{time.Hour, "READY", "up"},
 	}
 	for _, s := range steps {
@@ -232,7 +232,7 @@ func TestLivePoolerAndReplicaSetEndpoints(t *testing.T) {
 	}
 }
 
-// Close ends every listener and connection, also one whose client says
+// close ends every listener and connection, also one whose client says
 // nothing, and later requests that need an endpoint fail instead of
 // leaking one.
 func TestLiveCloseEndsEverything(t *testing.T) {

@@ -5,7 +5,7 @@ import (
 	"time"
 )
 
-// startLogInterval makes a new service write its Options.LogInterval lines,
+// startLogInterval makes a new service write its engineOptions.logInterval lines,
 // the first one interval after it was created.
 func (a *engine) startLogInterval(s *service) {
 	if a.logInterval <= 0 {
@@ -15,7 +15,7 @@ func (a *engine) startLogInterval(s *service) {
 	a.logsDue = min(a.logsDue, s.logs.next)
 }
 
-// writeDueLogs writes the Options.LogInterval lines due by now, each at the
+// writeDueLogs writes the engineOptions.logInterval lines due by now, each at the
 // instant it was due, so a reader sees the same history whenever it reads.
 // It runs on every request, so it looks at the services only once a line is
 // due somewhere.

@@ -31,7 +31,7 @@ var sevNames = [...]string{sevLog: "LOG", sevInfo: "INFO", sevWarning: "WARNING"
 
 // errNotFound is returned by the test helpers for an unknown project, service
 // or replica set.
-var errNotFound = errors.New("fakeapi: not found")
+var errNotFound = errors.New("dbcloudtest: not found")
 
 // logRec is one stored entry. Messages are rendered from a template and an
 // argument when read, so that a history of 100,000 entries stays small.
@@ -50,8 +50,8 @@ type logStore struct {
 	base  int64
 	recs  []logRec
 	texts []string
-	next  int64 // when the next Options.LogInterval line is due, Unix nanoseconds
-	keep  int   // Options.LogRetention: trim applies it as entries are added
+	next  int64 // when the next engineOptions.logInterval line is due, Unix nanoseconds
+	keep  int   // engineOptions.logRetention: trim applies it as entries are added
 }
 
 func (st *logStore) last() int64 {
@@ -90,7 +90,7 @@ const maxStartupReplicaLines = 16
 
 // startupLogs writes what a new PostgreSQL service logs while it comes up,
 // ending at now, with one entry of every severity so that filters have
-// something to find without SeedLogs.
+// something to find without seedLogs.
 func (a *engine) startupLogs(s *service, now time.Time) {
 	var recs []logRec
 	add := func(tmpl uint16, node int) {
@@ -152,7 +152,7 @@ func (a *engine) randomRec(s *service, at int64) logRec {
 // projectID "" finds the service in any project: service ids are unique.
 func (a *engine) seedLogs(projectID, serviceID string, n int) error {
 	if n < 0 {
-		return fmt.Errorf("fakeapi: SeedLogs: negative count %d", n)
+		return fmt.Errorf("dbcloudtest: SeedLogs: negative count %d", n)
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()

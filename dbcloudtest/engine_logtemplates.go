@@ -3,7 +3,7 @@ package dbcloudtest
 import "fmt"
 
 // logTemplate renders one kind of PostgreSQL log line from a random argument.
-// weight is its share of the lines SeedLogs writes; 0 keeps it for startup.
+// weight is its share of the lines seedLogs writes; 0 keeps it for startup.
 type logTemplate struct {
 	sev    uint8
 	weight int
@@ -144,5 +144,5 @@ func pickTemplate(r int) uint16 {
 		}
 		r -= t.weight
 	}
-	panic("fakeapi: template weight out of range")
+	panic("dbcloudtest: template weight out of range")
 }

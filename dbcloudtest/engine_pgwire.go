@@ -35,7 +35,7 @@ func pgMessage(typ byte, body []byte) []byte {
 	return append(binary.BigEndian.AppendUint32([]byte{typ}, uint32(4+len(body))), body...)
 }
 
-var errBadPacket = errors.New("fakeapi: malformed startup packet")
+var errBadPacket = errors.New("dbcloudtest: malformed startup packet")
 
 // answerPG answers one connection to a live endpoint and closes it.
 func answerPG(conn net.Conn, ans pgAnswer) {

@@ -1,6 +1,6 @@
 package dbcloudtest
 
-// arrive counts a request, records it when Options.RecordRequests is set,
+// arrive counts a request, records it when engineOptions.recordRequests is set,
 // and returns the fault that answers it, if any, and its sequence number
 // for answered.
 func (a *engine) arrive(method, path, query string) (*Fault, int) {
@@ -16,20 +16,20 @@ func (a *engine) arrive(method, path, query string) (*Fault, int) {
 }
 
 // answered records the status of request seq, before its first byte is
-// written: a client that has its answer finds it in Requests.
+// written: a client that has its answer finds it in requestLog.
 func (a *engine) answered(seq, status int) {
 	if seq < 0 {
 		return
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if i := seq - a.logBase; i >= 0 { // else forgotten by ResetCounts meanwhile
+	if i := seq - a.logBase; i >= 0 { // else forgotten by resetCounts meanwhile
 		a.log[i].Status = status
 	}
 }
 
-// requestLog returns every request seen since New or the last ResetCounts, in
-// the order they arrived. It is empty unless Options.RecordRequests is set.
+// requestLog returns every request seen since newEngine or the last resetCounts, in
+// the order they arrived. It is empty unless engineOptions.recordRequests is set.
 func (a *engine) requestLog() []Request {
 	a.mu.Lock()
 	defer a.mu.Unlock()

@@ -27,7 +27,7 @@ func (s schedule) currentStep(now time.Time) step {
 	return cur
 }
 
-// plan lays out statuses one Step apart, starting now.
+// plan lays out statuses one step apart, starting now.
 func (a *engine) plan(now time.Time, statuses ...string) schedule {
 	s := make(schedule, len(statuses))
 	for i, st := range statuses {

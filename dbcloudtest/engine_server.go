@@ -38,7 +38,7 @@ type engineServer struct {
 
 // startEngine serves a new fake API, configured by opts, on addr; "" means
 // "127.0.0.1:0", a free loopback port. Its endpoints are live
-// (Options.LiveEndpoints is set): programs can probe their databases.
+// (engineOptions.liveEndpoints is set): programs can probe their databases.
 func startEngine(addr string, opts engineOptions) (*engineServer, error) {
 	if addr == "" {
 		addr = "127.0.0.1:0"
@@ -62,7 +62,7 @@ func startEngine(addr string, opts engineOptions) (*engineServer, error) {
 	s.srv = &http.Server{
 		Handler:           http.HandlerFunc(s.serve),
 		ReadHeaderTimeout: 10 * time.Second,
-		// Cancelled by Close, so that delayed answers end instead of outliving it.
+		// Cancelled by close, so that delayed answers end instead of outliving it.
 		BaseContext: func(net.Listener) context.Context { return ctx },
 		ConnState:   s.connState,
 		// Dropped and truncated connections are the point of faults, not news.

@@ -61,7 +61,7 @@ func TestServer(t *testing.T) {
 	}
 
 	// Hijacked connections are fine, and a delayed request in flight does
-	// not hold Close up.
+	// not hold close up.
 	s.api.injectFault(Fault{Drop: true})
 	if _, err := (&http.Client{Transport: &http.Transport{DisableKeepAlives: true}}).Get(s.url + "/x"); err == nil {
 		t.Error("dropped request succeeded")

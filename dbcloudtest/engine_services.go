@@ -59,7 +59,7 @@ type service struct {
 func (s *service) host() string { return s.id + "." + s.project + ".fake.dbcloud.test" }
 
 // view renders the service as the wire shows it with the given status: an
-// operation's own response shows the first status of its plan even when Step
+// operation's own response shows the first status of its plan even when step
 // is 0 and the plan has already run to its end.
 func (s *service) view(now time.Time, status string) serviceJSON {
 	v := serviceJSON{
@@ -129,7 +129,7 @@ func (a *engine) removeGone(now time.Time) {
 	done := func(sched schedule) bool {
 		last := sched[len(sched)-1]
 		switch {
-		case last.status != statusGone: // none planned, or SetStatus cancelled it
+		case last.status != statusGone: // none planned, or setStatus cancelled it
 			return false
 		case now.Before(last.at):
 			a.noteGone(last.at)

@@ -68,7 +68,7 @@ func decode(t *testing.T, body []byte) map[string]any {
 
 // Deletions that complete at different times each take their service away
 // at their own moment, also when the sweep of the first finds the second
-// still pending, and a deletion that SetStatus cancelled takes nothing.
+// still pending, and a deletion that setStatus cancelled takes nothing.
 func TestDeletionsCompleteOnTime(t *testing.T) {
 	f := newFake(t, engineOptions{step: time.Minute})
 	a, b, c := f.ready(nil), f.ready(nil), f.ready(nil)

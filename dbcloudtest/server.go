@@ -149,7 +149,7 @@ func userError(err error) error {
 	if err == nil {
 		return nil
 	}
-	return errors.New("dbcloudtest: " + strings.TrimPrefix(err.Error(), "fakeapi: "))
+	return errors.New("dbcloudtest: " + strings.TrimPrefix(err.Error(), "dbcloudtest: "))
 }
 
 // Setenv points the environment at the server for the rest of the test,
