@@ -1,3 +1,58 @@
+// The engine of the fake: a stateful, in-memory model of the database
+// service API, with the status codes, error bodies and input rules of the
+// live service. Server is its face; the engine_*.go files hold how the model
+// works, and nothing in them is exported but what Server hands to users
+// (Fault, Request, NodeLogEntry).
+//
+// What the model does (the statuses and their transitions, the state tables
+// of services and replica sets, a new service's fields and defaults, the
+// answers and their order of checks, validation, logs and cursors, and the
+// database endpoints) is stated once, in the package doc, under "What the
+// model does" and "Endpoints". The engine implements that statement; what
+// follows is only how it does so and what its own engineOptions change.
+//
+// newEngine returns an http.Handler (what Server.Handler serves); startEngine
+// serves one on a real socket, as NewServerAt does.
+//
+// Time. Nothing runs in the background but the listeners of live endpoints,
+// which only answer: no timer. An asynchronous operation stores a plan of
+// statuses, one engineOptions.step apart, and every read (a connection to a
+// live endpoint too) computes the current status from engineOptions.clock
+// (the machine's time when nil): the package's clock, manual, ticking or
+// real (clock.go). setStatus and setReplicaSetStatus replace a plan by the
+// status they force.
+//
+// What only engineOptions change:
+//
+//   - Without liveEndpoints (newEngine's default; startEngine turns it on) no
+//     listener is opened: a service's endpoint is
+//     <service_id>.<project_id>.fake.dbcloud.test:5432, its pooler the same
+//     host on 6432, its vpc_endpoint
+//     <service_id>.<project_id>.vpc.fake.dbcloud.test:5432, and a replica
+//     set's host <set id>.<service host>.
+//   - sinceExclusive makes the logs endpoint's since bound exclusive
+//     (since < timestamp), the other reading of the API's "after this
+//     time", so that clients are tested against both.
+//   - recordRequests keeps every request for requestLog, each with the
+//     status sent (set before the first byte of the answer); count counts
+//     every request, faulted and failed ones included, by method and
+//     escaped path, whether or not requests are recorded.
+//
+// Log entries are stored as template numbers and arguments, so 100,000 of
+// them cost a few megabytes; logInterval lines are written when the clock is
+// next read, and logRetention trims at the next request or helper call.
+//
+// A live endpoint reads the clock once per connection: with a ticking clock,
+// probes move time as polls do. Its listener closes at the first request or
+// helper call after its resource is gone. Live endpoints cost a goroutine
+// and a port each. An engine made by newEngine with liveEndpoints must be
+// closed (engine.close) after the HTTP server in front of it;
+// engineServer.close does both.
+//
+// Faults. injectFault queues a Fault, matched before authentication and
+// routing, the first matching one in the order added. Server.InjectFault
+// says how Go's http.Transport may consume a Drop of a GET.
+
 package dbcloudtest
 
 import (
