@@ -163,9 +163,9 @@
 // # What the model does
 //
 // This section and Endpoints are the one statement of the fake's model: the
-// engine behind this package (internal/fakeapi), the SDK's behaviour tests,
-// the examples and the chaos soak all meet this model, and their docs point
-// here.
+// engine behind Server (this package's engine_*.go files), the SDK's
+// behaviour tests, the examples and the chaos soak all meet this model, and
+// their docs point here.
 //
 // Service statuses move like this, one step each; an operation that finds
 // the service in another status gets 409 CONFLICT:

@@ -3,8 +3,6 @@ package dbcloudtest
 import (
 	"net/http"
 	"time"
-
-	"github.com/dbcloud/dbcloud-go/internal/fakeapi"
 )
 
 // Fault is a misbehaviour the server shows instead of, or on top of, its
@@ -54,18 +52,7 @@ type Fault struct {
 // arrives, so one Drop of such a request may never reach the client's code:
 // use Times: 2 (the SDK's own retry takes the second) to see the SDK act.
 func (s *Server) InjectFault(f Fault) {
-	s.api.InjectFault(fakeapi.Fault{
-		Method:        f.Method,
-		Path:          f.Path,
-		Times:         f.Times,
-		Status:        f.Status,
-		Header:        f.Header,
-		Body:          f.Body,
-		Drop:          f.Drop,
-		AfterHandling: f.AfterHandling,
-		Truncate:      f.Truncate,
-		Delay:         f.Delay,
-	})
+	s.api.injectFault(f)
 }
 
 // Request is one request the server has seen.
@@ -85,16 +72,11 @@ type Request struct {
 // Count returns how many requests with this method and path the server has
 // seen, faulted and failed ones included. method "" matches any method;
 // path is matched as Fault.Path is ("" any path, '*' one segment).
-func (s *Server) Count(method, path string) int { return s.api.Count(method, path) }
+func (s *Server) Count(method, path string) int { return s.api.count(method, path) }
 
 // Requests returns every request the server has seen, in the order they
 // arrived. A request's Status is set before its answer is sent: once a
 // client call returns, its requests are there with their statuses.
 func (s *Server) Requests() []Request {
-	log := s.api.Requests()
-	out := make([]Request, len(log))
-	for i, r := range log {
-		out[i] = Request(r)
-	}
-	return out
+	return s.api.requestLog()
 }

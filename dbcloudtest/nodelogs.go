@@ -2,7 +2,6 @@ package dbcloudtest
 
 import (
 	"github.com/dbcloud/dbcloud-go"
-	"github.com/dbcloud/dbcloud-go/internal/fakeapi"
 )
 
 // NodeLogEntry is a log entry written by one node of a service: Node 0 is
@@ -22,11 +21,7 @@ type NodeLogEntry struct {
 // AppendNodeLogs with every Node 0. A negative Node is an error, and then
 // none of the entries is added.
 func (s *Server) AppendNodeLogs(serviceID string, entries ...NodeLogEntry) error {
-	recs := make([]fakeapi.LogEntry, len(entries))
-	for i, e := range entries {
-		recs[i] = fakeapi.LogEntry{Timestamp: e.Timestamp, Severity: e.Severity, Message: e.Message, Node: e.Node}
-	}
-	return userError(s.api.AppendLogs("", serviceID, recs...))
+	return userError(s.api.appendLogs("", serviceID, entries...))
 }
 
 // NodeLogs returns a service's whole log history, newest first, as Logs
@@ -34,13 +29,6 @@ func (s *Server) AppendNodeLogs(serviceID string, entries ...NodeLogEntry) error
 // filters on dbcloud.LogOptions.Node can compute what the filter should
 // keep from what the server holds.
 func (s *Server) NodeLogs(serviceID string) ([]NodeLogEntry, error) {
-	recs, err := s.api.Logs("", serviceID)
-	if err != nil {
-		return nil, userError(err)
-	}
-	out := make([]NodeLogEntry, len(recs))
-	for i, r := range recs {
-		out[i] = NodeLogEntry{LogEntry: dbcloud.LogEntry{Timestamp: r.Timestamp, Severity: r.Severity, Message: r.Message}, Node: r.Node}
-	}
-	return out, nil
+	entries, err := s.api.logs("", serviceID)
+	return entries, userError(err)
 }

@@ -7,4 +7,4 @@ package dbcloudtest
 // counts taken before. The state of the model, the faults armed and the
 // clock do not change. A request in flight when ResetRequests runs is not
 // counted afterwards.
-func (s *Server) ResetRequests() { s.api.ResetCounts() }
+func (s *Server) ResetRequests() { s.api.resetCounts() }

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/dbcloud/dbcloud-go"
-	"github.com/dbcloud/dbcloud-go/internal/fakeapi"
 )
 
 // Client's retry waits: a retried request in a test costs milliseconds.
@@ -37,8 +36,8 @@ type Server struct {
 	// ProjectID is the first project the server knows.
 	ProjectID string
 
-	srv      *fakeapi.Server
-	api      *fakeapi.API
+	srv      *engineServer
+	api      *engine
 	clock    *clock
 	realTime bool // WithRealTime: Client keeps the SDK's wait polling
 
@@ -74,22 +73,22 @@ func NewServerAt(addr string, opts ...Option) (*Server, error) {
 		opt(&cfg)
 	}
 	clock := newClock(&cfg)
-	srv, err := fakeapi.Start(addr, fakeapi.Options{
-		APIKey:         cfg.apiKey,
-		ProjectIDs:     cfg.projects,
-		Step:           cfg.step,
-		Clock:          clock,
-		Seed:           cfg.seed,
-		RecordRequests: !cfg.noLog,
-		ConnectDelay:   cfg.connect, // Start makes every endpoint live
-		LogInterval:    cfg.logEvery,
-		LogRetention:   cfg.logKeep,
-		SinceExclusive: cfg.sinceExclusive,
+	srv, err := startEngine(addr, engineOptions{
+		apiKey:         cfg.apiKey,
+		projectIDs:     cfg.projects,
+		step:           cfg.step,
+		clock:          clock,
+		seed:           cfg.seed,
+		recordRequests: !cfg.noLog,
+		connectDelay:   cfg.connect, // Start makes every endpoint live
+		logInterval:    cfg.logEvery,
+		logRetention:   cfg.logKeep,
+		sinceExclusive: cfg.sinceExclusive,
 	})
 	if err != nil {
 		return nil, errors.New("dbcloudtest: " + err.Error())
 	}
-	s := &Server{URL: srv.URL, APIKey: srv.APIKey, ProjectID: srv.ProjectID, srv: srv, api: srv.API, clock: clock, realTime: cfg.realTime}
+	s := &Server{URL: srv.url, APIKey: srv.apiKey, ProjectID: srv.projectID, srv: srv, api: srv.api, clock: clock, realTime: cfg.realTime}
 	s.outside.init()
 	return s, nil
 }
@@ -102,7 +101,7 @@ func NewServerAt(addr string, opts ...Option) (*Server, error) {
 func (s *Server) Close() {
 	s.closing.Do(func() {
 		s.outside.close() // before the model's endpoints close under them
-		_ = s.srv.Close() // the only error is the listener's, closed either way
+		_ = s.srv.close() // the only error is the listener's, closed either way
 		s.mu.Lock()
 		clients := s.clients
 		s.mu.Unlock()
@@ -150,7 +149,7 @@ func userError(err error) error {
 	if err == nil {
 		return nil
 	}
-	return errors.New("dbcloudtest: " + strings.TrimPrefix(err.Error(), "fakeapi: "))
+	return errors.New("dbcloudtest: " + strings.TrimPrefix(err.Error(), "dbcloudtest: "))
 }
 
 // Setenv points the environment at the server for the rest of the test,

@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/dbcloud/dbcloud-go"
-	"github.com/dbcloud/dbcloud-go/internal/fakeapi"
 )
 
 // Advance moves the server's clock forward by d. With WithStep(d), each
@@ -31,7 +30,7 @@ func (s *Server) Now() time.Time { return s.clock.peek() }
 // service, or no longer: a deleted service is gone once its deletion is
 // done.
 func (s *Server) Service(serviceID string) (svc dbcloud.Service, ok bool) {
-	body, ok := s.api.ServiceJSON(serviceID)
+	body, ok := s.api.serviceView(serviceID)
 	if !ok {
 		return dbcloud.Service{}, false
 	}
@@ -44,7 +43,7 @@ func (s *Server) Service(serviceID string) (svc dbcloud.Service, ok bool) {
 // now.
 func (s *Server) Services() []dbcloud.Service {
 	var out []dbcloud.Service
-	mustDecode(s.api.ServicesJSON(), &out)
+	mustDecode(s.api.servicesView(), &out)
 	return out
 }
 
@@ -62,21 +61,21 @@ func mustDecode(body []byte, v any) {
 // to. The model then treats the service as it treats that status: a
 // DELETED service stays readable and refuses every change with 409.
 func (s *Server) SetStatus(serviceID string, status dbcloud.ServiceStatus) error {
-	return userError(s.api.SetStatus("", serviceID, string(status)))
+	return userError(s.api.setStatus("", serviceID, string(status)))
 }
 
 // SetReplicaSetStatus forces a read replica set into status (for example
 // dbcloud.ReplicaSetError, from which the API refuses a resize but allows a
 // delete) and cancels the statuses its last operation had planned.
 func (s *Server) SetReplicaSetStatus(serviceID, replicaSetID string, status dbcloud.ReplicaSetStatus) error {
-	return userError(s.api.SetReplicaSetStatus("", serviceID, replicaSetID, string(status)))
+	return userError(s.api.setReplicaSetStatus("", serviceID, replicaSetID, string(status)))
 }
 
 // SeedLogs adds n generated PostgreSQL log entries to a service's history,
 // all older than the entries it has, a few seconds apart and of every
 // severity, so that a test can page through a long history or filter it.
 func (s *Server) SeedLogs(serviceID string, n int) error {
-	return userError(s.api.SeedLogs("", serviceID, n))
+	return userError(s.api.seedLogs("", serviceID, n))
 }
 
 // AppendLogs adds entries at the newest end of a service's history, in the
@@ -87,11 +86,11 @@ func (s *Server) SeedLogs(serviceID string, n int) error {
 // already there is an error, and then none of the entries is added. Entries
 // may share a timestamp.
 func (s *Server) AppendLogs(serviceID string, entries ...dbcloud.LogEntry) error {
-	recs := make([]fakeapi.LogEntry, len(entries))
+	recs := make([]NodeLogEntry, len(entries))
 	for i, e := range entries {
-		recs[i] = fakeapi.LogEntry{Timestamp: e.Timestamp, Severity: e.Severity, Message: e.Message}
+		recs[i] = NodeLogEntry{LogEntry: e}
 	}
-	return userError(s.api.AppendLogs("", serviceID, recs...))
+	return userError(s.api.appendLogs("", serviceID, recs...))
 }
 
 // Logs returns a service's whole log history, newest first: what the logs
@@ -100,13 +99,13 @@ func (s *Server) AppendLogs(serviceID string, entries ...dbcloud.LogEntry) error
 // compare what the code under test printed or stored with what the server
 // holds.
 func (s *Server) Logs(serviceID string) ([]dbcloud.LogEntry, error) {
-	recs, err := s.api.Logs("", serviceID)
+	recs, err := s.api.logs("", serviceID)
 	if err != nil {
 		return nil, userError(err)
 	}
 	out := make([]dbcloud.LogEntry, len(recs))
 	for i, r := range recs {
-		out[i] = dbcloud.LogEntry{Timestamp: r.Timestamp, Severity: r.Severity, Message: r.Message}
+		out[i] = r.LogEntry
 	}
 	return out, nil
 }

@@ -175,7 +175,7 @@ func checkUserError(t *testing.T, name string, err error) {
 	t.Helper()
 	if err == nil {
 		t.Errorf("%s: no error", name)
-	} else if msg := err.Error(); !strings.HasPrefix(msg, "dbcloudtest: ") || strings.Contains(msg, "fakeapi") {
+	} else if msg := err.Error(); !strings.HasPrefix(msg, "dbcloudtest: ") || strings.Count(msg, "dbcloudtest: ") != 1 {
 		t.Errorf("%s: error %q", name, msg)
 	}
 }

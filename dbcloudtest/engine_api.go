@@ -1,0 +1,462 @@
+// The engine of the fake: a stateful, in-memory model of the database
+// service API, with the status codes, error bodies and input rules of the
+// live service. Server is its face; the engine_*.go files hold how the model
+// works, and nothing in them is exported but what Server hands to users
+// (Fault, Request, NodeLogEntry).
+//
+// What the model does (the statuses and their transitions, the state tables
+// of services and replica sets, a new service's fields and defaults, the
+// answers and their order of checks, validation, logs and cursors, and the
+// database endpoints) is stated once, in the package doc, under "What the
+// model does" and "Endpoints". The engine implements that statement; what
+// follows is only how it does so and what its own engineOptions change.
+//
+// newEngine returns an http.Handler (what Server.Handler serves); startEngine
+// serves one on a real socket, as NewServerAt does.
+//
+// Time. Nothing runs in the background but the listeners of live endpoints,
+// which only answer: no timer. An asynchronous operation stores a plan of
+// statuses, one engineOptions.step apart, and every read (a connection to a
+// live endpoint too) computes the current status from engineOptions.clock
+// (the machine's time when nil): the package's clock, manual, ticking or
+// real (clock.go). setStatus and setReplicaSetStatus replace a plan by the
+// status they force.
+//
+// What only engineOptions change:
+//
+//   - Without liveEndpoints (newEngine's default; startEngine turns it on) no
+//     listener is opened: a service's endpoint is
+//     <service_id>.<project_id>.fake.dbcloud.test:5432, its pooler the same
+//     host on 6432, its vpc_endpoint
+//     <service_id>.<project_id>.vpc.fake.dbcloud.test:5432, and a replica
+//     set's host <set id>.<service host>.
+//   - sinceExclusive makes the logs endpoint's since bound exclusive
+//     (since < timestamp), the other reading of the API's "after this
+//     time", so that clients are tested against both.
+//   - recordRequests keeps every request for requestLog, each with the
+//     status sent (set before the first byte of the answer); count counts
+//     every request, faulted and failed ones included, by method and
+//     escaped path, whether or not requests are recorded.
+//
+// Log entries are stored as template numbers and arguments, so 100,000 of
+// them cost a few megabytes; logInterval lines are written when the clock is
+// next read, and logRetention trims at the next request or helper call.
+//
+// A live endpoint reads the clock once per connection: with a ticking clock,
+// probes move time as polls do. Its listener closes at the first request or
+// helper call after its resource is gone. Live endpoints cost a goroutine
+// and a port each. An engine made by newEngine with liveEndpoints must be
+// closed (engine.close) after the HTTP server in front of it;
+// engineServer.close does both.
+//
+// Faults. injectFault queues a Fault, matched before authentication and
+// routing, the first matching one in the order added. Server.InjectFault
+// says how Go's http.Transport may consume a Drop of a GET.
+
+package dbcloudtest
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+const (
+	defaultAPIKey    = "fake-key-0123456789"
+	defaultProjectID = "proj-fake"
+	// maxBodyBytes bounds what a request may make the fake hold in memory.
+	maxBodyBytes = 1 << 20
+)
+
+// engineOptions configures a fake API. The zero value is ready to use.
+type engineOptions struct {
+	// apiKey is the only key accepted in "Authorization: Bearer <key>";
+	// "" means "fake-key-0123456789".
+	apiKey string
+	// projectIDs are the known projects; empty means []string{"proj-fake"}.
+	// Any other project id is answered with 404 NOT_FOUND.
+	projectIDs []string
+	// step is how long each status of an asynchronous operation lasts. With 0
+	// an operation completes at once: its own response still shows the first
+	// status (for example QUEUED) and the next read shows the final one.
+	step time.Duration
+	// clock drives every transition; nil means real time.
+	clock *clock
+	// seed makes ids, passwords and generated logs deterministic.
+	seed uint64
+	// recordRequests keeps every request for requestLog. Off, a long-running
+	// fake (examples/fakeserver) does not grow with its traffic.
+	recordRequests bool
+	// liveEndpoints makes every endpoint the API hands out (a service's,
+	// its pooler's, a replica set's and its pooler's) a listener on its own
+	// loopback port that answers like a PostgreSQL server. close stops
+	// them. startEngine turns it on.
+	liveEndpoints bool
+	// connectDelay is how long, on the clock, a live endpoint answers "starting
+	// up" (SQLSTATE 57P03) after its resource became READY or active.
+	connectDelay time.Duration
+	// sinceExclusive makes the logs endpoint's since bound exclusive
+	// (timestamp > since) instead of inclusive (timestamp >= since). The API
+	// does not say which it is, so clients are tested against both.
+	sinceExclusive bool
+	// logInterval, when not 0, has every service write one generated log
+	// line each logInterval of the fake's clock from its creation on,
+	// whatever its status, as a feed of lines to follow. Nothing runs in
+	// the background: the lines that are due are written, with the
+	// timestamps they were due at, when a request or a helper next reads
+	// the clock.
+	logInterval time.Duration
+	// logRetention, when not 0, bounds each service's history as a real
+	// service's retention does: once a history holds more than twice
+	// logRetention entries, all but the newest logRetention are dropped at
+	// the next request or helper call. A cursor into dropped entries gives an
+	// empty page. 0 keeps everything.
+	logRetention int
+}
+
+// engine is a stateful, in-memory model of the database service engine. It
+// implements http.Handler and serves the routes under the prefix /v1. It is
+// safe for concurrent use.
+type engine struct {
+	apiKey    string
+	projects  []string
+	step      time.Duration
+	clock     *clock
+	cursorKey []byte
+	requests  atomic.Int64
+
+	sinceExclusive bool
+	logInterval    time.Duration
+	logRetention   int
+	logsDue        int64 // no engineOptions.logInterval line is due before, Unix nanoseconds
+
+	mu       sync.Mutex
+	idRand   *rand.Rand // ids and passwords: kept apart from logRand so seeding logs never changes later ids
+	logRand  *rand.Rand
+	services []*service // creation order, all projects
+	byID     map[string]*service
+	usedIDs  map[string]bool // every id handed out: never reused
+	goneAt   time.Time       // no deletion completes before; see sweep
+	gone     bool            // a deletion is planned
+	faults   []*Fault
+	counts   map[countKey]int
+
+	recording bool
+	log       []Request
+	logBase   int // sequence number of log[0]: resetCounts moves it on
+
+	live         *liveNet // nil: endpoints are not live
+	connectDelay time.Duration
+}
+
+// newEngine returns a fake API configured by opts.
+func newEngine(opts engineOptions) *engine {
+	a := &engine{
+		apiKey:   opts.apiKey,
+		projects: slices.Clone(opts.projectIDs),
+		step:     opts.step,
+		clock:    opts.clock,
+		idRand:   rand.New(rand.NewPCG(opts.seed, 0x6462636c6f7564)),
+		logRand:  rand.New(rand.NewPCG(opts.seed, 0x6c6f6773)),
+		counts:   make(map[countKey]int),
+		byID:     make(map[string]*service),
+		usedIDs:  make(map[string]bool),
+
+		recording:      opts.recordRequests,
+		connectDelay:   opts.connectDelay,
+		sinceExclusive: opts.sinceExclusive,
+		logInterval:    opts.logInterval,
+		logRetention:   opts.logRetention,
+	}
+	if opts.liveEndpoints {
+		a.live = newLiveNet()
+	}
+	if a.apiKey == "" {
+		a.apiKey = defaultAPIKey
+	}
+	if len(a.projects) == 0 {
+		a.projects = []string{defaultProjectID}
+	}
+	if a.clock == nil {
+		a.clock = newClock(&config{realTime: true})
+	}
+	key := rand.New(rand.NewPCG(opts.seed, 0x637572736f72))
+	a.cursorKey = make([]byte, 32)
+	for i := range a.cursorKey {
+		a.cursorKey[i] = byte(key.Uint32())
+	}
+	return a
+}
+
+// key returns the key that requests must carry.
+func (a *engine) key() string { return a.apiKey }
+
+// firstProject returns the first known project.
+func (a *engine) firstProject() string { return a.projects[0] }
+
+// reply is what a handler decided to answer, before it is encoded.
+type reply struct {
+	status int
+	body   any // nil: no body
+	header http.Header
+}
+
+// encoded is a reply ready for the wire; faults need it whole to drop or cut it.
+type encoded struct {
+	status int
+	header http.Header
+	body   []byte
+}
+
+// apiError is a failed request: it becomes the error body of the live service.
+type apiError struct {
+	status  int
+	code    string
+	message string
+	details string
+}
+
+// Error returns the message of the error body.
+func (e *apiError) Error() string { return e.message }
+
+func badRequest(field, reason string) error {
+	return &apiError{http.StatusBadRequest, "INVALID_REQUEST", field + ": " + reason, "invalid field " + field}
+}
+
+func notFound(kind, id string) error {
+	return &apiError{http.StatusNotFound, "NOT_FOUND", kind + " not found", kind + " " + strconv.Quote(id)}
+}
+
+func conflict(message, details string) error {
+	return &apiError{http.StatusConflict, "CONFLICT", message, details}
+}
+
+// call is one routed request as the handlers see it.
+type call struct {
+	r       *http.Request
+	now     time.Time
+	project string
+	service string
+	set     string
+	body    []byte
+	bodyErr error
+}
+
+type handlerFunc func(a *engine, c *call) (reply, error)
+
+type endpoint struct {
+	fn       handlerFunc
+	withBody bool // the operation takes a JSON body
+}
+
+// route is a path shape; "{p}", "{s}" and "{r}" are the project, service and
+// replica set parameters.
+type route struct {
+	segs    []string
+	methods map[string]endpoint
+}
+
+var routes = []route{
+	{[]string{"projects", "{p}", "services"}, map[string]endpoint{
+		http.MethodGet:  {(*engine).listServices, false},
+		http.MethodPost: {(*engine).createService, true},
+	}},
+	{[]string{"projects", "{p}", "services", "{s}"}, map[string]endpoint{
+		http.MethodGet:    {(*engine).getService, false},
+		http.MethodDelete: {(*engine).deleteService, false},
+	}},
+	serviceAction("start", (*engine).startService, false),
+	serviceAction("stop", (*engine).stopService, false),
+	serviceAction("attachToVPC", (*engine).attachVPC, true),
+	serviceAction("detachFromVPC", (*engine).detachVPC, true),
+	serviceAction("resize", (*engine).resizeService, true),
+	serviceAction("enablePooler", (*engine).enablePooler, false),
+	serviceAction("disablePooler", (*engine).disablePooler, false),
+	serviceAction("forkService", (*engine).forkService, true),
+	serviceAction("updatePassword", (*engine).updatePassword, true),
+	serviceAction("setEnvironment", (*engine).setEnvironment, true),
+	serviceAction("setHA", (*engine).setHA, true),
+	{[]string{"projects", "{p}", "services", "{s}", "logs"}, map[string]endpoint{
+		http.MethodGet: {(*engine).getLogs, false},
+	}},
+	{[]string{"projects", "{p}", "services", "{s}", "replicaSets"}, map[string]endpoint{
+		http.MethodGet:  {(*engine).listReplicaSets, false},
+		http.MethodPost: {(*engine).createReplicaSet, true},
+	}},
+	{[]string{"projects", "{p}", "services", "{s}", "replicaSets", "{r}"}, map[string]endpoint{
+		http.MethodDelete: {(*engine).deleteReplicaSet, false},
+	}},
+	replicaSetAction("resize", (*engine).resizeReplicaSet, true),
+	replicaSetAction("enablePooler", (*engine).enableReplicaSetPooler, false),
+	replicaSetAction("disablePooler", (*engine).disableReplicaSetPooler, false),
+	replicaSetAction("setEnvironment", (*engine).setReplicaSetEnvironment, true),
+}
+
+func serviceAction(name string, fn handlerFunc, withBody bool) route {
+	return route{[]string{"projects", "{p}", "services", "{s}", name}, map[string]endpoint{http.MethodPost: {fn, withBody}}}
+}
+
+func replicaSetAction(name string, fn handlerFunc, withBody bool) route {
+	return route{[]string{"projects", "{p}", "services", "{s}", "replicaSets", "{r}", name}, map[string]endpoint{http.MethodPost: {fn, withBody}}}
+}
+
+// relPath is the escaped path after the /v1 prefix, as faults and counts see it.
+func relPath(r *http.Request) string {
+	p := r.URL.EscapedPath()
+	switch {
+	case p == "/v1":
+		return ""
+	case strings.HasPrefix(p, "/v1/"):
+		return p[len("/v1"):]
+	}
+	return p
+}
+
+// ServeHTTP answers one request: faults first, then authentication, routing
+// and the model.
+func (a *engine) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	id := "req-" + strconv.FormatInt(a.requests.Add(1), 10)
+	f, seq := a.arrive(r.Method, relPath(r), r.URL.RawQuery)
+	if f != nil {
+		a.serveFault(w, r, id, f, seq)
+		return
+	}
+	e := a.handle(r, id)
+	a.answered(seq, e.status)
+	writeEncoded(w, e)
+}
+
+// handle runs a request through the model and encodes the answer.
+func (a *engine) handle(r *http.Request, id string) encoded {
+	rep, err := a.dispatch(r)
+	if err != nil {
+		ae := err.(*apiError) // the only error type handlers return
+		rep = reply{status: ae.status, body: errorBody{ae.code, ae.message, ae.details}, header: rep.header}
+	}
+	return encode(rep, id)
+}
+
+func (a *engine) dispatch(r *http.Request) (reply, error) {
+	if got := r.Header.Values("Authorization"); len(got) != 1 || got[0] != "Bearer "+a.apiKey {
+		return reply{}, &apiError{http.StatusUnauthorized, "UNAUTHORIZED", "missing or invalid API key",
+			`send the header "Authorization: Bearer <API key>"`}
+	}
+	c := &call{r: r}
+	ep, allow, ok := c.route()
+	if !ok {
+		return reply{}, &apiError{http.StatusNotFound, "NOT_FOUND", "no such route", r.Method + " " + r.URL.EscapedPath()}
+	}
+	if allow != nil {
+		return reply{header: http.Header{"Allow": {strings.Join(allow, ", ")}}},
+			&apiError{http.StatusMethodNotAllowed, "METHOD_NOT_ALLOWED", "method " + r.Method + " not allowed",
+				"allowed: " + strings.Join(allow, ", ")}
+	}
+	if !slices.Contains(a.projects, c.project) {
+		return reply{}, notFound("project", c.project)
+	}
+	if ep.withBody {
+		// Read before taking the lock: a slow client must not stall the model.
+		c.body, c.bodyErr = io.ReadAll(http.MaxBytesReader(nil, r.Body, maxBodyBytes))
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	c.now = a.clock.Now()
+	a.sweep(c.now)
+	return ep.fn(a, c)
+}
+
+// route matches the request path against the route table. allow is non-nil
+// when the path exists but not for this method.
+func (c *call) route() (ep endpoint, allow []string, ok bool) {
+	if !strings.HasPrefix(c.r.URL.EscapedPath(), "/v1/") {
+		return endpoint{}, nil, false
+	}
+	raw := strings.Split(strings.TrimPrefix(relPath(c.r), "/"), "/")
+	segs := make([]string, len(raw))
+	for i, s := range raw {
+		u, err := url.PathUnescape(s)
+		if err != nil {
+			return endpoint{}, nil, false
+		}
+		segs[i] = u
+	}
+	for _, rt := range routes {
+		if len(rt.segs) != len(segs) || !c.bind(rt.segs, segs) {
+			continue
+		}
+		if ep, ok := rt.methods[c.r.Method]; ok {
+			return ep, nil, true
+		}
+		for m := range rt.methods {
+			allow = append(allow, m)
+		}
+		slices.Sort(allow)
+		return endpoint{}, allow, true
+	}
+	return endpoint{}, nil, false
+}
+
+func (c *call) bind(pattern, segs []string) bool {
+	for i, p := range pattern {
+		switch p {
+		case "{p}":
+			c.project = segs[i]
+		case "{s}":
+			c.service = segs[i]
+		case "{r}":
+			c.set = segs[i]
+		default:
+			if p != segs[i] {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func encode(rep reply, id string) encoded {
+	e := encoded{status: rep.status, header: http.Header{}}
+	for k, v := range rep.header {
+		e.header[k] = slices.Clone(v)
+	}
+	e.header.Set("X-Request-Id", id)
+	if rep.body != nil {
+		e.body = wireJSON(rep.body)
+		e.header.Set("Content-Type", "application/json")
+	}
+	if e.status != http.StatusNoContent {
+		e.header.Set("Content-Length", strconv.Itoa(len(e.body)))
+	}
+	return e
+}
+
+// wireJSON encodes one of the fake's own types as the API does, with no
+// HTML escaping. Only the fake's types are encoded: a failure is a bug in
+// the fake.
+func wireJSON(v any) []byte {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		panic("dbcloudtest: encoding a response: " + err.Error())
+	}
+	return buf.Bytes()
+}
+
+func writeEncoded(w http.ResponseWriter, e encoded) {
+	h := w.Header()
+	for k, v := range e.header {
+		h[k] = v
+	}
+	w.WriteHeader(e.status)
+	_, _ = w.Write(e.body)
+}

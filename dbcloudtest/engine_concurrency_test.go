@@ -1,0 +1,89 @@
+package dbcloudtest
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// TestConcurrency drives every part of the fake from many goroutines; run it
+// with -race.
+func TestConcurrency(t *testing.T) {
+	f := newFake(t, engineOptions{step: time.Second})
+	client := f.srv.Client()
+	// do reports with t.Error only: it runs outside the test goroutine.
+	do := func(method, path, body string) (int, []byte) {
+		req, _ := http.NewRequest(method, f.base+path, strings.NewReader(body))
+		req.Header.Set("Authorization", "Bearer "+f.api.key())
+		req.Header.Set("Content-Type", "application/json")
+		res, err := client.Do(req)
+		if err != nil {
+			t.Error(err)
+			return 0, nil
+		}
+		defer res.Body.Close()
+		raw, err := io.ReadAll(res.Body)
+		if err != nil {
+			t.Error(err)
+		}
+		return res.StatusCode, raw
+	}
+	const workers, each = 16, 10
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			for i := range each {
+				name := fmt.Sprintf(`{"name": "w%d-%d"}`, w, i)
+				if st, _ := do("POST", "/projects/"+f.proj+"/services", name); st != 202 {
+					t.Errorf("create: %d", st)
+				}
+				do("GET", "/projects/"+f.proj+"/services", "")
+				f.clock.advance(100 * time.Millisecond)
+				f.api.count("POST", "/projects/*/services")
+			}
+		})
+	}
+	wg.Go(func() {
+		for range each {
+			f.api.injectFault(Fault{Path: "/nothing", Status: 500})
+			f.api.resetCounts()
+			var list []struct {
+				ID string `json:"service_id"`
+			}
+			if _, raw := do("GET", "/projects/"+f.proj+"/services", ""); json.Unmarshal(raw, &list) != nil {
+				t.Errorf("list: %s", raw)
+			}
+			for _, s := range list[:min(len(list), 8)] {
+				id := s.ID
+				_ = f.api.seedLogs(f.proj, id, 10)
+				_, _ = f.api.logs(f.proj, id)
+				do("GET", f.svcPath(id)+"/logs?search=checkpoint", "")
+				do("POST", f.svcPath(id)+"/enablePooler", "")
+			}
+		}
+	})
+	wg.Wait()
+	if n := len(f.send("GET", "/projects/"+f.proj+"/services", nil).list(t)); n != workers*each {
+		t.Errorf("%d services, want %d", n, workers*each)
+	}
+}
+
+func TestClockAdvanceConcurrent(t *testing.T) {
+	c := newClock(&config{start: epoch})
+	var wg sync.WaitGroup
+	for range 10 {
+		wg.Go(func() {
+			c.advance(time.Second)
+			_ = c.Now()
+		})
+	}
+	wg.Wait()
+	if got := c.Now(); !got.Equal(epoch.Add(10 * time.Second)) {
+		t.Errorf("Now() = %v", got)
+	}
+}

@@ -1,0 +1,28 @@
+package dbcloudtest
+
+// serviceView returns the service with this id, in any project, encoded as a
+// GET of it would return it now. ok is false when there is no such service.
+func (a *engine) serviceView(serviceID string) (body []byte, ok bool) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	s, now, err := a.helperService("", serviceID)
+	if err != nil {
+		return nil, false
+	}
+	return wireJSON(s.view(now, s.sched.current(now))), true
+}
+
+// servicesView returns every service of every project as a JSON array,
+// newest first, each as a GET of it would return it now.
+func (a *engine) servicesView() []byte {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	now := a.clock.Now()
+	a.sweep(now)
+	out := make([]serviceJSON, 0, len(a.services))
+	for i := len(a.services) - 1; i >= 0; i-- {
+		s := a.services[i]
+		out = append(out, s.view(now, s.sched.current(now)))
+	}
+	return wireJSON(out)
+}
