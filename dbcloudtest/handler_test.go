@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -63,7 +64,15 @@ func TestHandlerBehindMiddleware(t *testing.T) {
 func TestHandlerClose(t *testing.T) {
 	leakcheck.Check(t)
 	srv := dbcloudtest.NewServer()
-	ts := httptest.NewServer(srv.Handler())
+	// The handler asks the request's context for Done once it has taken the
+	// request in (to end it at Close) and again while a Delay holds it: the
+	// first call is the event that the request is the handler's to end.
+	taken := make(chan struct{})
+	var once sync.Once
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ctx := doneNotifier{r.Context(), func() { once.Do(func() { close(taken) }) }}
+		srv.Handler().ServeHTTP(w, r.WithContext(ctx))
+	}))
 	defer ts.Close()
 	c := srv.Client(dbcloud.WithBaseURL(ts.URL+"/v1"), dbcloud.WithRetryMax(0))
 	srv.InjectFault(dbcloudtest.Fault{Method: "GET", Delay: time.Hour})
@@ -72,11 +81,10 @@ func TestHandlerClose(t *testing.T) {
 		_, err := c.Services.List(context.Background(), srv.ProjectID)
 		held <- err
 	}()
-	// The held List's arrival has no event to wait on: look for it, briefly.
-	for deadline := time.Now().Add(5 * time.Second); srv.Count("GET", "") < 1; time.Sleep(time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatal("the held List never arrived")
-		}
+	select {
+	case <-taken:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the held List never arrived")
 	}
 	done := make(chan struct{})
 	go func() { srv.Close(); close(done) }()
@@ -98,6 +106,18 @@ func TestHandlerClose(t *testing.T) {
 	}
 	c.CloseIdleConnections()
 	ts.Client().CloseIdleConnections()
+}
+
+// doneNotifier is a request context that calls notify whenever its Done
+// is asked for.
+type doneNotifier struct {
+	context.Context
+	notify func()
+}
+
+func (c doneNotifier) Done() <-chan struct{} {
+	c.notify()
+	return c.Context.Done()
 }
 
 type roundTripper func(*http.Request) (*http.Response, error)
