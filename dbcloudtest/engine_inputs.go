@@ -18,10 +18,7 @@ func parseCreate(c *call) (in createInput, err error) {
 	if err != nil {
 		return in, err
 	}
-	if in.name, err = b.required("name"); err != nil {
-		return in, err
-	}
-	if err = checkName("name", in.name); err != nil {
+	if in.name, err = b.name(); err != nil {
 		return in, err
 	}
 	addons, _, err := b.stringList("addons")
@@ -237,10 +234,7 @@ func parseReplicaSetCreate(c *call) (in replicaSetInput, err error) {
 	if err != nil {
 		return in, err
 	}
-	if in.name, err = b.required("name"); err != nil {
-		return in, err
-	}
-	if err = checkName("name", in.name); err != nil {
+	if in.name, err = b.name(); err != nil {
 		return in, err
 	}
 	for _, f := range []struct {
@@ -259,4 +253,13 @@ func parseReplicaSetCreate(c *call) (in replicaSetInput, err error) {
 		*f.dst = v
 	}
 	return in, nil
+}
+
+// name reads a create's required "name", checked as the API checks names.
+func (b jsonBody) name() (string, error) {
+	name, err := b.required("name")
+	if err != nil {
+		return "", err
+	}
+	return name, checkName("name", name)
 }
