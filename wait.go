@@ -266,7 +266,6 @@ func (s *ServicesClient) waitService(ctx context.Context, projectID, serviceID s
 	if err := cfg.check(); err != nil {
 		return nil, err
 	}
-	sp.text = func(status string) string { return s.api.serverText(status, nil) }
 	if cfg.created != nil && cfg.created.ServiceID != serviceID {
 		return nil, invalid("WithCreated", "the service is not the one waited for")
 	}
@@ -278,7 +277,7 @@ func (s *ServicesClient) waitService(ctx context.Context, projectID, serviceID s
 	}
 	cfg.setTimes(ctx)
 	p, w := s.servicePoller(projectID, serviceID, &cfg)
-	svc, err := runWait(ctx, &cfg, p, w, sp)
+	svc, err := runWait(ctx, s.api, &cfg, p, w, sp)
 	if svc != nil && cfg.created != nil && svc.InitialPassword == "" {
 		svc.InitialPassword = cfg.created.InitialPassword
 	}
@@ -346,7 +345,6 @@ func (r *ReplicaSetsClient) waitSet(ctx context.Context, projectID, serviceID, r
 	if err := cfg.check(); err != nil {
 		return nil, err
 	}
-	sp.text = func(status string) string { return r.api.serverText(status, nil) }
 	if len(cfg.setConds) > 0 {
 		sp.cond = func(v *ReadReplicaSet) (bool, error) { return allHold(cfg.setConds, v) }
 	}
@@ -355,7 +353,7 @@ func (r *ReplicaSetsClient) waitSet(ctx context.Context, projectID, serviceID, r
 	}
 	cfg.setTimes(ctx)
 	p, w := r.replicaSetPoller(projectID, serviceID, replicaSetID, &cfg)
-	return runWait(ctx, &cfg, p, w, sp)
+	return runWait(ctx, r.api, &cfg, p, w, sp)
 }
 
 // WaitForDeleted polls a read replica set until it is missing from its

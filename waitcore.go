@@ -15,9 +15,6 @@ import (
 type waitSpec[T any] struct {
 	w      *WaitError
 	status func(*T) string
-	// text makes a status, the server's text, fit for WaitError: clipped
-	// and without the client's credentials (caller.serverText).
-	text func(string) string
 	// judge applies the built-in rules to a resource read: done, or an
 	// error that ends the wait (ErrUnexpectedStatus).
 	judge func(*T) (bool, error)
@@ -36,7 +33,7 @@ type waitSpec[T any] struct {
 // status, and ends on success, a stop status, a failed condition, a
 // terminal error, or the context (bounded by the wait's timeout). It
 // returns the last resource read with the error, for callers that return it.
-func runWait[T any](ctx context.Context, cfg *waitConfig, p *poller[T], w *waiter[T], sp waitSpec[T]) (*T, error) {
+func runWait[T any](ctx context.Context, api *caller, cfg *waitConfig, p *poller[T], w *waiter[T], sp waitSpec[T]) (*T, error) {
 	defer p.leave(w)
 	ctx, cancel := cfg.bound(ctx)
 	defer cancel()
@@ -78,7 +75,7 @@ func runWait[T any](ctx context.Context, cfg *waitConfig, p *poller[T], w *waite
 			// Progress comes after the poll's probe, if any: a callback that
 			// moves a test server's clock moves it between polls.
 			status := sp.status(o.res)
-			sp.w.LastStatus = sp.text(status)
+			sp.w.LastStatus = api.serverText(status, nil) // the server's text: clipped, no credentials
 			for _, fn := range cfg.progress {
 				fn(status)
 			}
