@@ -20,7 +20,6 @@ type Check struct {
 // The names of the checks and notes, as the report prints them.
 const (
 	checkDrained    = "requests the proxy still held before the checks"
-	checkListed     = "the server's final state, read from the model"
 	checkRecorded   = "server answers the recorder could not record"
 	checkDuplicates = "names created more than once"
 	checkUnknown    = "resources left that no workflow learned about"
@@ -37,7 +36,6 @@ const (
 // ending is what Run gathered once the workflows ended, for the end checks.
 type ending struct {
 	final    []serviceState // what the server holds
-	finalErr error          // why final could not be read
 	drainErr error          // why the proxy did not drain
 	given    []string       // passwords sent with updatePassword, as the proxy saw them
 	records  []string       // the client's log records
@@ -85,10 +83,6 @@ func (s *soak) fill(rep *Report, b *Backend, end ending) {
 	case end.drainErr != nil:
 		drained.Count, drained.Detail = 1, end.drainErr.Error()
 	}
-	listed := Check{Name: checkListed}
-	if end.finalErr != nil {
-		listed.Count, listed.Detail = 1, end.finalErr.Error()
-	}
 	created := b.Created()
 	unknown, knownLive, deleting := leftovers(end.final, known)
 	goroutines := Check{Name: checkGoroutines, Count: end.leaked}
@@ -98,7 +92,6 @@ func (s *soak) fill(rep *Report, b *Backend, end ending) {
 	rep.Secrets = len(secrets)
 	rep.Checks = []Check{
 		drained,
-		listed,
 		recorded(b.RecordErrors()),
 		duplicates(created),
 		unknown,

@@ -149,7 +149,7 @@ func Run(cfg Config) (*Report, error) {
 		cancel()
 	}
 	rep := &Report{Config: cfg, Running: running, Proxy: proxy.Counts()}
-	end.final, end.finalErr = backend.services()
+	end.final = backend.services()
 	proxy.Close()
 	backend.Close()
 	rep.Elapsed = time.Since(start)
