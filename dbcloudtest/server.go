@@ -143,15 +143,6 @@ func (s *Server) Client(opts ...dbcloud.Option) *dbcloud.Client {
 	return c
 }
 
-// userError rewords an error of the engine for users of this package, who
-// call the methods by these names and know nothing of the engine.
-func userError(err error) error {
-	if err == nil {
-		return nil
-	}
-	return errors.New("dbcloudtest: " + strings.TrimPrefix(err.Error(), "dbcloudtest: "))
-}
-
 // Setenv points the environment at the server for the rest of the test,
 // with t.Setenv: DBCLOUD_API_KEY, DBCLOUD_BASE_URL and DBCLOUD_PROJECT_ID
 // name the server, and the variables of other credentials
