@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"log"
+	"strings"
 	"time"
 
 	"github.com/dbcloud/dbcloud-go"
@@ -72,71 +73,6 @@ func ExampleServicesClient_WaitForConnectable() {
 	// database answers at 127.0.0.1
 }
 
-func ExampleServicesClient_AllLogs() {
-	srv := dbcloudtest.NewServer(dbcloudtest.WithSeed(1),
-		dbcloudtest.WithStartTime(time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)))
-	defer srv.Close()
-	client, projectID := srv.Client(), srv.ProjectID
-	ctx := context.Background()
-	svc, err := client.Services.Create(ctx, projectID, &dbcloud.CreateServiceRequest{Name: "orders"})
-	if err != nil {
-		log.Fatal(err)
-	}
-	_ = srv.SeedLogs(svc.ServiceID, 1200) // some history, over three pages
-
-	bySeverity := map[string]int{}
-	total := 0
-	for entry, err := range client.Services.AllLogs(ctx, projectID, svc.ServiceID, nil) {
-		if err != nil {
-			log.Fatal(err)
-		}
-		if total < 2 {
-			fmt.Println(entry.Timestamp.Format(time.RFC3339), entry.Severity, entry.Message)
-		}
-		bySeverity[entry.Severity]++
-		total++
-	}
-	fmt.Println("entries:", total, "errors:", bySeverity["ERROR"])
-	// Output:
-	// 2026-11-22T09:00:00Z FATAL password authentication failed for user "tsdbadmin"
-	// 2026-11-22T08:59:59Z ERROR duplicate key value violates unique constraint "invoices_pkey"
-	// entries: 1214 errors: 120
-}
-
-func ExampleServicesClient_ListLogs() {
-	srv := dbcloudtest.NewServer(dbcloudtest.WithSeed(1))
-	defer srv.Close()
-	client, projectID := srv.Client(), srv.ProjectID
-	ctx := context.Background()
-	svc, err := client.Services.Create(ctx, projectID, &dbcloud.CreateServiceRequest{Name: "orders"})
-	if err != nil {
-		log.Fatal(err)
-	}
-	_ = srv.SeedLogs(svc.ServiceID, 1500)
-
-	// Read one page now, keep the cursor, and resume later from where it stopped.
-	filter := dbcloud.LogOptions{Severities: []string{"LOG", "WARNING", "ERROR"}}
-	page, err := client.Services.ListLogs(ctx, projectID, svc.ServiceID, &filter)
-	if err != nil {
-		log.Fatal(err)
-	}
-	fmt.Println("first page:", len(page.Entries), "entries, more:", page.NextCursor != "")
-
-	for cursor := page.NextCursor; cursor != ""; cursor = page.NextCursor {
-		next := filter // the same filters, from the cursor on
-		next.Cursor = cursor
-		page, err = client.Services.ListLogs(ctx, projectID, svc.ServiceID, &next)
-		if err != nil {
-			log.Fatal(err)
-		}
-		fmt.Println("next page:", len(page.Entries), "entries, more:", page.NextCursor != "")
-	}
-	// Output:
-	// first page: 500 entries, more: true
-	// next page: 500 entries, more: true
-	// next page: 350 entries, more: false
-}
-
 func ExampleAPIError() {
 	srv := dbcloudtest.NewServer()
 	defer srv.Close()
@@ -149,4 +85,239 @@ func ExampleAPIError() {
 	}
 	// Output:
 	// 404 NOT_FOUND true
+}
+
+// A deploy that can run again and again: each step reads first and changes
+// only what differs, so the second run sends nothing but reads.
+func ExampleServicesClient_CreateUnlessExists() {
+	srv := dbcloudtest.NewServer()
+	defer srv.Close()
+	client, projectID := srv.Client(), srv.ProjectID
+
+	deploy := func(ctx context.Context) error {
+		svc, created, err := client.Services.CreateUnlessExists(ctx, projectID, &dbcloud.CreateServiceRequest{
+			Name:           "orders-db",
+			EnvironmentTag: dbcloud.EnvironmentProd,
+			ReplicaCount:   new(1),
+		})
+		if err != nil {
+			return err // errors.Is(err, dbcloud.ErrDuplicateName): two services have the name
+		}
+		if created {
+			fmt.Println("created", svc.Name) // keep svc.InitialPassword now: it is sent once
+		} else {
+			fmt.Println("found", svc.Name)
+		}
+		if _, err := client.Services.WaitForReady(ctx, projectID, svc.ServiceID); err != nil {
+			return err
+		}
+		pooler, err := client.Services.EnsurePooler(ctx, projectID, svc.ServiceID, true)
+		if err != nil {
+			return err
+		}
+		ha, err := client.Services.EnsureHA(ctx, projectID, svc.ServiceID, &dbcloud.SetHARequest{ReplicaCount: new(2)})
+		if err != nil {
+			return err
+		}
+		fmt.Println("pooler changed:", pooler, "- HA changed:", ha)
+		_, err = client.Services.WaitForReady(ctx, projectID, svc.ServiceID)
+		return err
+	}
+
+	for run := 1; run <= 2; run++ {
+		fmt.Println("run", run)
+		if err := deploy(context.Background()); err != nil {
+			log.Fatal(err)
+		}
+	}
+	// Output:
+	// run 1
+	// created orders-db
+	// pooler changed: true - HA changed: true
+	// run 2
+	// found orders-db
+	// pooler changed: false - HA changed: false
+}
+
+// Wait for a fleet: every service's outcome, all at once, for one read per
+// tick whatever the number of services.
+func ExampleServicesClient_WaitForAll() {
+	srv := dbcloudtest.NewServer(dbcloudtest.WithStep(time.Minute))
+	defer srv.Close()
+	client := srv.Client()
+	ctx := context.Background()
+	var ids []string
+	for _, name := range []string{"tenant-a", "tenant-b", "tenant-c"} {
+		svc, err := client.Services.Create(ctx, srv.ProjectID, &dbcloud.CreateServiceRequest{Name: name})
+		if err != nil {
+			panic(err)
+		}
+		ids = append(ids, svc.ServiceID)
+	}
+	srv.Advance(time.Hour)                            // every service READY...
+	_ = srv.SetStatus(ids[1], dbcloud.StatusUnstable) // ...but one
+
+	res, err := client.Services.WaitForAll(ctx, srv.ProjectID, ids, dbcloud.StatusReady,
+		dbcloud.WithWaitTimeout(20*time.Minute),
+		dbcloud.WithStopStatuses(dbcloud.StatusUnstable),
+		dbcloud.WithServiceCondition(func(s *dbcloud.Service) (bool, error) {
+			return s.Endpoint != nil, nil // and its endpoint is known
+		}))
+	fmt.Println("reached:", len(res.Reached), "failed:", len(res.Failed), "pending:", len(res.Pending))
+	fmt.Println(err != nil, res.Failed[ids[1]] != nil)
+	// Output:
+	// reached: 2 failed: 1 pending: 0
+	// true true
+}
+
+// The connection string a driver takes. The password is escaped; the string
+// that carries it is a Secret, so printing it by mistake shows nothing.
+func ExampleEndpoint_ConnectionString() {
+	ep := &dbcloud.Endpoint{Host: "db.example.com", Port: 5432}
+	password := dbcloud.Secret("p@ss/word") // svc.InitialPassword, kept from Create
+
+	fmt.Println(ep)
+	fmt.Println(ep.ConnectionString())
+	dsn := ep.ConnectionStringWithPassword(password)
+	fmt.Println(dsn)         // printed by mistake
+	fmt.Println(string(dsn)) // what to hand to pgx.Connect or sql.Open("pgx", ...)
+	// Output:
+	// db.example.com:5432
+	// postgresql://tsdbadmin@db.example.com:5432/tsdb?sslmode=require
+	// [redacted]
+	// postgresql://tsdbadmin:p%40ss%2Fword@db.example.com:5432/tsdb?sslmode=require
+}
+
+// The pooler's endpoint and a replica set's take the same role, database
+// and password as the service's; PoolerEndpoint is nil while the pooler is
+// off, and a nil endpoint's connection string is "".
+func ExampleService_PoolerEndpoint() {
+	srv := dbcloudtest.NewServer()
+	defer srv.Close()
+	client, projectID := srv.Client(), srv.ProjectID
+	ctx := context.Background()
+
+	svc, err := client.Services.Create(ctx, projectID, &dbcloud.CreateServiceRequest{Name: "orders"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	password := svc.InitialPassword // only Create and Fork return it
+	fmt.Printf("pooler before: %q\n", svc.PoolerEndpoint().ConnectionString())
+
+	if err := client.Services.EnablePooler(ctx, projectID, svc.ServiceID); err != nil {
+		log.Fatal(err)
+	}
+	svc, err = client.Services.WaitForReady(ctx, projectID, svc.ServiceID)
+	if err != nil {
+		log.Fatal(err)
+	}
+	dsn := svc.PoolerEndpoint().ConnectionStringWithPassword(password)
+	fmt.Println("pooler after:", dsn != "")
+	// Output:
+	// pooler before: ""
+	// pooler after: true
+}
+
+// The addons decide a service's type: none is Postgres, time-series the
+// time-series type, ai the vector type.
+func ExampleCreateServiceRequest() {
+	srv := dbcloudtest.NewServer()
+	defer srv.Close()
+	client, projectID := srv.Client(), srv.ProjectID
+	ctx := context.Background()
+
+	for _, req := range []*dbcloud.CreateServiceRequest{
+		{Name: "app"}, // Postgres
+		{Name: "metrics", Addons: []dbcloud.Addon{dbcloud.AddonTimeSeries}},
+		{Name: "embeddings", Addons: []dbcloud.Addon{dbcloud.AddonAI}},
+	} {
+		svc, err := client.Services.Create(ctx, projectID, req)
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Println(svc.Name, svc.ServiceType)
+	}
+	// Output:
+	// app POSTGRES
+	// metrics TIMESERIESDB
+	// embeddings VECTOR
+}
+
+// Expiring Bearer tokens. With golang.org/x/oauth2, whose TokenSource
+// returns an *oauth2.Token, the adapter is the function below with
+// ts.Token() in place of mint():
+//
+//	src := dbcloud.TokenSourceFunc(func() (*dbcloud.Token, error) {
+//		t, err := ts.Token()
+//		if err != nil {
+//			return nil, err
+//		}
+//		return &dbcloud.Token{AccessToken: dbcloud.Secret(t.AccessToken), Expiry: t.Expiry}, nil
+//	})
+func ExampleBearerTokens() {
+	srv := dbcloudtest.NewServer()
+	defer srv.Close()
+	// mint stands for your token service; the test server accepts its key
+	// as the token.
+	mint := func() (access string, expiry time.Time, err error) {
+		return srv.APIKey, time.Now().Add(15 * time.Minute), nil
+	}
+
+	src := dbcloud.TokenSourceFunc(func() (*dbcloud.Token, error) {
+		access, expiry, err := mint()
+		if err != nil {
+			return nil, err
+		}
+		return &dbcloud.Token{AccessToken: dbcloud.Secret(access), Expiry: expiry}, nil
+	})
+	client, err := dbcloud.NewClientWithCredentials(dbcloud.BearerTokens(src), dbcloud.WithBaseURL(srv.URL))
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer client.CloseIdleConnections()
+	services, err := client.Services.List(context.Background(), srv.ProjectID)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(len(services), "services")
+	// Output: 0 services
+}
+
+// A personal access token, the two halves the live service's users hold.
+// NewClientFromEnv reads them from DBCLOUD_PUBLIC_KEY and DBCLOUD_SECRET_KEY
+// (or DBCLOUD_SECRET_KEY_FILE).
+func ExamplePersonalAccessToken() {
+	creds := dbcloud.PersonalAccessToken("my-public-key", "my-secret-key")
+	client, err := dbcloud.NewClientWithCredentials(creds, dbcloud.WithBaseURL("https://api.example.com/v1"))
+	if err != nil {
+		log.Fatal(err)
+	}
+	_ = client // sends "Authorization: Basic base64(my-public-key:my-secret-key)"
+	// Printing the credentials, or the client, shows no secret.
+	fmt.Println(strings.Contains(fmt.Sprintf("%+v %+v", creds, client), "my-secret-key"))
+	// Output: false
+}
+
+// A client for a program that must not change anything: every change
+// fails before it is sent; reads and waits work.
+func ExampleWithReadOnly() {
+	srv := dbcloudtest.NewServer()
+	defer srv.Close()
+	ctx := context.Background()
+	svc, err := srv.Client().Services.Create(ctx, srv.ProjectID, &dbcloud.CreateServiceRequest{Name: "orders"})
+	if err != nil {
+		log.Fatal(err)
+	}
+
+	ro := srv.Client(dbcloud.WithReadOnly())
+	got, err := ro.Services.Get(ctx, srv.ProjectID, svc.ServiceID)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("read:", got.Name)
+	err = ro.Services.Delete(ctx, srv.ProjectID, svc.ServiceID)
+	fmt.Println("delete refused:", errors.Is(err, dbcloud.ErrReadOnly))
+	// Output:
+	// read: orders
+	// delete refused: true
 }
