@@ -13,7 +13,6 @@ import (
 
 	"github.com/dbcloud/dbcloud-go"
 	"github.com/dbcloud/dbcloud-go/dbcloudtest"
-	"github.com/dbcloud/dbcloud-go/internal/leakcheck"
 )
 
 // workload runs every operation once, with log reads and waits, as one
@@ -131,7 +130,7 @@ func workload(ctx context.Context, c *dbcloud.Client, p string, w int) error {
 // suite runs under -race), no error, no goroutine left, and keep-alive
 // connections reused.
 func TestConcurrentClient(t *testing.T) {
-	leakcheck.Check(t)
+	dbcloudtest.CheckGoroutines(t)
 	const workers = 64
 	srv := dbcloudtest.NewServer()
 	defer srv.Close()

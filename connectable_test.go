@@ -12,7 +12,6 @@ import (
 
 	"github.com/dbcloud/dbcloud-go"
 	"github.com/dbcloud/dbcloud-go/dbcloudtest"
-	"github.com/dbcloud/dbcloud-go/internal/leakcheck"
 	"github.com/google/go-cmp/cmp"
 	"github.com/jarcoal/httpmock"
 )
@@ -21,7 +20,7 @@ import (
 // connectDelay after READY or active.
 func liveStepper(t *testing.T, connectDelay time.Duration) (*dbcloud.Client, *dbcloudtest.Server) {
 	t.Helper()
-	leakcheck.Check(t) // registered first, so it checks after the server has closed
+	dbcloudtest.CheckGoroutines(t) // registered first, so it checks after the server has closed
 	return newFake(t, []dbcloudtest.Option{dbcloudtest.WithStartTime(time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)),
 		dbcloudtest.WithStep(time.Minute), dbcloudtest.WithConnectDelay(connectDelay)})
 }
@@ -177,7 +176,7 @@ func TestWaitForConnectableWithoutEndpoint(t *testing.T) {
 // A database that accepts connections and never answers is cut off by the
 // wait's own deadline, which is not reported as a probe failure.
 func TestWaitForConnectableSilentDatabase(t *testing.T) {
-	leakcheck.Check(t)
+	dbcloudtest.CheckGoroutines(t)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

@@ -15,7 +15,6 @@ import (
 
 	"github.com/dbcloud/dbcloud-go"
 	"github.com/dbcloud/dbcloud-go/dbcloudtest"
-	"github.com/dbcloud/dbcloud-go/internal/leakcheck"
 )
 
 // matrixKind is one kind of request of the retry rule.
@@ -187,7 +186,7 @@ func TestFaultMatrix(t *testing.T) { runMatrix(t, everyAttemptRows(), 100) }
 func TestFaultMatrixOnce(t *testing.T) { runMatrix(t, onceRows(), 1) }
 
 func runMatrix(t *testing.T, rows []matrixRow, times int) {
-	leakcheck.Check(t)
+	dbcloudtest.CheckGoroutines(t)
 	var mu sync.Mutex
 	table := map[[2]int]string{}
 	// Every cell at once, from its own goroutine: t.Parallel would run only

@@ -19,7 +19,6 @@ import (
 
 	"github.com/dbcloud/dbcloud-go"
 	"github.com/dbcloud/dbcloud-go/dbcloudtest"
-	"github.com/dbcloud/dbcloud-go/internal/leakcheck"
 	"github.com/jarcoal/httpmock"
 )
 
@@ -57,7 +56,7 @@ func names(t *testing.T, c *dbcloud.Client, project string) []string {
 // exactly one service and a usable result: found when the server had acted,
 // sent again when it had not.
 func TestCreateRecoveryResolvesEachFault(t *testing.T) {
-	leakcheck.Check(t)
+	dbcloudtest.CheckGoroutines(t)
 	for _, tt := range []struct {
 		name      string
 		fault     dbcloudtest.Fault

@@ -12,7 +12,6 @@ import (
 
 	"github.com/dbcloud/dbcloud-go"
 	"github.com/dbcloud/dbcloud-go/dbcloudtest"
-	"github.com/dbcloud/dbcloud-go/internal/leakcheck"
 )
 
 // The default polling (1 s growing to 10 s) scaled down 100 times, so that a
@@ -146,7 +145,7 @@ func TestWaitFleetScale(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a measurement of 10 s: runs without -short")
 	}
-	leakcheck.Check(t)
+	dbcloudtest.CheckGoroutines(t)
 	hold := 1500 * time.Millisecond
 	sizes := []int{1, 10, 100, 500}
 	t.Logf("polling %v..%v (the defaults / 100); per-second figures are 100x the real ones", scaleMin, scaleMax)
@@ -194,7 +193,7 @@ func TestWaitFleetScaleDefaults(t *testing.T) {
 	if !*fleetDefaults {
 		t.Skip("opt-in: -args -waitscale.defaults")
 	}
-	leakcheck.Check(t)
+	dbcloudtest.CheckGoroutines(t)
 	const n, hold = 500, 90 * time.Second
 	t.Logf("%-8s %5s %7s %9s %9s %6s %10s %10s", "mode", "N", "reads", "reads/s", "per tick", "burst", "late p50", "late max")
 	for _, mode := range []string{"alone", "shared"} {

@@ -11,7 +11,6 @@ import (
 
 	"github.com/dbcloud/dbcloud-go"
 	"github.com/dbcloud/dbcloud-go/dbcloudtest"
-	"github.com/dbcloud/dbcloud-go/internal/leakcheck"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -24,7 +23,7 @@ const (
 // moves them (Advance or SetStatus) and creates n services, QUEUED.
 func fleet(t *testing.T, n int) (*dbcloudtest.Server, *dbcloud.Client, []string) {
 	t.Helper()
-	leakcheck.Check(t)
+	dbcloudtest.CheckGoroutines(t)
 	srv := dbcloudtest.NewServer(dbcloudtest.WithStep(time.Minute))
 	t.Cleanup(srv.Close)
 	c := srv.Client()
