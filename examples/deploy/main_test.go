@@ -7,7 +7,6 @@ import (
 
 	"github.com/dbcloud/dbcloud-go"
 	"github.com/dbcloud/dbcloud-go/dbcloudtest"
-	"github.com/dbcloud/dbcloud-go/internal/leakcheck"
 )
 
 func startFake(t *testing.T, opts ...dbcloudtest.Option) *dbcloudtest.Server {
@@ -33,7 +32,7 @@ func deploy(t *testing.T, srv *dbcloudtest.Server, args ...string) (code int, st
 var ticking = []dbcloudtest.Option{dbcloudtest.WithTickingClock(30 * time.Second), dbcloudtest.WithStep(time.Minute), dbcloudtest.WithConnectDelay(time.Minute)}
 
 func TestDeployCreatesThenReuses(t *testing.T) {
-	leakcheck.Check(t)
+	dbcloudtest.CheckGoroutines(t)
 	srv := startFake(t, ticking...)
 	code, out, errOut := deploy(t, srv, "-name", "orders")
 	if code != 0 {
@@ -60,7 +59,7 @@ func TestDeployCreatesThenReuses(t *testing.T) {
 // A create whose answer is lost after the API made the service, and one that
 // never reached the API, both end in one READY service.
 func TestDeployRecoversALostCreate(t *testing.T) {
-	leakcheck.Check(t)
+	dbcloudtest.CheckGoroutines(t)
 	for _, fault := range []dbcloudtest.Fault{{Drop: true, AfterHandling: true}, {Drop: true}, {Status: 502, Body: "bad gateway"}} {
 		srv := startFake(t, ticking...)
 		fault.Method, fault.Path = "POST", "/projects/*/services"
@@ -76,7 +75,7 @@ func TestDeployRecoversALostCreate(t *testing.T) {
 }
 
 func TestDeployStartsAPausedService(t *testing.T) {
-	leakcheck.Check(t)
+	dbcloudtest.CheckGoroutines(t)
 	srv := startFake(t, ticking...)
 	if code, _, errOut := deploy(t, srv, "-name", "orders"); code != 0 {
 		t.Fatal(errOut)
@@ -95,7 +94,7 @@ func TestDeployStartsAPausedService(t *testing.T) {
 }
 
 func TestDeployExitCodes(t *testing.T) {
-	leakcheck.Check(t)
+	dbcloudtest.CheckGoroutines(t)
 	frozen := startFake(t, dbcloudtest.WithStep(time.Minute)) // stays QUEUED: nothing moves the clock
 	code, out, errOut := deploy(t, frozen, "-name", "orders", "-timeout", "300ms")
 	if code != 2 || out != "" || !strings.Contains(errOut, "timed out") || !strings.Contains(errOut, "QUEUED") {
@@ -128,7 +127,7 @@ func TestDeployExitCodes(t *testing.T) {
 // READY is not enough: a database that keeps answering "starting up" makes
 // it time out (exit 2) and say why, with nothing on stdout.
 func TestDeployWaitsForTheDatabase(t *testing.T) {
-	leakcheck.Check(t)
+	dbcloudtest.CheckGoroutines(t)
 	warming := startFake(t, dbcloudtest.WithConnectDelay(time.Hour)) // READY at once, answering in an hour
 	code, out, errOut := deploy(t, warming, "-name", "orders", "-timeout", "300ms")
 	if code != 2 || out != "" || !strings.Contains(errOut, "orders is READY") || !strings.Contains(errOut, "starting up") {

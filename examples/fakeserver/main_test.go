@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/dbcloud/dbcloud-go"
-	"github.com/dbcloud/dbcloud-go/internal/leakcheck"
+	"github.com/dbcloud/dbcloud-go/dbcloudtest"
 )
 
 // serve runs the command with args on a free port and returns the
@@ -60,7 +60,7 @@ func serve(t *testing.T, args ...string) (map[string]string, func() (int, string
 }
 
 func TestRun(t *testing.T) {
-	leakcheck.Check(t)
+	dbcloudtest.CheckGoroutines(t)
 	env, stop := serve(t, "-step", "0", "-seed", "5")
 	base, key, project := env["DBCLOUD_BASE_URL"], env["DBCLOUD_API_KEY"], env["DBCLOUD_PROJECT_ID"]
 	tr := &http.Transport{}
@@ -85,7 +85,7 @@ func TestRun(t *testing.T) {
 // With -log-every, every service writes a line at that interval: a
 // follower sees them arrive, one interval apart.
 func TestRunWritesLogLines(t *testing.T) {
-	leakcheck.Check(t)
+	dbcloudtest.CheckGoroutines(t)
 	env, stop := serve(t, "-step", "0", "-log-every", "2ms")
 	c, err := dbcloud.NewClient(env["DBCLOUD_API_KEY"], dbcloud.WithBaseURL(env["DBCLOUD_BASE_URL"]))
 	if err != nil {

@@ -12,7 +12,6 @@ import (
 
 	"github.com/dbcloud/dbcloud-go"
 	"github.com/dbcloud/dbcloud-go/dbcloudtest"
-	"github.com/dbcloud/dbcloud-go/internal/leakcheck"
 )
 
 var now = time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
@@ -50,7 +49,7 @@ func logs(t *testing.T, args ...string) (int, []string, string) {
 }
 
 func TestLogsPrintsWholeHistory(t *testing.T) {
-	leakcheck.Check(t)
+	dbcloudtest.CheckGoroutines(t)
 	_, id, held := history(t)
 	code, lines, errOut := logs(t, "-service", id)
 	if code != 0 || len(lines) != len(held) {
@@ -65,7 +64,7 @@ func TestLogsPrintsWholeHistory(t *testing.T) {
 }
 
 func TestLogsFiltersAndJSON(t *testing.T) {
-	leakcheck.Check(t)
+	dbcloudtest.CheckGoroutines(t)
 	_, id, held := history(t)
 	since := now.Add(-6 * time.Hour)
 	want := 0
@@ -100,7 +99,7 @@ func TestLogsFiltersAndJSON(t *testing.T) {
 }
 
 func TestLogsErrors(t *testing.T) {
-	leakcheck.Check(t)
+	dbcloudtest.CheckGoroutines(t)
 	_, id, _ := history(t)
 	for _, tt := range []struct {
 		args []string
@@ -122,7 +121,7 @@ func TestLogsErrors(t *testing.T) {
 }
 
 func TestLogsOnDemoFake(t *testing.T) {
-	leakcheck.Check(t)
+	dbcloudtest.CheckGoroutines(t)
 	var out, errOut strings.Builder
 	code := run(t.Context(), []string{"-fake", "-severity", "FATAL"}, time.Now, &out, &errOut)
 	if code != 0 || out.Len() == 0 {
@@ -138,7 +137,7 @@ func TestLogsOnDemoFake(t *testing.T) {
 // -follow prints the lines since -since oldest first, then each new line as
 // it is written, and exits 0 on Ctrl-C (here: the context ending).
 func TestLogsFollow(t *testing.T) {
-	leakcheck.Check(t)
+	dbcloudtest.CheckGoroutines(t)
 	srv, id, held := history(t)
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()

@@ -25,12 +25,21 @@ func newServer(t *testing.T, opts ...dbcloudtest.Option) *dbcloudtest.Server {
 	return srv
 }
 
-func TestDeployCreates(t *testing.T) {
+// deployed starts a test server, deploys orders on it with a plain client
+// and returns the three, failing the test if that deploy fails.
+func deployed(t *testing.T) (*dbcloudtest.Server, *dbcloud.Client, *dbcloud.Service) {
+	t.Helper()
 	srv := newServer(t)
-	svc, err := mydeploy.Deploy(t.Context(), srv.Client(), srv.ProjectID, orders)
+	c := srv.Client()
+	svc, err := mydeploy.Deploy(t.Context(), c, srv.ProjectID, orders)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return srv, c, svc
+}
+
+func TestDeployCreates(t *testing.T) {
+	srv, _, svc := deployed(t)
 	if svc.Status != dbcloud.StatusReady || svc.ConnectionPooler == nil {
 		t.Errorf("deployed %s, pooler %v; want READY with a pooler", svc.Status, svc.ConnectionPooler)
 	}
@@ -45,12 +54,7 @@ func TestDeployCreates(t *testing.T) {
 
 // A second run changes nothing: the pooler's 409 (already on) is success.
 func TestDeployTwice(t *testing.T) {
-	srv := newServer(t)
-	c := srv.Client()
-	first, err := mydeploy.Deploy(t.Context(), c, srv.ProjectID, orders)
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv, c, first := deployed(t)
 	second, err := mydeploy.Deploy(t.Context(), c, srv.ProjectID, orders)
 	if err != nil {
 		t.Fatalf("second run: %v", err)
@@ -73,20 +77,15 @@ func TestDeployTwice(t *testing.T) {
 }
 
 func TestDeployStartsAPausedService(t *testing.T) {
-	srv := newServer(t)
-	c := srv.Client()
-	svc, err := mydeploy.Deploy(t.Context(), c, srv.ProjectID, orders)
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv, c, svc := deployed(t)
 	if _, err := c.Services.Stop(t.Context(), srv.ProjectID, svc.ServiceID); err != nil {
 		t.Fatal(err)
 	}
 	if got, _ := srv.Service(svc.ServiceID); got.Status != dbcloud.StatusPaused {
 		t.Fatalf("set-up: service is %s, want PAUSED", got.Status)
 	}
-	if svc, err = mydeploy.Deploy(t.Context(), c, srv.ProjectID, orders); err != nil || svc.Status != dbcloud.StatusReady {
-		t.Fatalf("Deploy of a paused service: %v, %v", svc, err)
+	if again, err := mydeploy.Deploy(t.Context(), c, srv.ProjectID, orders); err != nil || again.Status != dbcloud.StatusReady {
+		t.Fatalf("Deploy of a paused service: %v, %v", again, err)
 	}
 	if n := srv.Count("POST", "/projects/*/services/*/start"); n != 1 {
 		t.Errorf("%d starts, want 1", n)
@@ -133,12 +132,7 @@ func TestDeployWaitsForPausingService(t *testing.T) {
 }
 
 func TestDeployRefusesAServiceBeingDeleted(t *testing.T) {
-	srv := newServer(t)
-	c := srv.Client()
-	svc, err := mydeploy.Deploy(t.Context(), c, srv.ProjectID, orders)
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv, c, svc := deployed(t)
 	if err := srv.SetStatus(svc.ServiceID, dbcloud.StatusDeleting); err != nil {
 		t.Fatal(err)
 	}

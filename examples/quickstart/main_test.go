@@ -7,13 +7,12 @@ import (
 
 	"github.com/dbcloud/dbcloud-go"
 	"github.com/dbcloud/dbcloud-go/dbcloudtest"
-	"github.com/dbcloud/dbcloud-go/internal/leakcheck"
 )
 
 var fast = []string{"-step", "2ms", "-poll", "1ms"}
 
 func TestQuickstartOnEmbeddedFake(t *testing.T) {
-	leakcheck.Check(t)
+	dbcloudtest.CheckGoroutines(t)
 	for _, name := range []string{dbcloud.EnvAPIKey, dbcloud.EnvAPIKey + dbcloud.EnvFileSuffix, dbcloud.EnvPublicKey} {
 		t.Setenv(name, "")
 	}
@@ -51,7 +50,7 @@ func assertInOrder(t *testing.T, text string, parts ...string) {
 // With DBCLOUD_* set it uses that API, prints every status it goes through,
 // and leaves nothing behind there.
 func TestQuickstartOnConfiguredAPI(t *testing.T) {
-	leakcheck.Check(t)
+	dbcloudtest.CheckGoroutines(t)
 	srv := startFake(t)
 	var out, errOut strings.Builder
 	if code := run(t.Context(), fast, &out, &errOut); code != 0 {
@@ -73,7 +72,7 @@ func TestQuickstartOnConfiguredAPI(t *testing.T) {
 
 // A failing step makes it exit 1, and it still deletes what it created.
 func TestQuickstartFailureCleansUp(t *testing.T) {
-	leakcheck.Check(t)
+	dbcloudtest.CheckGoroutines(t)
 	srv := startFake(t)
 	srv.InjectFault(dbcloudtest.Fault{Method: "POST", Path: "/projects/*/services/*/forkService", Status: 409, Body: `{"code":"CONFLICT","message":"no snapshot yet"}`})
 	var out, errOut strings.Builder
@@ -130,7 +129,7 @@ func assertNothingLeft(t *testing.T, srv *dbcloudtest.Server) {
 // quickstart sends it there (this server accepts only its key, so the
 // first call is refused) instead of quietly using the embedded fake.
 func TestQuickstartWithATokenUsesTheAPI(t *testing.T) {
-	leakcheck.Check(t)
+	dbcloudtest.CheckGoroutines(t)
 	srv := startFake(t)
 	t.Setenv(dbcloud.EnvAPIKey, "")
 	t.Setenv(dbcloud.EnvPublicKey, "public-half")
