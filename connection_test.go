@@ -35,10 +35,7 @@ func TestConnectionStringEveryEndpointKind(t *testing.T) {
 	defer srv.Close()
 	c, ctx := srv.Client(), t.Context()
 
-	svc, err := c.Services.Create(ctx, srv.ProjectID, &dbcloud.CreateServiceRequest{Name: "orders"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	svc := createService(t, c, srv.ProjectID, "orders")
 	password := svc.InitialPassword
 	if svc.PoolerEndpoint() != nil {
 		t.Fatalf("pooler endpoint before the pooler is enabled: %v", svc.PoolerEndpoint())

@@ -60,13 +60,20 @@ func clientBehind(t testing.TB, srv *dbcloudtest.Server, h http.Handler, extra .
 // fastPolls makes waits poll every millisecond or two.
 var fastPolls = dbcloud.WithPollInterval(time.Millisecond, 2*time.Millisecond)
 
-// createReady creates a service on the fake and waits until it is READY.
-func createReady(t testing.TB, c *dbcloud.Client, project, name string) *dbcloud.Service {
+// createService creates a service named name, failing the test if it cannot.
+func createService(t testing.TB, c *dbcloud.Client, project, name string) *dbcloud.Service {
 	t.Helper()
 	svc, err := c.Services.Create(context.Background(), project, &dbcloud.CreateServiceRequest{Name: name})
 	if err != nil {
 		t.Fatal(err)
 	}
+	return svc
+}
+
+// createReady creates a service on the fake and waits until it is READY.
+func createReady(t testing.TB, c *dbcloud.Client, project, name string) *dbcloud.Service {
+	t.Helper()
+	svc := createService(t, c, project, name)
 	ready, err := c.Services.WaitForReady(context.Background(), project, svc.ServiceID, fastPolls)
 	if err != nil {
 		t.Fatal(err)

@@ -28,10 +28,7 @@ func stepper(t *testing.T) (*dbcloud.Client, *dbcloudtest.Server) {
 func TestWaitForReadySeesEveryStatus(t *testing.T) {
 	c, srv := stepper(t)
 	ctx, p := t.Context(), srv.ProjectID
-	svc, err := c.Services.Create(ctx, p, &dbcloud.CreateServiceRequest{Name: "db"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	svc := createService(t, c, p, "db")
 	var seen []string
 	got, err := c.Services.WaitForReady(ctx, p, svc.ServiceID, fastPolls, dbcloud.WithProgress(func(s string) {
 		seen = append(seen, s)
@@ -71,20 +68,10 @@ func TestWaitFirstCheckIsImmediate(t *testing.T) {
 
 func TestWaitTimeout(t *testing.T) {
 	c, srv := stepper(t) // the clock never moves: the service stays QUEUED
-	svc, err := c.Services.Create(t.Context(), srv.ProjectID, &dbcloud.CreateServiceRequest{Name: "db"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	svc := createService(t, c, srv.ProjectID, "db")
 	check := func(t *testing.T, err error) {
 		t.Helper()
-		var w *dbcloud.WaitError
-		if !errors.As(err, &w) || !errors.Is(err, context.DeadlineExceeded) {
-			t.Fatalf("err = %v, want a *WaitError matching DeadlineExceeded", err)
-		}
-		want := dbcloud.WaitError{Resource: "service", ID: svc.ServiceID, Want: "READY", LastStatus: "QUEUED", Err: context.DeadlineExceeded}
-		if diff := cmp.Diff(want, *w, cmp.Comparer(func(a, b error) bool { return errors.Is(b, a) })); diff != "" {
-			t.Errorf("WaitError (-want +got):\n%s", diff)
-		}
+		assertWaitTimedOut(t, err, dbcloud.WaitError{Resource: "service", ID: svc.ServiceID, Want: "READY", LastStatus: "QUEUED"})
 		if !strings.Contains(err.Error(), "QUEUED") || !strings.Contains(err.Error(), svc.ServiceID) {
 			t.Errorf("Error() = %q, want the id and last status", err)
 		}
@@ -166,6 +153,21 @@ func TestWaitEndsAtOnceWhenItCannotSucceed(t *testing.T) {
 	}
 }
 
+// assertWaitTimedOut checks err is a *WaitError that ran to a deadline and
+// otherwise equals want (whose Err it sets to context.DeadlineExceeded; the
+// error it is compared with need only wrap it).
+func assertWaitTimedOut(t *testing.T, err error, want dbcloud.WaitError) {
+	t.Helper()
+	var w *dbcloud.WaitError
+	if !errors.As(err, &w) || !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("err = %v, want a *WaitError matching DeadlineExceeded", err)
+	}
+	want.Err = context.DeadlineExceeded
+	if diff := cmp.Diff(want, *w, cmp.Comparer(func(a, b error) bool { return errors.Is(b, a) })); diff != "" {
+		t.Errorf("WaitError (-want +got):\n%s", diff)
+	}
+}
+
 // assertWaitErr checks a wait ended at once with a *WaitError matching cause
 // (nil: any) after seeing lastStatus.
 func assertWaitErr(t *testing.T, err, cause error, lastStatus string) {
@@ -235,10 +237,7 @@ func TestWaitForDeleted(t *testing.T) {
 	c, srv := stepper(t)
 	ctx, p := t.Context(), srv.ProjectID
 	srv.Advance(time.Hour)
-	svc, err := c.Services.Create(ctx, p, &dbcloud.CreateServiceRequest{Name: "db"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	svc := createService(t, c, p, "db")
 	srv.Advance(time.Hour) // READY
 	set, err := c.ReplicaSets.Create(ctx, p, svc.ServiceID, &dbcloud.CreateReplicaSetRequest{Name: "r", Nodes: 2, CPUMillis: 500, MemoryGBs: 2})
 	if err != nil {
@@ -342,10 +341,7 @@ func liveStepper(t *testing.T, connectDelay time.Duration) (*dbcloud.Client, *db
 func TestServiceWaitForConnectableWaitsOutWarmUp(t *testing.T) {
 	c, srv := liveStepper(t, 30*time.Second)
 	ctx, p := t.Context(), srv.ProjectID
-	svc, err := c.Services.Create(ctx, p, &dbcloud.CreateServiceRequest{Name: "db"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	svc := createService(t, c, p, "db")
 	var seen []string
 	got, err := c.Services.WaitForConnectable(ctx, p, svc.ServiceID, fastPolls, dbcloud.WithProgress(func(s string) {
 		seen = append(seen, s)
@@ -367,15 +363,12 @@ func TestServiceWaitForConnectableWaitsOutWarmUp(t *testing.T) {
 func TestWaitForConnectableNamesStartingUp(t *testing.T) {
 	c, srv := liveStepper(t, time.Hour)
 	ctx, p := t.Context(), srv.ProjectID
-	svc, err := c.Services.Create(ctx, p, &dbcloud.CreateServiceRequest{Name: "db"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	svc := createService(t, c, p, "db")
 	srv.Advance(2 * time.Minute) // READY, warming up for an hour
 	waitCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	polls := 0
-	_, err = c.Services.WaitForConnectable(waitCtx, p, svc.ServiceID, fastPolls, dbcloud.WithProgress(func(string) {
+	_, err := c.Services.WaitForConnectable(waitCtx, p, svc.ServiceID, fastPolls, dbcloud.WithProgress(func(string) {
 		if polls++; polls == 3 {
 			cancel()
 		}
@@ -394,28 +387,15 @@ func TestWaitForConnectableNamesStartingUp(t *testing.T) {
 
 func TestWaitForConnectableTimesOutBeforeReady(t *testing.T) {
 	c, srv := liveStepper(t, 0) // the clock never moves: QUEUED for ever
-	svc, err := c.Services.Create(t.Context(), srv.ProjectID, &dbcloud.CreateServiceRequest{Name: "db"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = c.Services.WaitForConnectable(t.Context(), srv.ProjectID, svc.ServiceID, fastPolls, dbcloud.WithWaitTimeout(250*time.Millisecond))
-	var w *dbcloud.WaitError
-	if !errors.As(err, &w) || !errors.Is(err, context.DeadlineExceeded) {
-		t.Fatalf("err = %v, want a *WaitError matching DeadlineExceeded", err)
-	}
-	want := dbcloud.WaitError{Resource: "service", ID: svc.ServiceID, Want: "connectable", LastStatus: "QUEUED", Err: context.DeadlineExceeded}
-	if diff := cmp.Diff(want, *w, cmp.Comparer(func(a, b error) bool { return errors.Is(b, a) })); diff != "" {
-		t.Errorf("WaitError (-want +got):\n%s", diff)
-	}
+	svc := createService(t, c, srv.ProjectID, "db")
+	_, err := c.Services.WaitForConnectable(t.Context(), srv.ProjectID, svc.ServiceID, fastPolls, dbcloud.WithWaitTimeout(250*time.Millisecond))
+	assertWaitTimedOut(t, err, dbcloud.WaitError{Resource: "service", ID: svc.ServiceID, Want: "connectable", LastStatus: "QUEUED"})
 }
 
 func TestReplicaSetWaitForConnectable(t *testing.T) {
 	c, srv := liveStepper(t, 30*time.Second)
 	ctx, p := t.Context(), srv.ProjectID
-	svc, err := c.Services.Create(ctx, p, &dbcloud.CreateServiceRequest{Name: "db"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	svc := createService(t, c, p, "db")
 	srv.Advance(time.Hour)
 	set, err := c.ReplicaSets.Create(ctx, p, svc.ServiceID, &dbcloud.CreateReplicaSetRequest{Name: "r", Nodes: 1, CPUMillis: 500, MemoryGBs: 2})
 	if err != nil {
@@ -464,10 +444,7 @@ func TestWaitForConnectableWithoutEndpoint(t *testing.T) {
 	t.Run("no pooler with WithPoolerCheck", func(t *testing.T) {
 		c, srv := liveStepper(t, 0)
 		p := srv.ProjectID
-		svc, err := c.Services.Create(t.Context(), p, &dbcloud.CreateServiceRequest{Name: "db"})
-		if err != nil {
-			t.Fatal(err)
-		}
+		svc := createService(t, c, p, "db")
 		srv.Advance(time.Hour)
 		got, err := c.Services.WaitForConnectable(t.Context(), p, svc.ServiceID, slow, dbcloud.WithPoolerCheck())
 		assertWaitErr(t, err, dbcloud.ErrNoEndpoint, "READY")

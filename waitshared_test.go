@@ -257,10 +257,7 @@ func TestWaitJustCreatedGrace(t *testing.T) {
 // WithCreated keeps the password Create returned; a plain wait's read has none.
 func TestWaitWithCreatedKeepsPassword(t *testing.T) {
 	srv, c, _ := fleet(t, 0)
-	svc, err := c.Services.Create(t.Context(), srv.ProjectID, &dbcloud.CreateServiceRequest{Name: "db"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	svc := createService(t, c, srv.ProjectID, "db")
 	if svc.InitialPassword == "" {
 		t.Fatal("the create returned no password")
 	}

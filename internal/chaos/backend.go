@@ -2,17 +2,13 @@ package chaos
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"log"
 	"net"
 	"net/http"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/dbcloud/dbcloud-go/dbcloudtest"
 )
@@ -43,8 +39,7 @@ type Backend struct {
 	ProjectID string
 
 	fake    *dbcloudtest.Server
-	srv     *http.Server
-	served  chan struct{}
+	srv     *server
 	closing sync.Once
 
 	mu        sync.Mutex
@@ -70,17 +65,8 @@ func StartBackend(opts ...dbcloudtest.Option) (*Backend, error) {
 		URL:       "http://" + ln.Addr().String() + "/v1",
 		APIKey:    fake.APIKey,
 		ProjectID: fake.ProjectID,
-		served:    make(chan struct{}),
 	}
-	b.srv = &http.Server{
-		Handler:           b.record(fake.Handler()),
-		ReadHeaderTimeout: 10 * time.Second,
-		ErrorLog:          log.New(io.Discard, "", 0),
-	}
-	go func() {
-		defer close(b.served)
-		_ = b.srv.Serve(ln)
-	}()
+	b.srv = serve(ln, &http.Server{Handler: b.record(fake.Handler())})
 	return b, nil
 }
 
@@ -139,12 +125,7 @@ func (b *Backend) RecordErrors() []error {
 // It is safe to call more than once.
 func (b *Backend) Close() {
 	b.closing.Do(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		if b.srv.Shutdown(ctx) != nil {
-			_ = b.srv.Close()
-		}
-		<-b.served
+		b.srv.stop()
 		b.fake.Close()
 	})
 }

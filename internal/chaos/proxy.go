@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"log"
 	"net"
 	"net/http"
 	"net/url"
@@ -45,10 +44,9 @@ type Proxy struct {
 	next       func() Fault
 	retryAfter time.Duration
 	upstream   *http.Client
-	srv        *http.Server
+	srv        *server
 	ctx        context.Context // ends with Close
 	cancel     context.CancelFunc
-	served     chan struct{}
 	// handlers counts the handlers running and the late forwards not
 	// landed yet: each late forward is counted by its handler, before the
 	// handler ends.
@@ -103,20 +101,12 @@ func StartProxy(targetURL string, next func() Fault, retryAfter time.Duration) (
 		}},
 		ctx:    ctx,
 		cancel: cancel,
-		served: make(chan struct{}),
 	}
-	p.srv = &http.Server{
-		Handler:           p,
-		ReadHeaderTimeout: 10 * time.Second,
+	p.srv = serve(ln, &http.Server{
+		Handler: p,
 		// Cancelled by Close: spikes and forwards in flight end at once.
 		BaseContext: func(net.Listener) context.Context { return ctx },
-		// Resets and cut-offs are the point, not news.
-		ErrorLog: log.New(io.Discard, "", 0),
-	}
-	go func() {
-		defer close(p.served)
-		_ = p.srv.Serve(ln)
-	}()
+	})
 	return p, nil
 }
 
@@ -170,13 +160,8 @@ func (p *Proxy) Drain(ctx context.Context) error {
 func (p *Proxy) Close() {
 	p.closing.Do(func() {
 		p.cancel()
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		if p.srv.Shutdown(ctx) != nil {
-			_ = p.srv.Close()
-		}
-		<-p.served
-		// Shutdown does not wait for handlers that hijacked their
+		p.srv.stop()
+		// stop does not wait for handlers that hijacked their
 		// connection; no handler can start any more.
 		p.handlers.Wait()
 		p.upstream.CloseIdleConnections()
