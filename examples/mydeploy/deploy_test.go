@@ -17,9 +17,11 @@ import (
 
 var orders = mydeploy.Spec{Name: "orders", CPUMillis: 1000, MemoryGBs: 4, Pooler: true}
 
-// newServer starts a test server that closes with the test.
+// newServer starts a test server that closes with the test, after which no
+// goroutine that Deploy started may still run.
 func newServer(t *testing.T, opts ...dbcloudtest.Option) *dbcloudtest.Server {
 	t.Helper()
+	dbcloudtest.CheckGoroutines(t)
 	srv := dbcloudtest.NewServer(opts...)
 	t.Cleanup(srv.Close)
 	return srv
