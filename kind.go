@@ -16,8 +16,8 @@ func (at ref) call(op, method, tpl string) CallInfo {
 }
 
 // kind is what the code that services and replica sets share (create and
-// its recovery, commands and their confirmation, the Ensure steps and their
-// checks) needs to know of one kind of resource, so that each rule is
+// its recovery, commands and their confirmation, waits, the Ensure steps and
+// their checks) needs to know of one kind of resource, so that each rule is
 // written once for both. T is the public type, W the one it is decoded
 // into. The two kinds are serviceKind and replicaSetKind.
 type kind[T, W any] struct {
@@ -33,6 +33,7 @@ type kind[T, W any] struct {
 	// list returns the resources of the parent that at names.
 	list     func(ctx context.Context, api *caller, at ref) ([]T, error)
 	id, name func(*T) string
+	status   func(*T) string
 	deleting func(*T) bool // being deleted, or deleted: no longer counts as there
 	changing func(*T) bool // a change is being applied, or it is done
 	pooler   func(*T) bool // the connection pooler is on
@@ -57,6 +58,7 @@ var serviceKind = kind[Service, serviceJSON]{
 	},
 	id:       func(svc *Service) string { return svc.ServiceID },
 	name:     func(svc *Service) string { return svc.Name },
+	status:   func(svc *Service) string { return string(svc.Status) },
 	deleting: func(svc *Service) bool { return svc.Status == StatusDeleting || svc.Status == StatusDeleted },
 	changing: statusIn(StatusConfiguring, StatusReady),
 	pooler:   func(svc *Service) bool { return svc.ConnectionPooler != nil },
@@ -80,6 +82,7 @@ var replicaSetKind = kind[ReadReplicaSet, replicaSetJSON]{
 	},
 	id:       func(set *ReadReplicaSet) string { return set.ID },
 	name:     func(set *ReadReplicaSet) string { return set.Name },
+	status:   func(set *ReadReplicaSet) string { return string(set.Status) },
 	deleting: func(set *ReadReplicaSet) bool { return set.Status == ReplicaSetDeleting },
 	changing: func(set *ReadReplicaSet) bool {
 		return set.Status == ReplicaSetResizing || set.Status == ReplicaSetActive
