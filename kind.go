@@ -21,11 +21,8 @@ func (at ref) call(op, method, tpl string) CallInfo {
 // written once for both. T is the public type, W the one it is decoded
 // into. The two kinds are serviceKind and replicaSetKind.
 type kind[T, W any] struct {
-	noun string // "service" or "replica set", as errors and logs name it
-	tpl  string // CallInfo.Path of one resource
-	// path is the escaped path of the resource followed by tail ("" or
-	// "/action"), or the error of ids that cannot name one.
-	path  func(at ref, tail string) (string, error)
+	noun  string // "service" or "replica set", as errors and logs name it
+	place        // where one resource is
 	value func(*W) *T
 	// read returns the resource now, or an error matching ErrNotFound when
 	// it is gone.
@@ -44,11 +41,28 @@ type kind[T, W any] struct {
 	adopt func(ctx context.Context, api *caller, at ref, v *T) (*T, error)
 }
 
+// place is where one resource of a kind is: the template of its
+// CallInfo.Path and how ids make its path. Requests are built from it
+// (place.request).
+type place struct {
+	tpl string // CallInfo.Path of one resource
+	// path is the escaped path of the resource followed by tail ("" or
+	// "/action"), or the error of ids that cannot name one.
+	path func(at ref, tail string) (string, error)
+}
+
+// servicePlace is where a service is. It stands apart from serviceKind so
+// that Get, which serviceKind's read calls, can build its request from it
+// without an initialization cycle.
+var servicePlace = place{
+	tpl:  tplService,
+	path: func(at ref, tail string) (string, error) { return servicePath(at.projectID, at.serviceID, tail) },
+}
+
 // serviceKind describes services.
 var serviceKind = kind[Service, serviceJSON]{
 	noun:  "service",
-	tpl:   tplService,
-	path:  func(at ref, tail string) (string, error) { return servicePath(at.projectID, at.serviceID, tail) },
+	place: servicePlace,
 	value: (*serviceJSON).service,
 	read: func(ctx context.Context, api *caller, at ref) (*Service, error) {
 		return (&ServicesClient{api}).Get(ctx, at.projectID, at.serviceID)
@@ -71,9 +85,11 @@ var serviceKind = kind[Service, serviceJSON]{
 // it is read by finding it in its service's list.
 var replicaSetKind = kind[ReadReplicaSet, replicaSetJSON]{
 	noun: "replica set",
-	tpl:  tplReplicaSet,
-	path: func(at ref, tail string) (string, error) {
-		return replicaSetPath(at.projectID, at.serviceID, at.replicaSetID, tail)
+	place: place{
+		tpl: tplReplicaSet,
+		path: func(at ref, tail string) (string, error) {
+			return replicaSetPath(at.projectID, at.serviceID, at.replicaSetID, tail)
+		},
 	},
 	value: func(w *replicaSetJSON) *ReadReplicaSet { return (*ReadReplicaSet)(w) },
 	read:  findReplicaSet,
