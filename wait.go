@@ -248,16 +248,6 @@ func statusJudge(want ServiceStatus) func(*Service) (bool, error) {
 	}
 }
 
-// spec is the spec of a wait for want on the resource id of kind k, done
-// when judge says so.
-func (k *kind[T, W]) spec(id, want string, judge func(*T) (bool, error)) waitSpec[T] {
-	return waitSpec[T]{
-		w:      &WaitError{Resource: k.noun, ID: id, Want: want},
-		status: k.status,
-		judge:  judge,
-	}
-}
-
 // waitService runs a service wait on the core: options checked, the
 // caller's conditions and the password of WithCreated applied.
 func (s *ServicesClient) waitService(ctx context.Context, projectID, serviceID string, opts []WaitOption, sp waitSpec[Service], finish func(*waitConfig) func(context.Context, *Service) error) (*Service, error) {

@@ -29,6 +29,16 @@ type waitSpec[T any] struct {
 	finish func(context.Context, *T) error
 }
 
+// spec is the spec of a wait for want on the resource id of kind k, done
+// when judge says so.
+func (k *kind[T, W]) spec(id, want string, judge func(*T) (bool, error)) waitSpec[T] {
+	return waitSpec[T]{
+		w:      &WaitError{Resource: k.noun, ID: id, Want: want},
+		status: k.status,
+		judge:  judge,
+	}
+}
+
 // runWait is the one wait loop: it takes each read p hands it, reports its
 // status, and ends on success, a stop status, a failed condition, a
 // terminal error, or the context (bounded by the wait's timeout). It
