@@ -52,7 +52,7 @@ func WithPoolerCheck() WaitOption {
 // READY service without an endpoint is returned with an error matching
 // ErrNoEndpoint.
 func (s *ServicesClient) WaitForConnectable(ctx context.Context, projectID, serviceID string, opts ...WaitOption) (*Service, error) {
-	sp := serviceSpec(serviceID, connectableWant, statusJudge(StatusReady))
+	sp := serviceKind.spec(serviceID, connectableWant, statusJudge(StatusReady))
 	svc, err := s.waitService(ctx, projectID, serviceID, opts, sp, func(cfg *waitConfig) func(context.Context, *Service) error {
 		return func(ctx context.Context, v *Service) error {
 			return cfg.probe.answers(ctx, "service", v.Endpoint, v.ConnectionPooler)
@@ -65,7 +65,7 @@ func (s *ServicesClient) WaitForConnectable(ctx context.Context, projectID, serv
 // endpoint answers, and returns it: WaitForActive, then the probes of
 // ServicesClient.WaitForConnectable, with the same options and errors.
 func (r *ReplicaSetsClient) WaitForConnectable(ctx context.Context, projectID, serviceID, replicaSetID string, opts ...WaitOption) (*ReadReplicaSet, error) {
-	sp := setSpec(replicaSetID, connectableWant, activeJudge)
+	sp := replicaSetKind.spec(replicaSetID, connectableWant, activeJudge)
 	set, err := r.waitSet(ctx, projectID, serviceID, replicaSetID, opts, sp, func(cfg *waitConfig) func(context.Context, *ReadReplicaSet) error {
 		return func(ctx context.Context, v *ReadReplicaSet) error {
 			return cfg.probe.answers(ctx, "replica set", v.Endpoint, v.ConnectionPooler)

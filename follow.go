@@ -59,8 +59,14 @@ const DefaultFollowInterval = 2 * time.Second
 //		fmt.Println(entry.Timestamp, entry.Severity, entry.Message)
 //	}
 func (s *ServicesClient) FollowLogs(ctx context.Context, projectID, serviceID string, opts *LogOptions) iter.Seq2[LogEntry, error] {
+	return follow(ctx, func() (*follower, error) { return s.newFollower(projectID, serviceID, opts) })
+}
+
+// follow is the sequence of a follow that start sets up anew at each
+// iteration; an error setting it up is the only value yielded.
+func follow(ctx context.Context, start func() (*follower, error)) iter.Seq2[LogEntry, error] {
 	return func(yield func(LogEntry, error) bool) {
-		f, err := s.newFollower(projectID, serviceID, opts)
+		f, err := start()
 		if err != nil {
 			yield(LogEntry{}, err)
 			return

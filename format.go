@@ -20,9 +20,7 @@ func (s Service) String() string {
 	b.field("type", string(s.ServiceType))
 	b.field("status", string(s.Status))
 	b.field("region", s.RegionCode)
-	if cpu, mem := s.Size(); cpu != 0 || mem != 0 {
-		b.field("size", strconv.Itoa(cpu)+"m/"+strconv.Itoa(mem)+"GB")
-	}
+	b.field("size", sizeString(s.Size()))
 	if s.HAReplicas != nil {
 		ha := strconv.Itoa(s.HAReplicas.ReplicaCount)
 		if s.HAReplicas.SyncReplicaCount != 0 {
@@ -60,13 +58,20 @@ func (r ReadReplicaSet) String() string {
 	if r.Nodes != 0 {
 		b.field("nodes", strconv.Itoa(r.Nodes))
 	}
-	if r.CPUMillis != 0 || r.MemoryGBs != 0 {
-		b.field("size", strconv.Itoa(r.CPUMillis)+"m/"+strconv.Itoa(r.MemoryGBs)+"GB")
-	}
+	b.field("size", sizeString(r.CPUMillis, r.MemoryGBs))
 	b.field("env", string(r.Environment()))
 	b.field("endpoint", r.Endpoint.String())
 	b.field("pooler", r.PoolerEndpoint().String())
 	return b.close()
+}
+
+// sizeString is a size as String shows it ("2000m/8GB"), or "" when it is
+// not known.
+func sizeString(cpuMillis, memoryGBs int) string {
+	if cpuMillis == 0 && memoryGBs == 0 {
+		return ""
+	}
+	return strconv.Itoa(cpuMillis) + "m/" + strconv.Itoa(memoryGBs) + "GB"
 }
 
 // fieldWriter writes "Name{k=v k=v}", leaving out empty values.

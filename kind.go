@@ -16,16 +16,13 @@ func (at ref) call(op, method, tpl string) CallInfo {
 }
 
 // kind is what the code that services and replica sets share (create and
-// its recovery, commands and their confirmation, the Ensure steps and their
-// checks) needs to know of one kind of resource, so that each rule is
+// its recovery, commands and their confirmation, waits, the Ensure steps and
+// their checks) needs to know of one kind of resource, so that each rule is
 // written once for both. T is the public type, W the one it is decoded
 // into. The two kinds are serviceKind and replicaSetKind.
 type kind[T, W any] struct {
-	noun string // "service" or "replica set", as errors and logs name it
-	tpl  string // CallInfo.Path of one resource
-	// path is the escaped path of the resource followed by tail ("" or
-	// "/action"), or the error of ids that cannot name one.
-	path  func(at ref, tail string) (string, error)
+	noun  string // "service" or "replica set", as errors and logs name it
+	place        // where one resource is
 	value func(*W) *T
 	// read returns the resource now, or an error matching ErrNotFound when
 	// it is gone.
@@ -33,6 +30,7 @@ type kind[T, W any] struct {
 	// list returns the resources of the parent that at names.
 	list     func(ctx context.Context, api *caller, at ref) ([]T, error)
 	id, name func(*T) string
+	status   func(*T) string
 	deleting func(*T) bool // being deleted, or deleted: no longer counts as there
 	changing func(*T) bool // a change is being applied, or it is done
 	pooler   func(*T) bool // the connection pooler is on
@@ -43,11 +41,28 @@ type kind[T, W any] struct {
 	adopt func(ctx context.Context, api *caller, at ref, v *T) (*T, error)
 }
 
+// place is where one resource of a kind is: the template of its
+// CallInfo.Path and how ids make its path. Requests are built from it
+// (place.request).
+type place struct {
+	tpl string // CallInfo.Path of one resource
+	// path is the escaped path of the resource followed by tail ("" or
+	// "/action"), or the error of ids that cannot name one.
+	path func(at ref, tail string) (string, error)
+}
+
+// servicePlace is where a service is. It stands apart from serviceKind so
+// that Get, which serviceKind's read calls, can build its request from it
+// without an initialization cycle.
+var servicePlace = place{
+	tpl:  tplService,
+	path: func(at ref, tail string) (string, error) { return servicePath(at.projectID, at.serviceID, tail) },
+}
+
 // serviceKind describes services.
 var serviceKind = kind[Service, serviceJSON]{
 	noun:  "service",
-	tpl:   tplService,
-	path:  func(at ref, tail string) (string, error) { return servicePath(at.projectID, at.serviceID, tail) },
+	place: servicePlace,
 	value: (*serviceJSON).service,
 	read: func(ctx context.Context, api *caller, at ref) (*Service, error) {
 		return (&ServicesClient{api}).Get(ctx, at.projectID, at.serviceID)
@@ -57,6 +72,7 @@ var serviceKind = kind[Service, serviceJSON]{
 	},
 	id:       func(svc *Service) string { return svc.ServiceID },
 	name:     func(svc *Service) string { return svc.Name },
+	status:   func(svc *Service) string { return string(svc.Status) },
 	deleting: func(svc *Service) bool { return svc.Status == StatusDeleting || svc.Status == StatusDeleted },
 	changing: statusIn(StatusConfiguring, StatusReady),
 	pooler:   func(svc *Service) bool { return svc.ConnectionPooler != nil },
@@ -69,9 +85,11 @@ var serviceKind = kind[Service, serviceJSON]{
 // it is read by finding it in its service's list.
 var replicaSetKind = kind[ReadReplicaSet, replicaSetJSON]{
 	noun: "replica set",
-	tpl:  tplReplicaSet,
-	path: func(at ref, tail string) (string, error) {
-		return replicaSetPath(at.projectID, at.serviceID, at.replicaSetID, tail)
+	place: place{
+		tpl: tplReplicaSet,
+		path: func(at ref, tail string) (string, error) {
+			return replicaSetPath(at.projectID, at.serviceID, at.replicaSetID, tail)
+		},
 	},
 	value: func(w *replicaSetJSON) *ReadReplicaSet { return (*ReadReplicaSet)(w) },
 	read:  findReplicaSet,
@@ -80,6 +98,7 @@ var replicaSetKind = kind[ReadReplicaSet, replicaSetJSON]{
 	},
 	id:       func(set *ReadReplicaSet) string { return set.ID },
 	name:     func(set *ReadReplicaSet) string { return set.Name },
+	status:   func(set *ReadReplicaSet) string { return string(set.Status) },
 	deleting: func(set *ReadReplicaSet) bool { return set.Status == ReplicaSetDeleting },
 	changing: func(set *ReadReplicaSet) bool {
 		return set.Status == ReplicaSetResizing || set.Status == ReplicaSetActive

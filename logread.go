@@ -124,14 +124,7 @@ func (s *ServicesClient) TailLogs(ctx context.Context, projectID, serviceID stri
 //		store(pos.String())
 //	}
 func (s *ServicesClient) Follow(ctx context.Context, projectID, serviceID string, opts *LogFollowOptions) iter.Seq2[LogEntry, error] {
-	return func(yield func(LogEntry, error) bool) {
-		f, err := s.newFollow(projectID, serviceID, opts)
-		if err != nil {
-			yield(LogEntry{}, err)
-			return
-		}
-		f.run(ctx, yield)
-	}
+	return follow(ctx, func() (*follower, error) { return s.newFollow(projectID, serviceID, opts) })
 }
 
 func (s *ServicesClient) newFollow(projectID, serviceID string, opts *LogFollowOptions) (*follower, error) {

@@ -57,17 +57,14 @@ type LogEntry struct {
 // repeats an entry on the next page. Set Until for a walk of several pages
 // (AllLogs fixes it after the first page).
 func (s *ServicesClient) ListLogs(ctx context.Context, projectID, serviceID string, opts *LogOptions) (*LogPage, error) {
-	path, err := servicePath(projectID, serviceID, "/logs")
+	r, err := servicePlace.request("Services.ListLogs", http.MethodGet, tplService+"/logs", ref{projectID, serviceID, ""})
 	if err != nil {
 		return nil, err
 	}
-	query, err := opts.query()
-	if err != nil {
+	if r.query, err = opts.query(); err != nil {
 		return nil, err
 	}
 	var w logsJSON
-	r := request{info: ref{projectID, serviceID, ""}.call("Services.ListLogs", http.MethodGet, tplService+"/logs"),
-		method: http.MethodGet, path: path, query: query}
 	if err := s.api.run(ctx, r, &w); err != nil {
 		return nil, err
 	}

@@ -7,13 +7,8 @@ import (
 
 // List returns the read replica sets of a service.
 func (r *ReplicaSetsClient) List(ctx context.Context, projectID, serviceID string) ([]ReadReplicaSet, error) {
-	path, err := servicePath(projectID, serviceID, "/replicaSets")
-	if err != nil {
-		return nil, err
-	}
 	var sets replicaSetListJSON
-	req := request{info: ref{projectID, serviceID, ""}.call("ReplicaSets.List", http.MethodGet, tplReplicaSets), method: http.MethodGet, path: path}
-	if err := r.api.run(ctx, req, &sets); err != nil {
+	if err := servicePlace.get(ctx, r.api, "ReplicaSets.List", tplReplicaSets, ref{projectID, serviceID, ""}, &sets); err != nil {
 		return nil, err
 	}
 	out := make([]ReadReplicaSet, len(sets))

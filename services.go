@@ -58,13 +58,8 @@ func (s *ServicesClient) Create(ctx context.Context, projectID string, req *Crea
 
 // Get returns one service.
 func (s *ServicesClient) Get(ctx context.Context, projectID, serviceID string) (*Service, error) {
-	path, err := servicePath(projectID, serviceID, "")
-	if err != nil {
-		return nil, err
-	}
 	var w serviceJSON
-	r := request{info: ref{projectID, serviceID, ""}.call("Services.Get", http.MethodGet, tplService), method: http.MethodGet, path: path}
-	if err := s.api.run(ctx, r, &w); err != nil {
+	if err := servicePlace.get(ctx, s.api, "Services.Get", tplService, ref{projectID, serviceID, ""}, &w); err != nil {
 		return nil, err
 	}
 	return w.service(), nil

@@ -227,7 +227,7 @@ func (s *ServicesClient) WaitForStatus(ctx context.Context, projectID, serviceID
 	if want == "" {
 		return nil, invalid("want", "required")
 	}
-	svc, err := s.waitService(ctx, projectID, serviceID, opts, serviceSpec(serviceID, string(want), statusJudge(want)), nil)
+	svc, err := s.waitService(ctx, projectID, serviceID, opts, serviceKind.spec(serviceID, string(want), statusJudge(want)), nil)
 	if err != nil {
 		return nil, err
 	}
@@ -245,14 +245,6 @@ func statusJudge(want ServiceStatus) func(*Service) (bool, error) {
 			return false, ErrUnexpectedStatus
 		}
 		return false, nil
-	}
-}
-
-func serviceSpec(serviceID, want string, judge func(*Service) (bool, error)) waitSpec[Service] {
-	return waitSpec[Service]{
-		w:      &WaitError{Resource: "service", ID: serviceID, Want: want},
-		status: func(v *Service) string { return string(v.Status) },
-		judge:  judge,
 	}
 }
 
@@ -297,7 +289,7 @@ func allHold[T any](conds []func(*T) (bool, error), v *T) (bool, error) {
 
 // WaitForDeleted polls a service until it is gone (404) or DELETED.
 func (s *ServicesClient) WaitForDeleted(ctx context.Context, projectID, serviceID string, opts ...WaitOption) error {
-	sp := serviceSpec(serviceID, deletedWant, func(v *Service) (bool, error) { return v.Status == StatusDeleted, nil })
+	sp := serviceKind.spec(serviceID, deletedWant, func(v *Service) (bool, error) { return v.Status == StatusDeleted, nil })
 	sp.goneIsDone = true
 	_, err := s.waitService(ctx, projectID, serviceID, opts, sp, nil)
 	return err
@@ -310,7 +302,7 @@ func (s *ServicesClient) WaitForDeleted(ctx context.Context, projectID, serviceI
 // ErrUnexpectedStatus. Other errors are handled as in
 // ServicesClient.WaitForReady.
 func (r *ReplicaSetsClient) WaitForActive(ctx context.Context, projectID, serviceID, replicaSetID string, opts ...WaitOption) (*ReadReplicaSet, error) {
-	set, err := r.waitSet(ctx, projectID, serviceID, replicaSetID, opts, setSpec(replicaSetID, string(ReplicaSetActive), activeJudge), nil)
+	set, err := r.waitSet(ctx, projectID, serviceID, replicaSetID, opts, replicaSetKind.spec(replicaSetID, string(ReplicaSetActive), activeJudge), nil)
 	if err != nil {
 		return nil, err
 	}
@@ -326,14 +318,6 @@ func activeJudge(got *ReadReplicaSet) (bool, error) {
 		return false, ErrUnexpectedStatus
 	}
 	return false, nil
-}
-
-func setSpec(id, want string, judge func(*ReadReplicaSet) (bool, error)) waitSpec[ReadReplicaSet] {
-	return waitSpec[ReadReplicaSet]{
-		w:      &WaitError{Resource: "replica set", ID: id, Want: want},
-		status: func(v *ReadReplicaSet) string { return string(v.Status) },
-		judge:  judge,
-	}
 }
 
 // waitSet runs a replica set wait on the core.
@@ -360,7 +344,7 @@ func (r *ReplicaSetsClient) waitSet(ctx context.Context, projectID, serviceID, r
 // service's list (or the service itself is gone). A set in "error" ends the
 // wait with ErrUnexpectedStatus.
 func (r *ReplicaSetsClient) WaitForDeleted(ctx context.Context, projectID, serviceID, replicaSetID string, opts ...WaitOption) error {
-	sp := setSpec(replicaSetID, deletedWant, func(v *ReadReplicaSet) (bool, error) {
+	sp := replicaSetKind.spec(replicaSetID, deletedWant, func(v *ReadReplicaSet) (bool, error) {
 		if v.Status == ReplicaSetError {
 			return false, ErrUnexpectedStatus
 		}

@@ -29,6 +29,16 @@ type waitSpec[T any] struct {
 	finish func(context.Context, *T) error
 }
 
+// spec is the spec of a wait for want on the resource id of kind k, done
+// when judge says so.
+func (k *kind[T, W]) spec(id, want string, judge func(*T) (bool, error)) waitSpec[T] {
+	return waitSpec[T]{
+		w:      &WaitError{Resource: k.noun, ID: id, Want: want},
+		status: k.status,
+		judge:  judge,
+	}
+}
+
 // runWait is the one wait loop: it takes each read p hands it, reports its
 // status, and ends on success, a stop status, a failed condition, a
 // terminal error, or the context (bounded by the wait's timeout). It
@@ -180,17 +190,13 @@ func (s *ServicesClient) servicePoller(projectID, serviceID string, cfg *waitCon
 		p := newPoller[Service]()
 		p.one = func(ctx context.Context, id string) (*Service, error) { return s.Get(ctx, projectID, id) }
 		p.all = func(ctx context.Context) ([]Service, error) { return s.List(ctx, projectID) }
-		p.idOf = func(v *Service) string { return v.ServiceID }
+		p.idOf = serviceKind.id
 		p.notFound = func(id string) error {
 			return fmt.Errorf("%w: service %s is not in the list of project %s", ErrNotFound, id, projectID)
 		}
 		return p
 	}
-	if cfg.private {
-		p := mk()
-		return p, p.join(serviceID, cfg.first, cfg.longest, cfg.jitter, cfg.end)
-	}
-	return join(pollerKey{client: s, project: projectID}, mk, serviceID, cfg.first, cfg.longest, cfg.jitter, cfg.end)
+	return joinPoller(pollerKey{client: s, project: projectID}, mk, serviceID, cfg)
 }
 
 // replicaSetPoller joins the poller of the service's replica set waits.
@@ -198,15 +204,22 @@ func (r *ReplicaSetsClient) replicaSetPoller(projectID, serviceID, replicaSetID 
 	mk := func() *poller[ReadReplicaSet] {
 		p := newPoller[ReadReplicaSet]()
 		p.all = func(ctx context.Context) ([]ReadReplicaSet, error) { return r.List(ctx, projectID, serviceID) }
-		p.idOf = func(v *ReadReplicaSet) string { return v.ID }
+		p.idOf = replicaSetKind.id
 		p.notFound = func(id string) error {
 			return fmt.Errorf("%w: replica set %s is not in the list of service %s", ErrNotFound, id, serviceID)
 		}
 		return p
 	}
+	return joinPoller(pollerKey{client: r, project: projectID, service: serviceID}, mk, replicaSetID, cfg)
+}
+
+// joinPoller adds the wait for id to the poller of key, shared by the waits
+// of that scope and made by mk when there is none, or to a private one that
+// mk makes when cfg asks for WithoutSharedPolling.
+func joinPoller[T any](key pollerKey, mk func() *poller[T], id string, cfg *waitConfig) (*poller[T], *waiter[T]) {
 	if cfg.private {
 		p := mk()
-		return p, p.join(replicaSetID, cfg.first, cfg.longest, cfg.jitter, cfg.end)
+		return p, p.join(id, cfg.first, cfg.longest, cfg.jitter, cfg.end)
 	}
-	return join(pollerKey{client: r, project: projectID, service: serviceID}, mk, replicaSetID, cfg.first, cfg.longest, cfg.jitter, cfg.end)
+	return join(key, mk, id, cfg.first, cfg.longest, cfg.jitter, cfg.end)
 }

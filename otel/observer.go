@@ -98,22 +98,25 @@ func New(opts ...Option) (*Observer, error) {
 	}
 	o := &Observer{tracer: cfg.tp.Tracer(ScopeName, trace.WithInstrumentationVersion(dbcloud.Version))}
 	m := cfg.mp.Meter(ScopeName, metric.WithInstrumentationVersion(dbcloud.Version))
-	var err, e error
-	o.calls, e = m.Int64Counter("dbcloud.client.calls", metric.WithUnit("{call}"),
-		metric.WithDescription("Calls made by the SDK, by outcome."))
-	err = errors.Join(err, e)
-	o.attempts, e = m.Int64Counter("dbcloud.client.attempts", metric.WithUnit("{attempt}"),
-		metric.WithDescription("HTTP attempts sent by the SDK."))
-	err = errors.Join(err, e)
-	o.retries, e = m.Int64Counter("dbcloud.client.retries", metric.WithUnit("{retry}"),
-		metric.WithDescription("Attempts followed by a retry, by reason."))
-	err = errors.Join(err, e)
-	o.callDuration, e = m.Float64Histogram("dbcloud.client.call.duration", metric.WithUnit("s"),
-		metric.WithDescription("Duration of whole calls, retries and backoff included."))
-	err = errors.Join(err, e)
-	o.attemptDuration, e = m.Float64Histogram("dbcloud.client.attempt.duration", metric.WithUnit("s"),
-		metric.WithDescription("Duration of single HTTP attempts."))
-	err = errors.Join(err, e)
+	// Each kind of instrument has its own constructor and option type, so
+	// one helper a kind; all errors are joined, not only the first.
+	var err error
+	counter := func(name, unit, desc string) metric.Int64Counter {
+		c, e := m.Int64Counter(name, metric.WithUnit(unit), metric.WithDescription(desc))
+		err = errors.Join(err, e)
+		return c
+	}
+	histogram := func(name, desc string) metric.Float64Histogram {
+		h, e := m.Float64Histogram(name, metric.WithUnit("s"), metric.WithDescription(desc))
+		err = errors.Join(err, e)
+		return h
+	}
+	o.calls = counter("dbcloud.client.calls", "{call}", "Calls made by the SDK, by outcome.")
+	o.attempts = counter("dbcloud.client.attempts", "{attempt}", "HTTP attempts sent by the SDK.")
+	o.retries = counter("dbcloud.client.retries", "{retry}", "Attempts followed by a retry, by reason.")
+	o.callDuration = histogram("dbcloud.client.call.duration", "Duration of whole calls, retries and backoff included.")
+	o.attemptDuration = histogram("dbcloud.client.attempt.duration", "Duration of single HTTP attempts.")
+	var e error
 	o.inFlight, e = m.Int64UpDownCounter("dbcloud.client.calls.in_flight", metric.WithUnit("{call}"),
 		metric.WithDescription("Calls started and not yet ended."))
 	err = errors.Join(err, e)
@@ -145,15 +148,7 @@ const (
 func (o *Observer) StartCall(ctx context.Context, call dbcloud.CallInfo) context.Context {
 	attrs := make([]attribute.KeyValue, 0, 6)
 	attrs = append(attrs, keyOperation.String(call.Operation), keyMethod.String(call.Method), keyTemplate.String(call.Path))
-	if call.ProjectID != "" {
-		attrs = append(attrs, keyProjectID.String(call.ProjectID))
-	}
-	if call.ServiceID != "" {
-		attrs = append(attrs, keyServiceID.String(call.ServiceID))
-	}
-	if call.ReplicaSetID != "" {
-		attrs = append(attrs, keyReplicaSet.String(call.ReplicaSetID))
-	}
+	attrs = appendNonEmpty(attrs, keyProjectID.String(call.ProjectID), keyServiceID.String(call.ServiceID), keyReplicaSet.String(call.ReplicaSetID))
 	ctx, _ = o.tracer.Start(ctx, callName(call), trace.WithSpanKind(trace.SpanKindInternal), trace.WithAttributes(attrs...))
 	o.inFlight.Add(ctx, 1, o.set(attrKey{call.Operation, call.Method, call.Path, "", "", ""}))
 	return ctx
@@ -172,17 +167,9 @@ func (o *Observer) StartAttempt(ctx context.Context, call dbcloud.CallInfo, atte
 // EndAttempt ends the attempt's span and records the attempt.
 func (o *Observer) EndAttempt(ctx context.Context, call dbcloud.CallInfo, a dbcloud.AttemptInfo) {
 	span := trace.SpanFromContext(ctx)
-	errType := ""
-	if a.Err != nil {
-		errType = errorType(a.Err, a.StatusCode)
-	}
+	errType := errorType(a.Err, a.StatusCode)
 	if span.IsRecording() {
-		if a.StatusCode != 0 {
-			span.SetAttributes(keyStatusCode.Int(a.StatusCode))
-		}
-		if a.RequestID != "" {
-			span.SetAttributes(keyRequestID.String(a.RequestID))
-		}
+		setAnswer(span, a.StatusCode, a.RequestID)
 		if a.Retry {
 			span.SetAttributes(keyRetryReason.String(a.RetryReason))
 		}
@@ -193,8 +180,9 @@ func (o *Observer) EndAttempt(ctx context.Context, call dbcloud.CallInfo, a dbcl
 	}
 	span.End()
 	class := statusClass(a.StatusCode)
-	o.attempts.Add(ctx, 1, o.set(attrKey{call.Operation, call.Method, call.Path, class, errType, ""}))
-	o.attemptDuration.Record(ctx, a.Duration.Seconds(), o.set(attrKey{call.Operation, call.Method, call.Path, class, errType, ""}))
+	measured := o.set(attrKey{call.Operation, call.Method, call.Path, class, errType, ""})
+	o.attempts.Add(ctx, 1, measured)
+	o.attemptDuration.Record(ctx, a.Duration.Seconds(), measured)
 	if a.Retry {
 		o.retries.Add(ctx, 1, o.set(attrKey{call.Operation, call.Method, call.Path, class, "", a.RetryReason}))
 	}
@@ -203,18 +191,10 @@ func (o *Observer) EndAttempt(ctx context.Context, call dbcloud.CallInfo, a dbcl
 // EndCall ends the call's span and records the call.
 func (o *Observer) EndCall(ctx context.Context, call dbcloud.CallInfo, r dbcloud.CallResult) {
 	span := trace.SpanFromContext(ctx)
-	errType := ""
-	if r.Err != nil {
-		errType = errorType(r.Err, r.StatusCode)
-	}
+	errType := errorType(r.Err, r.StatusCode)
 	if span.IsRecording() {
 		span.SetAttributes(keyAttempts.Int(r.Attempts))
-		if r.StatusCode != 0 {
-			span.SetAttributes(keyStatusCode.Int(r.StatusCode))
-		}
-		if r.RequestID != "" {
-			span.SetAttributes(keyRequestID.String(r.RequestID))
-		}
+		setAnswer(span, r.StatusCode, r.RequestID)
 		switch {
 		case r.Err != nil:
 			span.SetAttributes(keyErrorType.String(errType))
@@ -224,10 +204,21 @@ func (o *Observer) EndCall(ctx context.Context, call dbcloud.CallInfo, r dbcloud
 		}
 	}
 	span.End()
-	class := statusClass(r.StatusCode)
-	o.calls.Add(ctx, 1, o.set(attrKey{call.Operation, call.Method, call.Path, class, errType, ""}))
-	o.callDuration.Record(ctx, r.Duration.Seconds(), o.set(attrKey{call.Operation, call.Method, call.Path, class, errType, ""}))
+	measured := o.set(attrKey{call.Operation, call.Method, call.Path, statusClass(r.StatusCode), errType, ""})
+	o.calls.Add(ctx, 1, measured)
+	o.callDuration.Record(ctx, r.Duration.Seconds(), measured)
 	o.inFlight.Add(ctx, -1, o.set(attrKey{call.Operation, call.Method, call.Path, "", "", ""}))
+}
+
+// setAnswer sets on span the status code and the request id of the
+// answer, each when it came.
+func setAnswer(span trace.Span, statusCode int, requestID string) {
+	if statusCode != 0 {
+		span.SetAttributes(keyStatusCode.Int(statusCode))
+	}
+	if requestID != "" {
+		span.SetAttributes(keyRequestID.String(requestID))
+	}
 }
 
 func callName(call dbcloud.CallInfo) string {
@@ -249,17 +240,21 @@ func (o *Observer) set(k attrKey) metric.MeasurementOption {
 	}
 	kv := make([]attribute.KeyValue, 0, 6)
 	kv = append(kv, keyOperation.String(k.operation), keyMethod.String(k.method), keyTemplate.String(k.path))
-	if k.class != "" {
-		kv = append(kv, keyStatusClass.String(k.class))
-	}
-	if k.errType != "" {
-		kv = append(kv, keyErrorType.String(k.errType))
-	}
-	if k.retryReason != "" {
-		kv = append(kv, keyRetryReason.String(k.retryReason))
-	}
+	kv = appendNonEmpty(kv, keyStatusClass.String(k.class), keyErrorType.String(k.errType), keyRetryReason.String(k.retryReason))
 	opt, _ := o.sets.LoadOrStore(k, metric.WithAttributeSet(attribute.NewSet(kv...)))
 	return opt.(metric.MeasurementOption)
+}
+
+// appendNonEmpty appends to kv the string attributes of attrs whose value
+// is not "": an unknown id or a class that does not apply is left out, not
+// reported as empty.
+func appendNonEmpty(kv []attribute.KeyValue, attrs ...attribute.KeyValue) []attribute.KeyValue {
+	for _, a := range attrs {
+		if a.Value.AsString() != "" {
+			kv = append(kv, a)
+		}
+	}
+	return kv
 }
 
 // statusClass is "2xx", "4xx"... or "none" when no answer came.
@@ -270,9 +265,12 @@ func statusClass(code int) string {
 	return strconv.Itoa(code/100) + "xx"
 }
 
-// errorType names a failure by a bounded set of values, for error.type.
+// errorType names a failure by a bounded set of values, for error.type; it
+// is "" when err is nil: no failure, no error.type.
 func errorType(err error, status int) string {
 	switch {
+	case err == nil:
+		return ""
 	case errors.Is(err, dbcloud.ErrMaybeCreated):
 		return "maybe_created"
 	case errors.Is(err, dbcloud.ErrReadOnly):

@@ -87,6 +87,15 @@ func counts(t *testing.T, data metricdata.Aggregation) []string {
 	return out
 }
 
+// checkCounts checks the points of the counter name in m, as counts
+// writes them, against want.
+func checkCounts(t *testing.T, m map[string]metricdata.Aggregation, name string, want ...string) {
+	t.Helper()
+	if got := counts(t, m[name]); !slices.Equal(got, want) {
+		t.Errorf("%s:\n got %q\nwant %q", name, got, want)
+	}
+}
+
 func attrString(s attribute.Set) string {
 	var parts []string
 	for _, kv := range s.ToSlice() {
@@ -165,9 +174,7 @@ func TestPlainCall(t *testing.T) {
 		"dbcloud.client.calls.in_flight": {okAttrs + ": 0"},
 	}
 	for name, want := range wantCounts {
-		if got := counts(t, m[name]); !slices.Equal(got, want) {
-			t.Errorf("%s:\n got %q\nwant %q", name, got, want)
-		}
+		checkCounts(t, m, name, want...)
 	}
 	if _, ok := m["dbcloud.client.retries"]; ok {
 		if got := counts(t, m["dbcloud.client.retries"]); len(got) != 0 {
@@ -219,22 +226,16 @@ func TestRetriedCall(t *testing.T) {
 	}
 	m := h.metrics(t)
 	tmpl := ",url.template=/projects/{project_id}/services/{service_id}"
-	if got, want := counts(t, m["dbcloud.client.retries"]), []string{
-		"dbcloud.operation=Services.Get,dbcloud.retry_reason=status 503,dbcloud.status_class=5xx,http.request.method=GET" + tmpl + ": 1",
-	}; !slices.Equal(got, want) {
-		t.Errorf("retries:\n got %q\nwant %q", got, want)
-	}
-	if got, want := counts(t, m["dbcloud.client.attempts"]), []string{
-		"dbcloud.operation=Services.Get,dbcloud.status_class=2xx,http.request.method=GET" + tmpl + ": 1",
-		"dbcloud.operation=Services.Get,dbcloud.status_class=5xx,error.type=503,http.request.method=GET" + tmpl + ": 1",
-	}; !slices.Equal(got, want) {
-		t.Errorf("attempts:\n got %q\nwant %q", got, want)
-	}
-	if got, want := counts(t, m["dbcloud.client.calls"]), []string{
-		"dbcloud.operation=Services.Get,dbcloud.status_class=2xx,http.request.method=GET" + tmpl + ": 1",
-	}; !slices.Equal(got, want) {
-		t.Errorf("calls:\n got %q\nwant %q", got, want)
-	}
+	checkCounts(t, m, "dbcloud.client.retries",
+		"dbcloud.operation=Services.Get,dbcloud.retry_reason=status 503,dbcloud.status_class=5xx,http.request.method=GET"+tmpl+": 1",
+	)
+	checkCounts(t, m, "dbcloud.client.attempts",
+		"dbcloud.operation=Services.Get,dbcloud.status_class=2xx,http.request.method=GET"+tmpl+": 1",
+		"dbcloud.operation=Services.Get,dbcloud.status_class=5xx,error.type=503,http.request.method=GET"+tmpl+": 1",
+	)
+	checkCounts(t, m, "dbcloud.client.calls",
+		"dbcloud.operation=Services.Get,dbcloud.status_class=2xx,http.request.method=GET"+tmpl+": 1",
+	)
 }
 
 // A Delete whose first attempt was reset and whose retry got 404, which
@@ -258,17 +259,13 @@ func TestReconciledRetry(t *testing.T) {
 	}
 	m := h.metrics(t)
 	tmpl := ",url.template=/projects/{project_id}/services/{service_id}"
-	if got, want := counts(t, m["dbcloud.client.calls"]), []string{
-		"dbcloud.operation=Services.Delete,dbcloud.status_class=4xx,http.request.method=DELETE" + tmpl + ": 1",
-	}; !slices.Equal(got, want) {
-		t.Errorf("calls:\n got %q\nwant %q", got, want)
-	}
-	if got, want := counts(t, m["dbcloud.client.attempts"]), []string{
-		"dbcloud.operation=Services.Delete,dbcloud.status_class=4xx,error.type=404,http.request.method=DELETE" + tmpl + ": 1",
-		"dbcloud.operation=Services.Delete,dbcloud.status_class=none,error.type=_OTHER,http.request.method=DELETE" + tmpl + ": 1",
-	}; !slices.Equal(got, want) {
-		t.Errorf("attempts:\n got %q\nwant %q", got, want)
-	}
+	checkCounts(t, m, "dbcloud.client.calls",
+		"dbcloud.operation=Services.Delete,dbcloud.status_class=4xx,http.request.method=DELETE"+tmpl+": 1",
+	)
+	checkCounts(t, m, "dbcloud.client.attempts",
+		"dbcloud.operation=Services.Delete,dbcloud.status_class=4xx,error.type=404,http.request.method=DELETE"+tmpl+": 1",
+		"dbcloud.operation=Services.Delete,dbcloud.status_class=none,error.type=_OTHER,http.request.method=DELETE"+tmpl+": 1",
+	)
 }
 
 // A create whose only attempt got a 502: it may have created the service,
@@ -291,11 +288,9 @@ func TestAmbiguousCreate(t *testing.T) {
 	if _, ok := attr(call, "dbcloud.service_id"); ok {
 		t.Error("a create's span has a service id")
 	}
-	if got, want := counts(t, h.metrics(t)["dbcloud.client.calls"]), []string{
+	checkCounts(t, h.metrics(t), "dbcloud.client.calls",
 		"dbcloud.operation=Services.Create,dbcloud.status_class=5xx,error.type=maybe_created,http.request.method=POST,url.template=/projects/{project_id}/services: 1",
-	}; !slices.Equal(got, want) {
-		t.Errorf("calls:\n got %q\nwant %q", got, want)
-	}
+	)
 }
 
 // Many concurrent calls on many services: no metric attribute holds an id,
