@@ -90,6 +90,19 @@ func (r *wireRecorder) respond(status int, body string) httpmock.Responder {
 	}
 }
 
+// client returns an HTTP client whose every request is recorded by r and
+// answered by answer, whatever its route.
+func (r *wireRecorder) client(answer func(*http.Request) *http.Response) *http.Client {
+	mt := httpmock.NewMockTransport()
+	mt.RegisterNoResponder(func(req *http.Request) (*http.Response, error) {
+		if err := r.record(req); err != nil {
+			return nil, err
+		}
+		return answer(req), nil
+	})
+	return &http.Client{Transport: mt}
+}
+
 func wireResponse(status int, body string) *http.Response {
 	resp := httpmock.NewStringResponse(status, body)
 	if body != "" {
@@ -122,15 +135,8 @@ func newWireClient(t *testing.T, opts ...dbcloud.Option) (*dbcloud.Client, *http
 // rec and answered by answer, whatever its route.
 func newRecordingClient(t *testing.T, rec *wireRecorder, answer func(*http.Request) *http.Response, key string, opts ...dbcloud.Option) *dbcloud.Client {
 	t.Helper()
-	mt := httpmock.NewMockTransport()
-	mt.RegisterNoResponder(func(req *http.Request) (*http.Response, error) {
-		if err := rec.record(req); err != nil {
-			return nil, err
-		}
-		return answer(req), nil
-	})
 	c, err := dbcloud.NewClient(key, append([]dbcloud.Option{
-		dbcloud.WithHTTPClient(&http.Client{Transport: mt}),
+		dbcloud.WithHTTPClient(rec.client(answer)),
 		dbcloud.WithRetryWait(time.Millisecond, 2*time.Millisecond),
 		dbcloud.WithRetryMax(0),
 	}, opts...)...)
