@@ -236,6 +236,20 @@ func TestWireFullServiceIsComplete(t *testing.T) {
 	}
 }
 
+// fullCreateRequest is a CreateServiceRequest with every field set (Shared
+// excluded: it cannot be combined with sizes).
+func fullCreateRequest() *dbcloud.CreateServiceRequest {
+	return &dbcloud.CreateServiceRequest{
+		Name:           "metrics-db",
+		Addons:         []dbcloud.Addon{dbcloud.AddonTimeSeries, dbcloud.AddonAI},
+		CPUMillis:      2000,
+		MemoryGBs:      8,
+		EnvironmentTag: dbcloud.EnvironmentProd,
+		RegionCode:     "us-east-1",
+		ReplicaCount:   new(2),
+	}
+}
+
 // wireCase is one call of the SDK and the exchange it must make.
 type wireCase struct {
 	name     string
@@ -327,15 +341,7 @@ func TestWireOperations(t *testing.T) {
 			respBody: wireSvcJSON("svc-new", "metrics-db", "QUEUED",
 				`"initial_password":"Init-Pa55-word","ha_replicas":{"replica_count":2,"sync_replica_count":0},"metadata":{"environment":"PROD"}`),
 			call: func(ctx context.Context, c *dbcloud.Client) (any, error) {
-				return c.Services.Create(ctx, "proj-1", &dbcloud.CreateServiceRequest{
-					Name:           "metrics-db",
-					Addons:         []dbcloud.Addon{dbcloud.AddonTimeSeries, dbcloud.AddonAI},
-					CPUMillis:      2000,
-					MemoryGBs:      8,
-					EnvironmentTag: dbcloud.EnvironmentProd,
-					RegionCode:     "us-east-1",
-					ReplicaCount:   new(2),
-				})
+				return c.Services.Create(ctx, "proj-1", fullCreateRequest())
 			},
 			wantBody: map[string]any{
 				"name":            "metrics-db",
