@@ -16,6 +16,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"runtime"
 	"runtime/debug"
 	"strconv"
@@ -55,22 +56,33 @@ func benchLoop[T any](b *testing.B, call func(context.Context) (T, error), check
 	*sink = v
 }
 
+// benchServiceCall benchmarks a call that returns one service: the SDK's as
+// impl=sdk, the baseline's as impl=baseline, both against srv.
+func benchServiceCall(b *testing.B, srv *httptest.Server,
+	sdk func(context.Context, *dbcloud.Client) (*dbcloud.Service, error),
+	baseline func(context.Context, *plainClient) (*plainService, error),
+) {
+	b.Run("impl=sdk", func(b *testing.B) {
+		c := benchSDK(b, srv)
+		benchLoop(b, func(ctx context.Context) (*dbcloud.Service, error) { return sdk(ctx, c) },
+			func(s *dbcloud.Service) { checkFullService(b, s) }, &sinkService)
+	})
+	b.Run("impl=baseline", func(b *testing.B) {
+		c := newPlainClient(b, srv)
+		benchLoop(b, func(ctx context.Context) (*plainService, error) { return baseline(ctx, c) },
+			func(s *plainService) { checkPlainService(b, s) }, &sinkPlain)
+	})
+}
+
 func BenchmarkGetService(b *testing.B) {
 	body := benchMarshal(b, benchFullService(0))
 	srv := benchServer(b, benchResponder(http.MethodGet,
 		"/v1/projects/"+benchProject+"/services/"+benchService, http.StatusOK, body))
 
-	b.Run("impl=sdk", func(b *testing.B) {
-		c := benchSDK(b, srv)
-		benchLoop(b, func(ctx context.Context) (*dbcloud.Service, error) {
-			return c.Services.Get(ctx, benchProject, benchService)
-		}, func(s *dbcloud.Service) { checkFullService(b, s) }, &sinkService)
-	})
-	b.Run("impl=baseline", func(b *testing.B) {
-		c := newPlainClient(b, srv)
-		benchLoop(b, func(ctx context.Context) (*plainService, error) {
-			return c.getService(ctx, benchProject, benchService)
-		}, func(s *plainService) { checkPlainService(b, s) }, &sinkPlain)
+	benchServiceCall(b, srv, func(ctx context.Context, c *dbcloud.Client) (*dbcloud.Service, error) {
+		return c.Services.Get(ctx, benchProject, benchService)
+	}, func(ctx context.Context, c *plainClient) (*plainService, error) {
+		return c.getService(ctx, benchProject, benchService)
 	})
 }
 
@@ -120,17 +132,10 @@ func BenchmarkCreateService(b *testing.B) {
 		"/v1/projects/"+benchProject+"/services", http.StatusAccepted, body))
 	req := fullCreateRequest()
 
-	b.Run("impl=sdk", func(b *testing.B) {
-		c := benchSDK(b, srv)
-		benchLoop(b, func(ctx context.Context) (*dbcloud.Service, error) {
-			return c.Services.Create(ctx, benchProject, req)
-		}, func(s *dbcloud.Service) { checkFullService(b, s) }, &sinkService)
-	})
-	b.Run("impl=baseline", func(b *testing.B) {
-		c := newPlainClient(b, srv)
-		benchLoop(b, func(ctx context.Context) (*plainService, error) {
-			return c.createService(ctx, benchProject, req)
-		}, func(s *plainService) { checkPlainService(b, s) }, &sinkPlain)
+	benchServiceCall(b, srv, func(ctx context.Context, c *dbcloud.Client) (*dbcloud.Service, error) {
+		return c.Services.Create(ctx, benchProject, req)
+	}, func(ctx context.Context, c *plainClient) (*plainService, error) {
+		return c.createService(ctx, benchProject, req)
 	})
 }
 
