@@ -41,13 +41,7 @@ func TestAllLogsReadsWholeHistoryInOrder(t *testing.T) {
 	c, srv := newFake(t, []dbcloudtest.Option{dbcloudtest.WithSeed(7)})
 	id := serviceWithLogs(t, c, srv, 1234)
 
-	var got []dbcloud.LogEntry
-	for e, err := range c.Services.AllLogs(t.Context(), srv.ProjectID, id, nil) {
-		if err != nil {
-			t.Fatal(err)
-		}
-		got = append(got, e)
-	}
+	got := collect(t, c.Services.AllLogs(t.Context(), srv.ProjectID, id, nil), nil)
 	want, err := srv.Logs(id)
 	if err != nil {
 		t.Fatal(err)
@@ -88,13 +82,7 @@ func TestAllLogsFiltersOnEveryPage(t *testing.T) {
 	c, srv := newFake(t, []dbcloudtest.Option{dbcloudtest.WithSeed(3)})
 	id := serviceWithLogs(t, c, srv, 5000)
 	opts := &dbcloud.LogOptions{Severities: []string{"WARNING", "ERROR"}, Node: new(0)}
-	var got []dbcloud.LogEntry
-	for e, err := range c.Services.AllLogs(t.Context(), srv.ProjectID, id, opts) {
-		if err != nil {
-			t.Fatal(err)
-		}
-		got = append(got, e)
-	}
+	got := collect(t, c.Services.AllLogs(t.Context(), srv.ProjectID, id, opts), nil)
 	held, _ := srv.NodeLogs(id)
 	var want []dbcloud.LogEntry
 	for _, e := range held {
@@ -286,13 +274,7 @@ func TestListLogsResumesFromCursor(t *testing.T) {
 	if len(second.Entries) != 200 || second.NextCursor != "" {
 		t.Fatalf("second page: %d entries, cursor %q", len(second.Entries), second.NextCursor)
 	}
-	var all []dbcloud.LogEntry
-	for e, err := range c.Services.AllLogs(ctx, p, id, nil) {
-		if err != nil {
-			t.Fatal(err)
-		}
-		all = append(all, e)
-	}
+	all := collect(t, c.Services.AllLogs(ctx, p, id, nil), nil)
 	if diff := gocmp.Diff(all, append(first.Entries, second.Entries...)); diff != "" {
 		t.Errorf("pages vs AllLogs (-all +pages):\n%s", diff)
 	}

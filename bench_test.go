@@ -16,6 +16,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"runtime"
 	"runtime/debug"
 	"strconv"
@@ -35,42 +36,53 @@ var (
 	sinkInt      int
 )
 
+// benchLoop calls call once outside the timing, which also opens the
+// connection, and checks its result with check; then it calls it in the
+// benchmark loop and keeps the last result in *sink. The SDK and its
+// baseline go through the same loop.
+func benchLoop[T any](b *testing.B, call func(context.Context) (T, error), check func(T), sink *T) {
+	ctx := b.Context()
+	v, err := call(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	check(v)
+	b.ReportAllocs()
+	for b.Loop() {
+		if v, err = call(ctx); err != nil {
+			b.Fatal(err)
+		}
+	}
+	*sink = v
+}
+
+// benchServiceCall benchmarks a call that returns one service: the SDK's as
+// impl=sdk, the baseline's as impl=baseline, both against srv.
+func benchServiceCall(b *testing.B, srv *httptest.Server,
+	sdk func(context.Context, *dbcloud.Client) (*dbcloud.Service, error),
+	baseline func(context.Context, *plainClient) (*plainService, error),
+) {
+	b.Run("impl=sdk", func(b *testing.B) {
+		c := benchSDK(b, srv)
+		benchLoop(b, func(ctx context.Context) (*dbcloud.Service, error) { return sdk(ctx, c) },
+			func(s *dbcloud.Service) { checkFullService(b, s) }, &sinkService)
+	})
+	b.Run("impl=baseline", func(b *testing.B) {
+		c := newPlainClient(b, srv)
+		benchLoop(b, func(ctx context.Context) (*plainService, error) { return baseline(ctx, c) },
+			func(s *plainService) { checkPlainService(b, s) }, &sinkPlain)
+	})
+}
+
 func BenchmarkGetService(b *testing.B) {
 	body := benchMarshal(b, benchFullService(0))
 	srv := benchServer(b, benchResponder(http.MethodGet,
 		"/v1/projects/"+benchProject+"/services/"+benchService, http.StatusOK, body))
 
-	b.Run("impl=sdk", func(b *testing.B) {
-		c := benchSDK(b, srv)
-		ctx := b.Context()
-		s, err := c.Services.Get(ctx, benchProject, benchService) // also opens the connection
-		if err != nil {
-			b.Fatal(err)
-		}
-		checkFullService(b, s)
-		b.ReportAllocs()
-		for b.Loop() {
-			if s, err = c.Services.Get(ctx, benchProject, benchService); err != nil {
-				b.Fatal(err)
-			}
-		}
-		sinkService = s
-	})
-	b.Run("impl=baseline", func(b *testing.B) {
-		c := newPlainClient(b, srv)
-		ctx := b.Context()
-		s, err := c.getService(ctx, benchProject, benchService)
-		if err != nil {
-			b.Fatal(err)
-		}
-		checkPlainService(b, s)
-		b.ReportAllocs()
-		for b.Loop() {
-			if s, err = c.getService(ctx, benchProject, benchService); err != nil {
-				b.Fatal(err)
-			}
-		}
-		sinkPlain = s
+	benchServiceCall(b, srv, func(ctx context.Context, c *dbcloud.Client) (*dbcloud.Service, error) {
+		return c.Services.Get(ctx, benchProject, benchService)
+	}, func(ctx context.Context, c *plainClient) (*plainService, error) {
+		return c.getService(ctx, benchProject, benchService)
 	})
 }
 
@@ -86,45 +98,29 @@ func BenchmarkListServices(b *testing.B) {
 
 	b.Run("impl=sdk", func(b *testing.B) {
 		c := benchSDK(b, srv)
-		ctx := b.Context()
-		ss, err := c.Services.List(ctx, benchProject)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if len(ss) != n {
-			b.Fatalf("got %d services, want %d", len(ss), n)
-		}
-		for i := range ss {
-			checkFullService(b, &ss[i])
-		}
-		b.ReportAllocs()
-		for b.Loop() {
-			if ss, err = c.Services.List(ctx, benchProject); err != nil {
-				b.Fatal(err)
+		benchLoop(b, func(ctx context.Context) ([]dbcloud.Service, error) {
+			return c.Services.List(ctx, benchProject)
+		}, func(ss []dbcloud.Service) {
+			if len(ss) != n {
+				b.Fatalf("got %d services, want %d", len(ss), n)
 			}
-		}
-		sinkServices = ss
+			for i := range ss {
+				checkFullService(b, &ss[i])
+			}
+		}, &sinkServices)
 	})
 	b.Run("impl=baseline", func(b *testing.B) {
 		c := newPlainClient(b, srv)
-		ctx := b.Context()
-		ss, err := c.listServices(ctx, benchProject)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if len(ss) != n {
-			b.Fatalf("got %d services, want %d", len(ss), n)
-		}
-		for i := range ss {
-			checkPlainService(b, &ss[i])
-		}
-		b.ReportAllocs()
-		for b.Loop() {
-			if ss, err = c.listServices(ctx, benchProject); err != nil {
-				b.Fatal(err)
+		benchLoop(b, func(ctx context.Context) ([]plainService, error) {
+			return c.listServices(ctx, benchProject)
+		}, func(ss []plainService) {
+			if len(ss) != n {
+				b.Fatalf("got %d services, want %d", len(ss), n)
 			}
-		}
-		sinkPlains = ss
+			for i := range ss {
+				checkPlainService(b, &ss[i])
+			}
+		}, &sinkPlains)
 	})
 }
 
@@ -134,39 +130,12 @@ func BenchmarkCreateService(b *testing.B) {
 	body := benchMarshal(b, created)
 	srv := benchServer(b, benchResponder(http.MethodPost,
 		"/v1/projects/"+benchProject+"/services", http.StatusAccepted, body))
-	req := benchCreateRequest()
+	req := fullCreateRequest()
 
-	b.Run("impl=sdk", func(b *testing.B) {
-		c := benchSDK(b, srv)
-		ctx := b.Context()
-		s, err := c.Services.Create(ctx, benchProject, req)
-		if err != nil {
-			b.Fatal(err)
-		}
-		checkFullService(b, s)
-		b.ReportAllocs()
-		for b.Loop() {
-			if s, err = c.Services.Create(ctx, benchProject, req); err != nil {
-				b.Fatal(err)
-			}
-		}
-		sinkService = s
-	})
-	b.Run("impl=baseline", func(b *testing.B) {
-		c := newPlainClient(b, srv)
-		ctx := b.Context()
-		s, err := c.createService(ctx, benchProject, req)
-		if err != nil {
-			b.Fatal(err)
-		}
-		checkPlainService(b, s)
-		b.ReportAllocs()
-		for b.Loop() {
-			if s, err = c.createService(ctx, benchProject, req); err != nil {
-				b.Fatal(err)
-			}
-		}
-		sinkPlain = s
+	benchServiceCall(b, srv, func(ctx context.Context, c *dbcloud.Client) (*dbcloud.Service, error) {
+		return c.Services.Create(ctx, benchProject, req)
+	}, func(ctx context.Context, c *plainClient) (*plainService, error) {
+		return c.createService(ctx, benchProject, req)
 	})
 }
 
@@ -324,6 +293,19 @@ func checkHeapFlat(t *testing.T, small, large heapPeak) {
 	}
 }
 
+// checkHeapFlatOver measures 100,000 and 1,000,000 of unit (entries,
+// lines) with measure, each in a subtest, so that one read's server and
+// connections are gone before the next starts; then checkHeapFlat.
+func checkHeapFlatOver(t *testing.T, unit string, measure func(t *testing.T, n int) heapPeak) {
+	t.Helper()
+	var small, large heapPeak
+	t.Run(unit+"=100000", func(t *testing.T) { small = measure(t, 100_000) })
+	t.Run(unit+"=1000000", func(t *testing.T) { large = measure(t, 1_000_000) })
+	if !t.Failed() {
+		checkHeapFlat(t, small, large)
+	}
+}
+
 // measureAllLogsHeap reads entries log entries through AllLogs from a
 // server that generates each page from its cursor, and samples the heap.
 func measureAllLogsHeap(t *testing.T, entries int) heapPeak {
@@ -370,14 +352,7 @@ func TestAllLogsPeakHeapIsBounded(t *testing.T) {
 	if raceEnabled || testing.Short() {
 		t.Skip("reads 1.1M entries, about 4 s: skipped under -race and -short")
 	}
-	var small, large heapPeak
-	// Subtests, so that each read's server and connections are gone before
-	// the next starts.
-	t.Run("entries=100000", func(t *testing.T) { small = measureAllLogsHeap(t, 100_000) })
-	t.Run("entries=1000000", func(t *testing.T) { large = measureAllLogsHeap(t, 1_000_000) })
-	if !t.Failed() {
-		checkHeapFlat(t, small, large)
-	}
+	checkHeapFlatOver(t, "entries", measureAllLogsHeap)
 }
 
 // TestWaitPollSchedule checks the schedule of a wait: one GET per poll and

@@ -185,20 +185,6 @@ func benchFullService(i int) plainService {
 	}
 }
 
-// benchCreateRequest is a CreateServiceRequest with every field set (Shared
-// excluded: it cannot be combined with sizes).
-func benchCreateRequest() *dbcloud.CreateServiceRequest {
-	return &dbcloud.CreateServiceRequest{
-		Name:           "metrics-db-new",
-		Addons:         []dbcloud.Addon{dbcloud.AddonTimeSeries, dbcloud.AddonAI},
-		CPUMillis:      2000,
-		MemoryGBs:      8,
-		EnvironmentTag: dbcloud.EnvironmentProd,
-		RegionCode:     "us-east-1",
-		ReplicaCount:   new(2),
-	}
-}
-
 func benchMarshal(tb testing.TB, v any) []byte {
 	tb.Helper()
 	b, err := json.Marshal(v)

@@ -38,14 +38,7 @@ func newTestCerts(t testing.TB, hosts ...string) *testCerts {
 		BasicConstraintsValid: true,
 		IsCA:                  true,
 	}
-	caDER, err := x509.CreateCertificate(rand.Reader, caTmpl, caTmpl, &caKey.PublicKey, caKey)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ca, err := x509.ParseCertificate(caDER)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ca := signCert(t, caTmpl, caTmpl, &caKey.PublicKey, caKey)
 	key := newKey(t)
 	tmpl := &x509.Certificate{
 		SerialNumber: big.NewInt(2),
@@ -62,17 +55,14 @@ func newTestCerts(t testing.TB, hosts ...string) *testCerts {
 			tmpl.DNSNames = append(tmpl.DNSNames, h)
 		}
 	}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, ca, &key.PublicKey, caKey)
-	if err != nil {
-		t.Fatal(err)
-	}
+	cert := signCert(t, tmpl, ca, &key.PublicKey, caKey)
 	keyDER, err := x509.MarshalPKCS8PrivateKey(key)
 	if err != nil {
 		t.Fatal(err)
 	}
 	c := &testCerts{
 		roots:   x509.NewCertPool(),
-		certPEM: pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}),
+		certPEM: pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: cert.Raw}),
 		keyPEM:  pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: keyDER}),
 	}
 	c.roots.AddCert(ca)
@@ -80,6 +70,21 @@ func newTestCerts(t testing.TB, hosts ...string) *testCerts {
 		t.Fatal(err)
 	}
 	return c
+}
+
+// signCert makes the certificate of tmpl for pub, signed by parent's key
+// priv (tmpl itself as parent: self-signed).
+func signCert(t testing.TB, tmpl, parent *x509.Certificate, pub *ecdsa.PublicKey, priv *ecdsa.PrivateKey) *x509.Certificate {
+	t.Helper()
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, parent, pub, priv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cert, err := x509.ParseCertificate(der)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cert
 }
 
 func newKey(t testing.TB) *ecdsa.PrivateKey {

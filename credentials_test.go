@@ -135,8 +135,10 @@ func TestPersonalAccessTokenIsBasicOnTheWire(t *testing.T) {
 }
 
 func TestBearerTokensOnTheWire(t *testing.T) {
-	t.Run("a valid token is reused", func(t *testing.T) {
-		src := &tokenMint{ttl: time.Hour}
+	// getThriceWithOneToken gets a service three times with tokens of src
+	// and checks that all three carry the first token.
+	getThriceWithOneToken := func(t *testing.T, src *tokenMint) {
+		t.Helper()
 		c, mt := credClient(t, dbcloud.BearerTokens(src))
 		var log authLog
 		mt.RegisterResponder("GET", serviceURL, log.responder(always(200, serviceJSON)))
@@ -148,6 +150,10 @@ func TestBearerTokensOnTheWire(t *testing.T) {
 		if diff := cmp.Diff([]string{"Bearer tok-1", "Bearer tok-1", "Bearer tok-1"}, log.seen()); diff != "" {
 			t.Errorf("Authorization (-want +got):\n%s", diff)
 		}
+	}
+	t.Run("a valid token is reused", func(t *testing.T) {
+		src := &tokenMint{ttl: time.Hour}
+		getThriceWithOneToken(t, src)
 		if n := src.calls.Load(); n != 1 {
 			t.Errorf("Token called %d times, want 1", n)
 		}
@@ -156,18 +162,7 @@ func TestBearerTokensOnTheWire(t *testing.T) {
 		// Issued for less than twice the margin: kept for half its life
 		// (the replacement itself is tested with a clock in
 		// auth_internal_test.go).
-		src := &tokenMint{ttl: dbcloud.TokenRefreshMargin - 5*time.Second}
-		c, mt := credClient(t, dbcloud.BearerTokens(src))
-		var log authLog
-		mt.RegisterResponder("GET", serviceURL, log.responder(always(200, serviceJSON)))
-		for range 3 {
-			if _, err := c.Services.Get(t.Context(), "p1", "s1"); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if diff := cmp.Diff([]string{"Bearer tok-1", "Bearer tok-1", "Bearer tok-1"}, log.seen()); diff != "" {
-			t.Errorf("Authorization (-want +got):\n%s", diff)
-		}
+		getThriceWithOneToken(t, &tokenMint{ttl: dbcloud.TokenRefreshMargin - 5*time.Second})
 	})
 	t.Run("a 401 gets one fresh token and one retry", func(t *testing.T) {
 		src := &tokenMint{ttl: time.Hour}

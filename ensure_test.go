@@ -135,16 +135,24 @@ func TestDeployTwiceChangesNothingTheSecondTime(t *testing.T) {
 	}
 }
 
-// Deployers racing on one service: every ensure step succeeds in each, and
-// the change is made once; the others' 409 is read as "already done".
-func TestEnsureRacingDeployers(t *testing.T) {
-	srv := dbcloudtest.NewServer()
-	defer srv.Close()
+// newOrdersService starts a dbcloudtest server configured by opts, closed
+// with the test, and creates a service "orders" on it with a client of it.
+func newOrdersService(t *testing.T, opts ...dbcloudtest.Option) (*dbcloudtest.Server, *dbcloud.Client, *dbcloud.Service) {
+	t.Helper()
+	srv := dbcloudtest.NewServer(opts...)
+	t.Cleanup(srv.Close)
 	c := srv.Client()
 	svc, err := c.Services.Create(t.Context(), srv.ProjectID, &dbcloud.CreateServiceRequest{Name: "orders"})
 	if err != nil {
 		t.Fatal(err)
 	}
+	return srv, c, svc
+}
+
+// Deployers racing on one service: every ensure step succeeds in each, and
+// the change is made once; the others' 409 is read as "already done".
+func TestEnsureRacingDeployers(t *testing.T) {
+	srv, c, svc := newOrdersService(t)
 	if _, err := c.Services.WaitForReady(t.Context(), srv.ProjectID, svc.ServiceID); err != nil {
 		t.Fatal(err)
 	}
@@ -177,13 +185,7 @@ func TestEnsureRacingDeployers(t *testing.T) {
 // API's 409 is read again and found done, so the step reports no change and
 // no error. The stale read is a canned answer of the server.
 func TestEnsureConflictAfterAStaleRead(t *testing.T) {
-	srv := dbcloudtest.NewServer()
-	defer srv.Close()
-	c := srv.Client()
-	svc, err := c.Services.Create(t.Context(), srv.ProjectID, &dbcloud.CreateServiceRequest{Name: "orders"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv, c, svc := newOrdersService(t)
 	if err := c.Services.EnablePooler(t.Context(), srv.ProjectID, svc.ServiceID); err != nil {
 		t.Fatal(err)
 	}
@@ -254,13 +256,8 @@ func TestCreateUnlessExistsDuplicateName(t *testing.T) {
 // Each step in both directions: a change the first time, none the second;
 // attaching to a second VPC is refused before anything is sent.
 func TestEnsureStepsBothWays(t *testing.T) {
-	srv := dbcloudtest.NewServer()
-	defer srv.Close()
-	c, p, ctx := srv.Client(), srv.ProjectID, t.Context()
-	svc, err := c.Services.Create(ctx, p, &dbcloud.CreateServiceRequest{Name: "orders"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv, c, svc := newOrdersService(t)
+	p, ctx := srv.ProjectID, t.Context()
 	id := svc.ServiceID
 	for _, step := range []struct {
 		name string

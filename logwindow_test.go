@@ -14,13 +14,7 @@ import (
 // entries besides its startup lines.
 func newLoggedService(t *testing.T, n int, opts ...dbcloudtest.Option) (*dbcloudtest.Server, *dbcloud.Client, string) {
 	t.Helper()
-	srv := dbcloudtest.NewServer(opts...)
-	t.Cleanup(srv.Close)
-	c := srv.Client()
-	svc, err := c.Services.Create(t.Context(), srv.ProjectID, &dbcloud.CreateServiceRequest{Name: "orders"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv, c, svc := newOrdersService(t, opts...)
 	if _, err := c.Services.WaitForReady(t.Context(), srv.ProjectID, svc.ServiceID); err != nil {
 		t.Fatal(err)
 	}

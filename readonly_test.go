@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/dbcloud/dbcloud-go"
+	"github.com/dbcloud/dbcloud-go/dbcloudtest"
 	"github.com/jarcoal/httpmock"
 )
 
@@ -22,19 +23,18 @@ type mutation struct {
 
 func mutations() []mutation {
 	resize := &dbcloud.ResizeRequest{CPUMillis: 1000, MemoryGBs: 4}
-	second := func(_ any, err error) error { return err }
 	return []mutation{
 		{"Services.Create", func(ctx context.Context, c *dbcloud.Client) error {
-			return second(c.Services.Create(ctx, "p1", &dbcloud.CreateServiceRequest{Name: "db"}))
+			return errOf(c.Services.Create(ctx, "p1", &dbcloud.CreateServiceRequest{Name: "db"}))
 		}},
 		{"Services.Delete", func(ctx context.Context, c *dbcloud.Client) error { return c.Services.Delete(ctx, "p1", "s1") }},
-		{"Services.Start", func(ctx context.Context, c *dbcloud.Client) error { return second(c.Services.Start(ctx, "p1", "s1")) }},
-		{"Services.Stop", func(ctx context.Context, c *dbcloud.Client) error { return second(c.Services.Stop(ctx, "p1", "s1")) }},
+		{"Services.Start", func(ctx context.Context, c *dbcloud.Client) error { return errOf(c.Services.Start(ctx, "p1", "s1")) }},
+		{"Services.Stop", func(ctx context.Context, c *dbcloud.Client) error { return errOf(c.Services.Stop(ctx, "p1", "s1")) }},
 		{"Services.Resize", func(ctx context.Context, c *dbcloud.Client) error {
-			return second(c.Services.Resize(ctx, "p1", "s1", resize))
+			return errOf(c.Services.Resize(ctx, "p1", "s1", resize))
 		}},
 		{"Services.Fork", func(ctx context.Context, c *dbcloud.Client) error {
-			return second(c.Services.Fork(ctx, "p1", "s1", &dbcloud.ForkServiceRequest{Strategy: dbcloud.ForkNow}))
+			return errOf(c.Services.Fork(ctx, "p1", "s1", &dbcloud.ForkServiceRequest{Strategy: dbcloud.ForkNow}))
 		}},
 		{"Services.UpdatePassword", func(ctx context.Context, c *dbcloud.Client) error {
 			return c.Services.UpdatePassword(ctx, "p1", "s1", "N3w-Passw0rd-xyz")
@@ -43,7 +43,7 @@ func mutations() []mutation {
 			return c.Services.SetEnvironment(ctx, "p1", "s1", dbcloud.EnvironmentDev)
 		}},
 		{"Services.SetHA", func(ctx context.Context, c *dbcloud.Client) error {
-			return second(c.Services.SetHA(ctx, "p1", "s1", &dbcloud.SetHARequest{ReplicaCount: new(1)}))
+			return errOf(c.Services.SetHA(ctx, "p1", "s1", &dbcloud.SetHARequest{ReplicaCount: new(1)}))
 		}},
 		{"Services.EnablePooler", func(ctx context.Context, c *dbcloud.Client) error { return c.Services.EnablePooler(ctx, "p1", "s1") }},
 		{"Services.DisablePooler", func(ctx context.Context, c *dbcloud.Client) error { return c.Services.DisablePooler(ctx, "p1", "s1") }},
@@ -54,7 +54,7 @@ func mutations() []mutation {
 			return c.Services.DetachFromVPC(ctx, "p1", "s1", "42")
 		}},
 		{"ReplicaSets.Create", func(ctx context.Context, c *dbcloud.Client) error {
-			return second(c.ReplicaSets.Create(ctx, "p1", "s1", &dbcloud.CreateReplicaSetRequest{Name: "r", Nodes: 1, CPUMillis: 500, MemoryGBs: 2}))
+			return errOf(c.ReplicaSets.Create(ctx, "p1", "s1", &dbcloud.CreateReplicaSetRequest{Name: "r", Nodes: 1, CPUMillis: 500, MemoryGBs: 2}))
 		}},
 		{"ReplicaSets.Delete", func(ctx context.Context, c *dbcloud.Client) error {
 			return c.ReplicaSets.Delete(ctx, "p1", "s1", "rs1")
@@ -127,15 +127,23 @@ func TestReadOnlyRefusesEveryChange(t *testing.T) {
 	}
 }
 
-// Reads, logs and waits of a read-only client work as before, end to end.
-func TestReadOnlyReadsWork(t *testing.T) {
-	rw, srv := newFake(t, nil)
-	ctx, p := t.Context(), srv.ProjectID
-	svc := createReady(t, rw, p, "db")
-	set, err := rw.ReplicaSets.Create(ctx, p, svc.ServiceID, &dbcloud.CreateReplicaSetRequest{Name: "r", Nodes: 1, CPUMillis: 500, MemoryGBs: 2})
+// newFakeWithSet starts a fake with a READY service "db" and a replica set
+// "r" of it, and returns a client of the fake with both.
+func newFakeWithSet(t *testing.T) (*dbcloud.Client, *dbcloudtest.Server, *dbcloud.Service, *dbcloud.ReadReplicaSet) {
+	t.Helper()
+	c, srv := newFake(t, nil)
+	svc := createReady(t, c, srv.ProjectID, "db")
+	set, err := c.ReplicaSets.Create(t.Context(), srv.ProjectID, svc.ServiceID, &dbcloud.CreateReplicaSetRequest{Name: "r", Nodes: 1, CPUMillis: 500, MemoryGBs: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
+	return c, srv, svc, set
+}
+
+// Reads, logs and waits of a read-only client work as before, end to end.
+func TestReadOnlyReadsWork(t *testing.T) {
+	rw, srv, svc, set := newFakeWithSet(t)
+	ctx, p := t.Context(), srv.ProjectID
 	ro := srv.Client(tinyRetries, dbcloud.WithReadOnly())
 	if list, err := ro.Services.List(ctx, p); err != nil || len(list) != 1 {
 		t.Errorf("List: %d, %v", len(list), err)
@@ -249,13 +257,8 @@ func TestReadOnlyProdRefusesWhenItCannotTell(t *testing.T) {
 // change when one is needed, with nothing but GETs sent; when nothing
 // differs they answer as before.
 func TestReadOnlyComposites(t *testing.T) {
-	rw, srv := newFake(t, nil)
+	rw, srv, svc, set := newFakeWithSet(t)
 	ctx, p := t.Context(), srv.ProjectID
-	svc := createReady(t, rw, p, "db")
-	set, err := rw.ReplicaSets.Create(ctx, p, svc.ServiceID, &dbcloud.CreateReplicaSetRequest{Name: "r", Nodes: 1, CPUMillis: 500, MemoryGBs: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
 	if _, err := rw.ReplicaSets.WaitForActive(ctx, p, svc.ServiceID, set.ID, fastPolls); err != nil {
 		t.Fatal(err)
 	}

@@ -40,15 +40,24 @@ func redirector(t *testing.T, tls bool, to func(r *http.Request) string) (*httpt
 	return srv, &hits
 }
 
-func TestRedirectToAnotherHostDropsAuthorization(t *testing.T) {
-	target, auth, _ := authRecorder(t)
-	from, _ := redirector(t, false, func(r *http.Request) string { return target.URL + r.URL.Path })
-	c, err := dbcloud.NewClient(mockKey, dbcloud.WithBaseURL(from.URL+"/v1"))
+// listVia lists a project's services with a client of base (a server's
+// URL) and opts, and returns the error; the client's idle connections are
+// closed after.
+func listVia(t *testing.T, base string, opts ...dbcloud.Option) error {
+	t.Helper()
+	c, err := dbcloud.NewClient(mockKey, append([]dbcloud.Option{dbcloud.WithBaseURL(base + "/v1")}, opts...)...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer c.CloseIdleConnections()
-	if _, err := c.Services.List(t.Context(), "p"); err != nil {
+	_, err = c.Services.List(t.Context(), "p")
+	return err
+}
+
+func TestRedirectToAnotherHostDropsAuthorization(t *testing.T) {
+	target, auth, _ := authRecorder(t)
+	from, _ := redirector(t, false, func(r *http.Request) string { return target.URL + r.URL.Path })
+	if err := listVia(t, from.URL); err != nil {
 		t.Fatal(err)
 	}
 	if got := auth.Load(); got != "" {
@@ -67,12 +76,7 @@ func TestRedirectOnSameHostKeepsAuthorization(t *testing.T) {
 		_, _ = w.Write([]byte("[]"))
 	}))
 	defer srv.Close()
-	c, err := dbcloud.NewClient(mockKey, dbcloud.WithBaseURL(srv.URL+"/v1"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.CloseIdleConnections()
-	if _, err := c.Services.List(t.Context(), "p"); err != nil {
+	if err := listVia(t, srv.URL); err != nil {
 		t.Fatal(err)
 	}
 	if got := auth.Load(); got != "Bearer "+mockKey {
@@ -94,17 +98,11 @@ func TestRedirectRefused(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			from, fromHits := redirector(t, tt.tls, func(*http.Request) string { return tt.to })
-			opts := []dbcloud.Option{dbcloud.WithBaseURL(from.URL + "/v1")}
+			var opts []dbcloud.Option
 			if tt.tls {
 				opts = append(opts, dbcloud.WithHTTPClient(from.Client()))
 			}
-			c, err := dbcloud.NewClient(mockKey, opts...)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer c.CloseIdleConnections()
-			_, err = c.Services.List(t.Context(), "p")
-			if err == nil || !strings.Contains(err.Error(), "redirect refused") {
+			if err := listVia(t, from.URL, opts...); err == nil || !strings.Contains(err.Error(), "redirect refused") {
 				t.Fatalf("err = %v, want the redirect refused", err)
 			}
 			if n := fromHits.Load(); n != 1 {
@@ -121,11 +119,7 @@ func TestRedirectRefused(t *testing.T) {
 func TestWithHTTPClientIsNotModified(t *testing.T) {
 	srv, _, hits := authRecorder(t)
 	hc := &http.Client{}
-	c, err := dbcloud.NewClient(mockKey, dbcloud.WithBaseURL(srv.URL+"/v1"), dbcloud.WithHTTPClient(hc))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := c.Services.List(t.Context(), "p"); err != nil {
+	if err := listVia(t, srv.URL, dbcloud.WithHTTPClient(hc)); err != nil {
 		t.Fatal(err)
 	}
 	if hc.CheckRedirect != nil || hc.Transport != nil || hc.Timeout != 0 || hc.Jar != nil {

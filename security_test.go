@@ -124,13 +124,8 @@ func TestNoSecretAnywhere(t *testing.T) {
 // Ids holding "/", "..", "?", "#", "%" or spaces stay one path segment: the
 // server sees them escaped and answers 404, never another route.
 func TestIDsCannotChangeTheRoute(t *testing.T) {
-	c, srv := newFake(t, nil)
+	c, srv, svc, set := newFakeWithSet(t)
 	ctx, p := t.Context(), srv.ProjectID
-	svc := createReady(t, c, p, "db")
-	set, err := c.ReplicaSets.Create(ctx, p, svc.ServiceID, &dbcloud.CreateReplicaSetRequest{Name: "r", Nodes: 1, CPUMillis: 500, MemoryGBs: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
 	id := svc.ServiceID
 	srv.ResetRequests()
 	weird := []string{

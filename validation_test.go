@@ -1,7 +1,6 @@
 package dbcloud_test
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"net/http"
@@ -14,12 +13,18 @@ import (
 	"github.com/jarcoal/httpmock"
 )
 
+// valCall is a call of the SDK that validation must refuse.
+type valCall = func(*dbcloud.Client) error
+
 // valCase is one invalid call and the field its *ValidationError must name.
 type valCase struct {
 	name  string
 	field string
-	call  func(context.Context, *dbcloud.Client) error
+	call  valCall
 }
+
+// errOf drops the result of a call that returns one with its error.
+func errOf[T any](_ T, err error) error { return err }
 
 func TestValidationInputs(t *testing.T) {
 	t.Parallel()
@@ -28,6 +33,8 @@ func TestValidationInputs(t *testing.T) {
 		s  = "svc-1"
 		rs = "rs-100"
 	)
+	// The subtests, parallel, end before this test's context is canceled.
+	ctx := t.Context()
 	name129 := strings.Repeat("é", 129)
 	okCreate := &dbcloud.CreateServiceRequest{Name: "db"}
 	okResize := &dbcloud.ResizeRequest{CPUMillis: 1000, MemoryGBs: 4}
@@ -36,152 +43,76 @@ func TestValidationInputs(t *testing.T) {
 	okRS := &dbcloud.CreateReplicaSetRequest{Name: "r", Nodes: 1, CPUMillis: 1000, MemoryGBs: 4}
 	t0 := time.Date(2026, 3, 4, 5, 0, 0, 0, time.UTC)
 
-	create := func(req *dbcloud.CreateServiceRequest) func(context.Context, *dbcloud.Client) error {
-		return func(ctx context.Context, c *dbcloud.Client) error {
-			_, err := c.Services.Create(ctx, p, req)
-			return err
-		}
+	create := func(req *dbcloud.CreateServiceRequest) valCall {
+		return func(c *dbcloud.Client) error { return errOf(c.Services.Create(ctx, p, req)) }
 	}
-	fork := func(req *dbcloud.ForkServiceRequest) func(context.Context, *dbcloud.Client) error {
-		return func(ctx context.Context, c *dbcloud.Client) error {
-			_, err := c.Services.Fork(ctx, p, s, req)
-			return err
-		}
+	fork := func(req *dbcloud.ForkServiceRequest) valCall {
+		return func(c *dbcloud.Client) error { return errOf(c.Services.Fork(ctx, p, s, req)) }
 	}
-	resize := func(req *dbcloud.ResizeRequest) func(context.Context, *dbcloud.Client) error {
-		return func(ctx context.Context, c *dbcloud.Client) error {
-			_, err := c.Services.Resize(ctx, p, s, req)
-			return err
-		}
+	resize := func(req *dbcloud.ResizeRequest) valCall {
+		return func(c *dbcloud.Client) error { return errOf(c.Services.Resize(ctx, p, s, req)) }
 	}
-	rsResize := func(req *dbcloud.ResizeRequest) func(context.Context, *dbcloud.Client) error {
-		return func(ctx context.Context, c *dbcloud.Client) error {
-			return c.ReplicaSets.Resize(ctx, p, s, rs, req)
-		}
+	rsResize := func(req *dbcloud.ResizeRequest) valCall {
+		return func(c *dbcloud.Client) error { return c.ReplicaSets.Resize(ctx, p, s, rs, req) }
 	}
-	setHA := func(req *dbcloud.SetHARequest) func(context.Context, *dbcloud.Client) error {
-		return func(ctx context.Context, c *dbcloud.Client) error {
-			_, err := c.Services.SetHA(ctx, p, s, req)
-			return err
-		}
+	setHA := func(req *dbcloud.SetHARequest) valCall {
+		return func(c *dbcloud.Client) error { return errOf(c.Services.SetHA(ctx, p, s, req)) }
 	}
-	rsCreate := func(req *dbcloud.CreateReplicaSetRequest) func(context.Context, *dbcloud.Client) error {
-		return func(ctx context.Context, c *dbcloud.Client) error {
-			_, err := c.ReplicaSets.Create(ctx, p, s, req)
-			return err
-		}
+	rsCreate := func(req *dbcloud.CreateReplicaSetRequest) valCall {
+		return func(c *dbcloud.Client) error { return errOf(c.ReplicaSets.Create(ctx, p, s, req)) }
 	}
-	logs := func(opts *dbcloud.LogOptions) func(context.Context, *dbcloud.Client) error {
-		return func(ctx context.Context, c *dbcloud.Client) error {
-			_, err := c.Services.ListLogs(ctx, p, s, opts)
-			return err
-		}
+	logs := func(opts *dbcloud.LogOptions) valCall {
+		return func(c *dbcloud.Client) error { return errOf(c.Services.ListLogs(ctx, p, s, opts)) }
 	}
 
 	cases := []valCase{
 		// Ids.
-		{"List/empty projectID", "projectID", func(ctx context.Context, c *dbcloud.Client) error {
-			_, err := c.Services.List(ctx, "")
-			return err
-		}},
-		{"Create/empty projectID", "projectID", func(ctx context.Context, c *dbcloud.Client) error {
-			_, err := c.Services.Create(ctx, "", okCreate)
-			return err
-		}},
-		{"Get/empty projectID", "projectID", func(ctx context.Context, c *dbcloud.Client) error {
-			_, err := c.Services.Get(ctx, "", s)
-			return err
-		}},
-		{"Get/empty serviceID", "serviceID", func(ctx context.Context, c *dbcloud.Client) error {
-			_, err := c.Services.Get(ctx, p, "")
-			return err
-		}},
-		{"Delete/empty serviceID", "serviceID", func(ctx context.Context, c *dbcloud.Client) error {
-			return c.Services.Delete(ctx, p, "")
-		}},
-		{"Start/empty serviceID", "serviceID", func(ctx context.Context, c *dbcloud.Client) error {
-			_, err := c.Services.Start(ctx, p, "")
-			return err
-		}},
-		{"Stop/empty projectID", "projectID", func(ctx context.Context, c *dbcloud.Client) error {
-			_, err := c.Services.Stop(ctx, "", s)
-			return err
-		}},
-		{"AttachToVPC/empty serviceID", "serviceID", func(ctx context.Context, c *dbcloud.Client) error {
-			return c.Services.AttachToVPC(ctx, p, "", "12345")
-		}},
-		{"DetachFromVPC/empty projectID", "projectID", func(ctx context.Context, c *dbcloud.Client) error {
-			return c.Services.DetachFromVPC(ctx, "", s, "12345")
-		}},
-		{"Resize/empty serviceID", "serviceID", func(ctx context.Context, c *dbcloud.Client) error {
-			_, err := c.Services.Resize(ctx, p, "", okResize)
-			return err
-		}},
-		{"EnablePooler/empty serviceID", "serviceID", func(ctx context.Context, c *dbcloud.Client) error {
-			return c.Services.EnablePooler(ctx, p, "")
-		}},
-		{"DisablePooler/empty projectID", "projectID", func(ctx context.Context, c *dbcloud.Client) error {
-			return c.Services.DisablePooler(ctx, "", s)
-		}},
-		{"Fork/empty serviceID", "serviceID", func(ctx context.Context, c *dbcloud.Client) error {
-			_, err := c.Services.Fork(ctx, p, "", okFork)
-			return err
-		}},
-		{"UpdatePassword/empty serviceID", "serviceID", func(ctx context.Context, c *dbcloud.Client) error {
-			return c.Services.UpdatePassword(ctx, p, "", "n3w-Pa55")
-		}},
-		{"SetEnvironment/empty serviceID", "serviceID", func(ctx context.Context, c *dbcloud.Client) error {
+		{"List/empty projectID", "projectID", func(c *dbcloud.Client) error { return errOf(c.Services.List(ctx, "")) }},
+		{"Create/empty projectID", "projectID", func(c *dbcloud.Client) error { return errOf(c.Services.Create(ctx, "", okCreate)) }},
+		{"Get/empty projectID", "projectID", func(c *dbcloud.Client) error { return errOf(c.Services.Get(ctx, "", s)) }},
+		{"Get/empty serviceID", "serviceID", func(c *dbcloud.Client) error { return errOf(c.Services.Get(ctx, p, "")) }},
+		{"Delete/empty serviceID", "serviceID", func(c *dbcloud.Client) error { return c.Services.Delete(ctx, p, "") }},
+		{"Start/empty serviceID", "serviceID", func(c *dbcloud.Client) error { return errOf(c.Services.Start(ctx, p, "")) }},
+		{"Stop/empty projectID", "projectID", func(c *dbcloud.Client) error { return errOf(c.Services.Stop(ctx, "", s)) }},
+		{"AttachToVPC/empty serviceID", "serviceID", func(c *dbcloud.Client) error { return c.Services.AttachToVPC(ctx, p, "", "12345") }},
+		{"DetachFromVPC/empty projectID", "projectID", func(c *dbcloud.Client) error { return c.Services.DetachFromVPC(ctx, "", s, "12345") }},
+		{"Resize/empty serviceID", "serviceID", func(c *dbcloud.Client) error { return errOf(c.Services.Resize(ctx, p, "", okResize)) }},
+		{"EnablePooler/empty serviceID", "serviceID", func(c *dbcloud.Client) error { return c.Services.EnablePooler(ctx, p, "") }},
+		{"DisablePooler/empty projectID", "projectID", func(c *dbcloud.Client) error { return c.Services.DisablePooler(ctx, "", s) }},
+		{"Fork/empty serviceID", "serviceID", func(c *dbcloud.Client) error { return errOf(c.Services.Fork(ctx, p, "", okFork)) }},
+		{"UpdatePassword/empty serviceID", "serviceID", func(c *dbcloud.Client) error { return c.Services.UpdatePassword(ctx, p, "", "n3w-Pa55") }},
+		{"SetEnvironment/empty serviceID", "serviceID", func(c *dbcloud.Client) error {
 			return c.Services.SetEnvironment(ctx, p, "", dbcloud.EnvironmentDev)
 		}},
-		{"ListLogs/empty serviceID", "serviceID", func(ctx context.Context, c *dbcloud.Client) error {
-			_, err := c.Services.ListLogs(ctx, p, "", nil)
-			return err
+		{"ListLogs/empty serviceID", "serviceID", func(c *dbcloud.Client) error { return errOf(c.Services.ListLogs(ctx, p, "", nil)) }},
+		{"SetHA/empty serviceID", "serviceID", func(c *dbcloud.Client) error { return errOf(c.Services.SetHA(ctx, p, "", okHA)) }},
+		{"ReplicaSets.List/empty projectID", "projectID", func(c *dbcloud.Client) error { return errOf(c.ReplicaSets.List(ctx, "", s)) }},
+		{"ReplicaSets.List/empty serviceID", "serviceID", func(c *dbcloud.Client) error { return errOf(c.ReplicaSets.List(ctx, p, "")) }},
+		{"ReplicaSets.Create/empty serviceID", "serviceID", func(c *dbcloud.Client) error {
+			return errOf(c.ReplicaSets.Create(ctx, p, "", okRS))
 		}},
-		{"SetHA/empty serviceID", "serviceID", func(ctx context.Context, c *dbcloud.Client) error {
-			_, err := c.Services.SetHA(ctx, p, "", okHA)
-			return err
-		}},
-		{"ReplicaSets.List/empty projectID", "projectID", func(ctx context.Context, c *dbcloud.Client) error {
-			_, err := c.ReplicaSets.List(ctx, "", s)
-			return err
-		}},
-		{"ReplicaSets.List/empty serviceID", "serviceID", func(ctx context.Context, c *dbcloud.Client) error {
-			_, err := c.ReplicaSets.List(ctx, p, "")
-			return err
-		}},
-		{"ReplicaSets.Create/empty serviceID", "serviceID", func(ctx context.Context, c *dbcloud.Client) error {
-			_, err := c.ReplicaSets.Create(ctx, p, "", okRS)
-			return err
-		}},
-		{"ReplicaSets.Delete/empty serviceID", "serviceID", func(ctx context.Context, c *dbcloud.Client) error {
-			return c.ReplicaSets.Delete(ctx, p, "", rs)
-		}},
-		{"ReplicaSets.Delete/empty replicaSetID", "replicaSetID", func(ctx context.Context, c *dbcloud.Client) error {
-			return c.ReplicaSets.Delete(ctx, p, s, "")
-		}},
-		{"ReplicaSets.Delete/replicaSetID of 2", "replicaSetID", func(ctx context.Context, c *dbcloud.Client) error {
-			return c.ReplicaSets.Delete(ctx, p, s, "ab")
-		}},
+		{"ReplicaSets.Delete/empty serviceID", "serviceID", func(c *dbcloud.Client) error { return c.ReplicaSets.Delete(ctx, p, "", rs) }},
+		{"ReplicaSets.Delete/empty replicaSetID", "replicaSetID", func(c *dbcloud.Client) error { return c.ReplicaSets.Delete(ctx, p, s, "") }},
+		{"ReplicaSets.Delete/replicaSetID of 2", "replicaSetID", func(c *dbcloud.Client) error { return c.ReplicaSets.Delete(ctx, p, s, "ab") }},
 		// The API's rule is "at least 3 characters": "éa" is 2 characters in 3 bytes.
-		{"ReplicaSets.Delete/replicaSetID of 2 characters in 3 bytes", "replicaSetID", func(ctx context.Context, c *dbcloud.Client) error {
+		{"ReplicaSets.Delete/replicaSetID of 2 characters in 3 bytes", "replicaSetID", func(c *dbcloud.Client) error {
 			return c.ReplicaSets.Delete(ctx, p, s, "éa")
 		}},
-		{"ReplicaSets.Resize/replicaSetID of 1", "replicaSetID", func(ctx context.Context, c *dbcloud.Client) error {
+		{"ReplicaSets.Resize/replicaSetID of 1", "replicaSetID", func(c *dbcloud.Client) error {
 			return c.ReplicaSets.Resize(ctx, p, s, "x", okResize)
 		}},
-		{"ReplicaSets.EnablePooler/replicaSetID of 2", "replicaSetID", func(ctx context.Context, c *dbcloud.Client) error {
+		{"ReplicaSets.EnablePooler/replicaSetID of 2", "replicaSetID", func(c *dbcloud.Client) error {
 			return c.ReplicaSets.EnablePooler(ctx, p, s, "ab")
 		}},
-		{"ReplicaSets.DisablePooler/empty replicaSetID", "replicaSetID", func(ctx context.Context, c *dbcloud.Client) error {
+		{"ReplicaSets.DisablePooler/empty replicaSetID", "replicaSetID", func(c *dbcloud.Client) error {
 			return c.ReplicaSets.DisablePooler(ctx, p, s, "")
 		}},
-		{"ReplicaSets.SetEnvironment/replicaSetID of 2", "replicaSetID", func(ctx context.Context, c *dbcloud.Client) error {
+		{"ReplicaSets.SetEnvironment/replicaSetID of 2", "replicaSetID", func(c *dbcloud.Client) error {
 			return c.ReplicaSets.SetEnvironment(ctx, p, s, "ab", dbcloud.EnvironmentDev)
 		}},
-		{"ReplicaSets.SetEnvironment/empty projectID", "projectID", func(ctx context.Context, c *dbcloud.Client) error {
+		{"ReplicaSets.SetEnvironment/empty projectID", "projectID", func(c *dbcloud.Client) error {
 			return c.ReplicaSets.SetEnvironment(ctx, "", s, rs, dbcloud.EnvironmentDev)
 		}},
-
 		// Nil request structs.
 		{"Create/nil request", "req", create(nil)},
 		{"Resize/nil request", "req", resize(nil)},
@@ -234,42 +165,8 @@ func TestValidationInputs(t *testing.T) {
 		{"ReplicaSets.Create/zero CPUMillis", "CPUMillis", rsCreate(&dbcloud.CreateReplicaSetRequest{Name: "r", Nodes: 1, MemoryGBs: 4})},
 		{"ReplicaSets.Create/zero MemoryGBs", "MemoryGBs", rsCreate(&dbcloud.CreateReplicaSetRequest{Name: "r", Nodes: 1, CPUMillis: 1000})},
 
-		// VPC ids.
-		{"AttachToVPC/empty vpcID", "vpcID", func(ctx context.Context, c *dbcloud.Client) error {
-			return c.Services.AttachToVPC(ctx, p, s, "")
-		}},
-		{"AttachToVPC/vpcID with letters", "vpcID", func(ctx context.Context, c *dbcloud.Client) error {
-			return c.Services.AttachToVPC(ctx, p, s, "vpc-12345")
-		}},
-		{"AttachToVPC/vpcID with a space", "vpcID", func(ctx context.Context, c *dbcloud.Client) error {
-			return c.Services.AttachToVPC(ctx, p, s, "123 45")
-		}},
-		{"AttachToVPC/vpcID of non-ASCII digits", "vpcID", func(ctx context.Context, c *dbcloud.Client) error {
-			return c.Services.AttachToVPC(ctx, p, s, "١٢٣")
-		}},
-		{"DetachFromVPC/empty vpcID", "vpcID", func(ctx context.Context, c *dbcloud.Client) error {
-			return c.Services.DetachFromVPC(ctx, p, s, "")
-		}},
-		{"DetachFromVPC/negative vpcID", "vpcID", func(ctx context.Context, c *dbcloud.Client) error {
-			return c.Services.DetachFromVPC(ctx, p, s, "-12345")
-		}},
-
-		// Password and environment.
-		{"UpdatePassword/empty password", "password", func(ctx context.Context, c *dbcloud.Client) error {
-			return c.Services.UpdatePassword(ctx, p, s, "")
-		}},
-		{"SetEnvironment/empty", "env", func(ctx context.Context, c *dbcloud.Client) error {
-			return c.Services.SetEnvironment(ctx, p, s, "")
-		}},
-		{"SetEnvironment/STAGING", "env", func(ctx context.Context, c *dbcloud.Client) error {
-			return c.Services.SetEnvironment(ctx, p, s, "STAGING")
-		}},
-		{"ReplicaSets.SetEnvironment/empty", "env", func(ctx context.Context, c *dbcloud.Client) error {
-			return c.ReplicaSets.SetEnvironment(ctx, p, s, rs, "")
-		}},
-		{"ReplicaSets.SetEnvironment/STAGING", "env", func(ctx context.Context, c *dbcloud.Client) error {
-			return c.ReplicaSets.SetEnvironment(ctx, p, s, rs, "STAGING")
-		}},
+		// Password.
+		{"UpdatePassword/empty password", "password", func(c *dbcloud.Client) error { return c.Services.UpdatePassword(ctx, p, s, "") }},
 
 		// Logs.
 		{"ListLogs/Node -1", "Node", logs(&dbcloud.LogOptions{Node: new(-1)})},
@@ -281,11 +178,37 @@ func TestValidationInputs(t *testing.T) {
 		{"ListLogs/Since after Until", "Since", logs(&dbcloud.LogOptions{Since: t0.Add(time.Hour), Until: t0})},
 	}
 
+	// VPC ids: attaching and detaching check them alike.
+	for _, bad := range []struct{ name, id string }{
+		{"empty vpcID", ""},
+		{"vpcID with letters", "vpc-12345"},
+		{"vpcID with a space", "123 45"},
+		{"vpcID of non-ASCII digits", "١٢٣"},
+		{"negative vpcID", "-12345"},
+	} {
+		cases = append(cases,
+			valCase{"AttachToVPC/" + bad.name, "vpcID", func(c *dbcloud.Client) error { return c.Services.AttachToVPC(ctx, p, s, bad.id) }},
+			valCase{"DetachFromVPC/" + bad.name, "vpcID", func(c *dbcloud.Client) error { return c.Services.DetachFromVPC(ctx, p, s, bad.id) }},
+		)
+	}
+	// Environments: a service's and a replica set's are checked alike.
+	for _, bad := range []struct {
+		name string
+		env  dbcloud.Environment
+	}{{"empty", ""}, {"STAGING", "STAGING"}} {
+		cases = append(cases,
+			valCase{"SetEnvironment/" + bad.name, "env", func(c *dbcloud.Client) error { return c.Services.SetEnvironment(ctx, p, s, bad.env) }},
+			valCase{"ReplicaSets.SetEnvironment/" + bad.name, "env", func(c *dbcloud.Client) error {
+				return c.ReplicaSets.SetEnvironment(ctx, p, s, rs, bad.env)
+			}},
+		)
+	}
+
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			c, mt := newWireClient(t)
-			err := tc.call(t.Context(), c)
+			err := tc.call(c)
 			var ve *dbcloud.ValidationError
 			if !errors.As(err, &ve) {
 				t.Fatalf("error = %v (%T), want a *dbcloud.ValidationError", err, err)
@@ -466,14 +389,7 @@ func TestValidationNewClientFromEnv(t *testing.T) {
 		t.Setenv(dbcloud.EnvAPIKey, "env-key-456")
 		t.Setenv(dbcloud.EnvBaseURL, "https://env.test/v1")
 		var rec wireRecorder
-		mt := httpmock.NewMockTransport()
-		mt.RegisterNoResponder(func(req *http.Request) (*http.Response, error) {
-			if err := rec.record(req); err != nil {
-				return nil, err
-			}
-			return answer(req), nil
-		})
-		c, err := dbcloud.NewClientFromEnv(dbcloud.WithHTTPClient(&http.Client{Transport: mt}), dbcloud.WithRetryMax(0))
+		c, err := dbcloud.NewClientFromEnv(dbcloud.WithHTTPClient(rec.client(answer)), dbcloud.WithRetryMax(0))
 		if err != nil {
 			t.Fatalf("NewClientFromEnv: %v", err)
 		}
@@ -495,16 +411,9 @@ func TestValidationNewClientFromEnv(t *testing.T) {
 		t.Setenv(dbcloud.EnvAPIKey, "env-key-456")
 		t.Setenv(dbcloud.EnvBaseURL, "https://env.test/v1")
 		var rec wireRecorder
-		mt := httpmock.NewMockTransport()
-		mt.RegisterNoResponder(func(req *http.Request) (*http.Response, error) {
-			if err := rec.record(req); err != nil {
-				return nil, err
-			}
-			return answer(req), nil
-		})
 		c, err := dbcloud.NewClientFromEnv(
 			dbcloud.WithBaseURL("https://option.test/v1"),
-			dbcloud.WithHTTPClient(&http.Client{Transport: mt}),
+			dbcloud.WithHTTPClient(rec.client(answer)),
 			dbcloud.WithRetryMax(0),
 		)
 		if err != nil {

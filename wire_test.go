@@ -90,6 +90,19 @@ func (r *wireRecorder) respond(status int, body string) httpmock.Responder {
 	}
 }
 
+// client returns an HTTP client whose every request is recorded by r and
+// answered by answer, whatever its route.
+func (r *wireRecorder) client(answer func(*http.Request) *http.Response) *http.Client {
+	mt := httpmock.NewMockTransport()
+	mt.RegisterNoResponder(func(req *http.Request) (*http.Response, error) {
+		if err := r.record(req); err != nil {
+			return nil, err
+		}
+		return answer(req), nil
+	})
+	return &http.Client{Transport: mt}
+}
+
 func wireResponse(status int, body string) *http.Response {
 	resp := httpmock.NewStringResponse(status, body)
 	if body != "" {
@@ -122,15 +135,8 @@ func newWireClient(t *testing.T, opts ...dbcloud.Option) (*dbcloud.Client, *http
 // rec and answered by answer, whatever its route.
 func newRecordingClient(t *testing.T, rec *wireRecorder, answer func(*http.Request) *http.Response, key string, opts ...dbcloud.Option) *dbcloud.Client {
 	t.Helper()
-	mt := httpmock.NewMockTransport()
-	mt.RegisterNoResponder(func(req *http.Request) (*http.Response, error) {
-		if err := rec.record(req); err != nil {
-			return nil, err
-		}
-		return answer(req), nil
-	})
 	c, err := dbcloud.NewClient(key, append([]dbcloud.Option{
-		dbcloud.WithHTTPClient(&http.Client{Transport: mt}),
+		dbcloud.WithHTTPClient(rec.client(answer)),
 		dbcloud.WithRetryWait(time.Millisecond, 2*time.Millisecond),
 		dbcloud.WithRetryMax(0),
 	}, opts...)...)
@@ -230,6 +236,20 @@ func TestWireFullServiceIsComplete(t *testing.T) {
 	}
 }
 
+// fullCreateRequest is a CreateServiceRequest with every field set (Shared
+// excluded: it cannot be combined with sizes).
+func fullCreateRequest() *dbcloud.CreateServiceRequest {
+	return &dbcloud.CreateServiceRequest{
+		Name:           "metrics-db",
+		Addons:         []dbcloud.Addon{dbcloud.AddonTimeSeries, dbcloud.AddonAI},
+		CPUMillis:      2000,
+		MemoryGBs:      8,
+		EnvironmentTag: dbcloud.EnvironmentProd,
+		RegionCode:     "us-east-1",
+		ReplicaCount:   new(2),
+	}
+}
+
 // wireCase is one call of the SDK and the exchange it must make.
 type wireCase struct {
 	name     string
@@ -321,15 +341,7 @@ func TestWireOperations(t *testing.T) {
 			respBody: wireSvcJSON("svc-new", "metrics-db", "QUEUED",
 				`"initial_password":"Init-Pa55-word","ha_replicas":{"replica_count":2,"sync_replica_count":0},"metadata":{"environment":"PROD"}`),
 			call: func(ctx context.Context, c *dbcloud.Client) (any, error) {
-				return c.Services.Create(ctx, "proj-1", &dbcloud.CreateServiceRequest{
-					Name:           "metrics-db",
-					Addons:         []dbcloud.Addon{dbcloud.AddonTimeSeries, dbcloud.AddonAI},
-					CPUMillis:      2000,
-					MemoryGBs:      8,
-					EnvironmentTag: dbcloud.EnvironmentProd,
-					RegionCode:     "us-east-1",
-					ReplicaCount:   new(2),
-				})
+				return c.Services.Create(ctx, "proj-1", fullCreateRequest())
 			},
 			wantBody: map[string]any{
 				"name":            "metrics-db",
