@@ -47,13 +47,13 @@ type service struct {
 	sched              schedule
 	cpu, mem           int
 	replicas, syncReps int
-	pooler             bool
+	pooler             pooler
 	vpcID              string
 	forkedFrom         *forkedFromJSON
 	sets               []*replicaSet
 	logs               logStore
 	load               int           // fixes the metrics this service reports
-	ep, poolerEP       *liveEndpoint // nil unless live; poolerEP opens with the pooler
+	ep                 *liveEndpoint // nil unless live
 }
 
 func (s *service) host() string { return s.id + "." + s.project + ".fake.dbcloud.test" }
@@ -76,8 +76,8 @@ func (s *service) view(now time.Time, status string) serviceJSON {
 		HAReplicas:  haJSON{s.replicas, s.syncReps},
 		Metadata:    metadataJSON{s.env},
 	}
-	if s.pooler {
-		v.ConnectionPooler = &poolerJSON{s.poolerEP.json(s.host(), portPooler)}
+	if s.pooler.on {
+		v.ConnectionPooler = &poolerJSON{s.pooler.ep.json(s.host(), portPooler)}
 	}
 	if s.vpcID != "" {
 		v.VPCEndpoint = &vpcEndpointJSON{s.id + "." + s.project + ".vpc.fake.dbcloud.test", portDirect, s.vpcID}
@@ -143,7 +143,7 @@ func (a *engine) removeGone(now time.Time) {
 		}
 		delete(a.byID, s.id)
 		s.ep.close()
-		s.poolerEP.close()
+		s.pooler.ep.close()
 		for _, rs := range s.sets {
 			rs.closeEndpoints()
 		}
@@ -164,7 +164,7 @@ func (a *engine) removeGone(now time.Time) {
 // also refuses while the pooler is off.
 func (a *engine) openServiceEndpoint(s *service, pooler bool) (*liveEndpoint, error) {
 	return a.openEndpoint(func(now time.Time) pgAnswer {
-		if pooler && !s.pooler {
+		if pooler && !s.pooler.on {
 			return pgRefuse
 		}
 		return answerFor(s.sched, now, statusReady, a.connectDelay)
@@ -378,6 +378,30 @@ func onOff(on bool) string {
 	return "disabled"
 }
 
+// pooler is the connection pooler of a service or of a replica set.
+type pooler struct {
+	on bool
+	ep *liveEndpoint // nil unless live; opens when the pooler is first turned on
+}
+
+// turn turns the pooler on or off, what naming it in the conflict when it
+// already is. open makes its endpoint the first time it is turned on; the
+// endpoint stays and refuses while the pooler is off.
+func (p *pooler) turn(on bool, what string, open func() (*liveEndpoint, error)) error {
+	if p.on == on {
+		return conflict(what+" is already "+onOff(on), "pooler "+onOff(on))
+	}
+	if on && p.ep == nil {
+		ep, err := open()
+		if err != nil {
+			return err
+		}
+		p.ep = ep
+	}
+	p.on = on
+	return nil
+}
+
 func (a *engine) switchPooler(c *call, on bool) (reply, error) {
 	s, err := a.findService(c.project, c.service)
 	if err != nil {
@@ -386,15 +410,10 @@ func (a *engine) switchPooler(c *call, on bool) (reply, error) {
 	if err := needAlive(s, c.now, "changing the pooler"); err != nil {
 		return reply{}, err
 	}
-	if s.pooler == on {
-		return reply{}, conflict("connection pooler is already "+onOff(on), "pooler "+onOff(on))
+	open := func() (*liveEndpoint, error) { return a.openServiceEndpoint(s, true) }
+	if err := s.pooler.turn(on, "connection pooler", open); err != nil {
+		return reply{}, err
 	}
-	if on && s.poolerEP == nil {
-		if s.poolerEP, err = a.openServiceEndpoint(s, true); err != nil {
-			return reply{}, err
-		}
-	}
-	s.pooler = on
 	s.logs.event(c.now, sevLog, "connection pooler "+onOff(on))
 	return message(http.StatusOK, "connection pooler "+onOff(on)), nil
 }
