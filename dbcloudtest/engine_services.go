@@ -195,6 +195,24 @@ func needAlive(s *service, now time.Time, op string) error {
 	return nil
 }
 
+// serviceToChange resolves the service a call changes, reads the change
+// with parse and refuses it on a service being deleted, in the order the
+// package documentation gives: service (404), body (400), status (409).
+func serviceToChange[T any](a *engine, c *call, op string, parse func(*call) (T, error)) (*service, T, error) {
+	var in T
+	s, err := a.findService(c.project, c.service)
+	if err != nil {
+		return nil, in, err
+	}
+	if in, err = parse(c); err != nil {
+		return nil, in, err
+	}
+	if err := needAlive(s, c.now, op); err != nil {
+		return nil, in, err
+	}
+	return s, in, nil
+}
+
 func accepted(body any) reply { return reply{status: http.StatusAccepted, body: body} }
 
 func message(status int, text string) reply {
@@ -419,15 +437,8 @@ func (a *engine) switchPooler(c *call, on bool) (reply, error) {
 }
 
 func (a *engine) attachVPC(c *call) (reply, error) {
-	s, err := a.findService(c.project, c.service)
+	s, vpc, err := serviceToChange(a, c, "attachToVPC", parseVPC)
 	if err != nil {
-		return reply{}, err
-	}
-	vpc, err := parseVPC(c)
-	if err != nil {
-		return reply{}, err
-	}
-	if err := needAlive(s, c.now, "attachToVPC"); err != nil {
 		return reply{}, err
 	}
 	if s.vpcID != "" {
@@ -439,15 +450,8 @@ func (a *engine) attachVPC(c *call) (reply, error) {
 }
 
 func (a *engine) detachVPC(c *call) (reply, error) {
-	s, err := a.findService(c.project, c.service)
+	s, vpc, err := serviceToChange(a, c, "detachFromVPC", parseVPC)
 	if err != nil {
-		return reply{}, err
-	}
-	vpc, err := parseVPC(c)
-	if err != nil {
-		return reply{}, err
-	}
-	if err := needAlive(s, c.now, "detachFromVPC"); err != nil {
 		return reply{}, err
 	}
 	if s.vpcID != vpc {
@@ -459,31 +463,18 @@ func (a *engine) detachVPC(c *call) (reply, error) {
 }
 
 func (a *engine) updatePassword(c *call) (reply, error) {
-	s, err := a.findService(c.project, c.service)
+	// The new password is neither kept nor logged: only the fact of the change.
+	s, _, err := serviceToChange(a, c, "updatePassword", parsePassword)
 	if err != nil {
 		return reply{}, err
 	}
-	if err := parsePassword(c); err != nil {
-		return reply{}, err
-	}
-	if err := needAlive(s, c.now, "updatePassword"); err != nil {
-		return reply{}, err
-	}
-	// The new password is neither kept nor logged: only the fact of the change.
 	s.logs.event(c.now, sevLog, `password of role "tsdbadmin" changed`)
 	return reply{status: http.StatusNoContent}, nil
 }
 
 func (a *engine) setEnvironment(c *call) (reply, error) {
-	s, err := a.findService(c.project, c.service)
+	s, env, err := serviceToChange(a, c, "setEnvironment", parseEnvironment)
 	if err != nil {
-		return reply{}, err
-	}
-	env, err := parseEnvironment(c)
-	if err != nil {
-		return reply{}, err
-	}
-	if err := needAlive(s, c.now, "setEnvironment"); err != nil {
 		return reply{}, err
 	}
 	s.env = env
