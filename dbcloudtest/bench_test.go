@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/dbcloud/dbcloud-go"
-	"github.com/dbcloud/dbcloud-go/dbcloudtest"
 )
 
 // The benchmarks measure what a user's test gets through the server with
@@ -19,8 +18,7 @@ import (
 //	go test -run '^$' -bench . -benchmem ./dbcloudtest
 
 func BenchmarkGet(b *testing.B) {
-	srv := dbcloudtest.NewServer()
-	defer srv.Close()
+	srv := newServer(b)
 	c := srv.Client()
 	ctx := b.Context()
 	svc := createReady(b, c, srv.ProjectID)
@@ -35,8 +33,7 @@ func BenchmarkGet(b *testing.B) {
 }
 
 func BenchmarkCreate(b *testing.B) {
-	srv := dbcloudtest.NewServer()
-	defer srv.Close()
+	srv := newServer(b)
 	c := srv.Client()
 	ctx := b.Context()
 	req := &dbcloud.CreateServiceRequest{Name: "bench"}
@@ -54,8 +51,7 @@ func BenchmarkCreate(b *testing.B) {
 // iteration.
 func BenchmarkAllLogs(b *testing.B) {
 	const entries = 10_000
-	srv := dbcloudtest.NewServer()
-	defer srv.Close()
+	srv := newServer(b)
 	c := srv.Client()
 	ctx := b.Context()
 	svc := createReady(b, c, srv.ProjectID)
@@ -88,8 +84,7 @@ func BenchmarkAllLogs(b *testing.B) {
 // wait for the deletion per iteration and reports the median besides the
 // mean.
 func BenchmarkLifecycle(b *testing.B) {
-	srv := dbcloudtest.NewServer()
-	defer srv.Close()
+	srv := newServer(b)
 	c := srv.Client()
 	ctx := b.Context()
 	var took []time.Duration

@@ -10,17 +10,15 @@ import (
 
 	"github.com/dbcloud/dbcloud-go"
 	"github.com/dbcloud/dbcloud-go/dbcloudtest"
-	"github.com/dbcloud/dbcloud-go/internal/leakcheck"
 )
 
 // One server, many clients, many goroutines, and the test's own calls in
 // between: every lifecycle completes, the counts add up, and nothing is
 // left behind (run with -race).
 func TestConcurrentUse(t *testing.T) {
-	leakcheck.Check(t)
+	dbcloudtest.CheckGoroutines(t)
 	const clients, perClient = 4, 8
-	srv := dbcloudtest.NewServer(dbcloudtest.WithProjects("p1", "p2"))
-	defer srv.Close()
+	srv := newServer(t, dbcloudtest.WithProjects("p1", "p2"))
 	ctx := t.Context()
 
 	var wg sync.WaitGroup

@@ -184,44 +184,35 @@ func parseSetHA(c *call, replicas, sync int) (int, int, error) {
 	return replicas, sync, nil
 }
 
-func parseVPC(c *call) (string, error) {
+// parseField reads the body of an operation whose one field is required and
+// must pass check.
+func parseField(c *call, field string, check func(field, v string) error) (string, error) {
 	b, err := parseBody(c)
 	if err != nil {
 		return "", err
 	}
-	v, err := b.required("vpc_id")
+	v, err := b.required(field)
 	if err != nil {
 		return "", err
 	}
-	if !allDigits(v) {
-		return "", badRequest("vpc_id", "must contain digits only")
+	if err := check(field, v); err != nil {
+		return "", err
 	}
 	return v, nil
 }
 
-func parsePassword(c *call) error {
-	b, err := parseBody(c)
-	if err != nil {
-		return err
-	}
-	v, err := b.required("password")
-	if err == nil && v == "" {
-		err = badRequest("password", "must not be empty")
-	}
-	return err
+func parseVPC(c *call) (string, error) { return parseField(c, "vpc_id", checkDigits) }
+
+func parsePassword(c *call) (string, error) {
+	return parseField(c, "password", func(field, v string) error {
+		if v == "" {
+			return badRequest(field, "must not be empty")
+		}
+		return nil
+	})
 }
 
-func parseEnvironment(c *call) (string, error) {
-	b, err := parseBody(c)
-	if err != nil {
-		return "", err
-	}
-	v, err := b.required("environment")
-	if err != nil {
-		return "", err
-	}
-	return v, checkEnv("environment", v)
-}
+func parseEnvironment(c *call) (string, error) { return parseField(c, "environment", checkEnv) }
 
 type replicaSetInput struct {
 	name            string

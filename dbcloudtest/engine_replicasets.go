@@ -19,20 +19,20 @@ type replicaSet struct {
 	id, name, env   string
 	sched           schedule
 	nodes, cpu, mem int
-	pooler          bool
-	ep, poolerEP    *liveEndpoint // nil unless live; poolerEP opens with the pooler
+	pooler          pooler
+	ep              *liveEndpoint // nil unless live
 }
 
 func (rs *replicaSet) closeEndpoints() {
 	rs.ep.close()
-	rs.poolerEP.close()
+	rs.pooler.ep.close()
 }
 
 // openSetEndpoint opens a live endpoint of rs, or of its pooler, which also
 // refuses while the pooler is off.
 func (a *engine) openSetEndpoint(rs *replicaSet, pooler bool) (*liveEndpoint, error) {
 	return a.openEndpoint(func(now time.Time) pgAnswer {
-		if pooler && !rs.pooler {
+		if pooler && !rs.pooler.on {
 			return pgRefuse
 		}
 		return answerFor(rs.sched, now, rsActive, a.connectDelay)
@@ -63,8 +63,8 @@ func (rs *replicaSet) view(s *service, status string) replicaSetJSON {
 		Endpoint:  rs.ep.json(host, portDirect),
 		Metadata:  metadataJSON{rs.env},
 	}
-	if rs.pooler {
-		v.ConnectionPooler = &poolerJSON{rs.poolerEP.json(host, portPooler)}
+	if rs.pooler.on {
+		v.ConnectionPooler = &poolerJSON{rs.pooler.ep.json(host, portPooler)}
 	}
 	return v
 }
@@ -192,15 +192,10 @@ func (a *engine) switchSetPooler(c *call, on bool) (reply, error) {
 	if err := needSetAlive(s, rs, c.now, "changing the pooler"); err != nil {
 		return reply{}, err
 	}
-	if rs.pooler == on {
-		return reply{}, conflict("replica set connection pooler is already "+onOff(on), "pooler "+onOff(on))
+	open := func() (*liveEndpoint, error) { return a.openSetEndpoint(rs, true) }
+	if err := rs.pooler.turn(on, "replica set connection pooler", open); err != nil {
+		return reply{}, err
 	}
-	if on && rs.poolerEP == nil {
-		if rs.poolerEP, err = a.openSetEndpoint(rs, true); err != nil {
-			return reply{}, err
-		}
-	}
-	rs.pooler = on
 	s.logs.event(c.now, sevLog, "read replica set "+rs.id+": connection pooler "+onOff(on))
 	return message(http.StatusOK, "replica set connection pooler "+onOff(on)), nil
 }

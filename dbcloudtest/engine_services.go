@@ -47,13 +47,13 @@ type service struct {
 	sched              schedule
 	cpu, mem           int
 	replicas, syncReps int
-	pooler             bool
+	pooler             pooler
 	vpcID              string
 	forkedFrom         *forkedFromJSON
 	sets               []*replicaSet
 	logs               logStore
 	load               int           // fixes the metrics this service reports
-	ep, poolerEP       *liveEndpoint // nil unless live; poolerEP opens with the pooler
+	ep                 *liveEndpoint // nil unless live
 }
 
 func (s *service) host() string { return s.id + "." + s.project + ".fake.dbcloud.test" }
@@ -76,8 +76,8 @@ func (s *service) view(now time.Time, status string) serviceJSON {
 		HAReplicas:  haJSON{s.replicas, s.syncReps},
 		Metadata:    metadataJSON{s.env},
 	}
-	if s.pooler {
-		v.ConnectionPooler = &poolerJSON{s.poolerEP.json(s.host(), portPooler)}
+	if s.pooler.on {
+		v.ConnectionPooler = &poolerJSON{s.pooler.ep.json(s.host(), portPooler)}
 	}
 	if s.vpcID != "" {
 		v.VPCEndpoint = &vpcEndpointJSON{s.id + "." + s.project + ".vpc.fake.dbcloud.test", portDirect, s.vpcID}
@@ -143,7 +143,7 @@ func (a *engine) removeGone(now time.Time) {
 		}
 		delete(a.byID, s.id)
 		s.ep.close()
-		s.poolerEP.close()
+		s.pooler.ep.close()
 		for _, rs := range s.sets {
 			rs.closeEndpoints()
 		}
@@ -164,7 +164,7 @@ func (a *engine) removeGone(now time.Time) {
 // also refuses while the pooler is off.
 func (a *engine) openServiceEndpoint(s *service, pooler bool) (*liveEndpoint, error) {
 	return a.openEndpoint(func(now time.Time) pgAnswer {
-		if pooler && !s.pooler {
+		if pooler && !s.pooler.on {
 			return pgRefuse
 		}
 		return answerFor(s.sched, now, statusReady, a.connectDelay)
@@ -193,6 +193,24 @@ func needAlive(s *service, now time.Time, op string) error {
 		return conflict(fmt.Sprintf("%s is not possible: the service is %s", op, got), "status "+got)
 	}
 	return nil
+}
+
+// serviceToChange resolves the service a call changes, reads the change
+// with parse and refuses it on a service being deleted, in the order the
+// package documentation gives: service (404), body (400), status (409).
+func serviceToChange[T any](a *engine, c *call, op string, parse func(*call) (T, error)) (*service, T, error) {
+	var in T
+	s, err := a.findService(c.project, c.service)
+	if err != nil {
+		return nil, in, err
+	}
+	if in, err = parse(c); err != nil {
+		return nil, in, err
+	}
+	if err := needAlive(s, c.now, op); err != nil {
+		return nil, in, err
+	}
+	return s, in, nil
 }
 
 func accepted(body any) reply { return reply{status: http.StatusAccepted, body: body} }
@@ -378,6 +396,30 @@ func onOff(on bool) string {
 	return "disabled"
 }
 
+// pooler is the connection pooler of a service or of a replica set.
+type pooler struct {
+	on bool
+	ep *liveEndpoint // nil unless live; opens when the pooler is first turned on
+}
+
+// turn turns the pooler on or off, what naming it in the conflict when it
+// already is. open makes its endpoint the first time it is turned on; the
+// endpoint stays and refuses while the pooler is off.
+func (p *pooler) turn(on bool, what string, open func() (*liveEndpoint, error)) error {
+	if p.on == on {
+		return conflict(what+" is already "+onOff(on), "pooler "+onOff(on))
+	}
+	if on && p.ep == nil {
+		ep, err := open()
+		if err != nil {
+			return err
+		}
+		p.ep = ep
+	}
+	p.on = on
+	return nil
+}
+
 func (a *engine) switchPooler(c *call, on bool) (reply, error) {
 	s, err := a.findService(c.project, c.service)
 	if err != nil {
@@ -386,29 +428,17 @@ func (a *engine) switchPooler(c *call, on bool) (reply, error) {
 	if err := needAlive(s, c.now, "changing the pooler"); err != nil {
 		return reply{}, err
 	}
-	if s.pooler == on {
-		return reply{}, conflict("connection pooler is already "+onOff(on), "pooler "+onOff(on))
+	open := func() (*liveEndpoint, error) { return a.openServiceEndpoint(s, true) }
+	if err := s.pooler.turn(on, "connection pooler", open); err != nil {
+		return reply{}, err
 	}
-	if on && s.poolerEP == nil {
-		if s.poolerEP, err = a.openServiceEndpoint(s, true); err != nil {
-			return reply{}, err
-		}
-	}
-	s.pooler = on
 	s.logs.event(c.now, sevLog, "connection pooler "+onOff(on))
 	return message(http.StatusOK, "connection pooler "+onOff(on)), nil
 }
 
 func (a *engine) attachVPC(c *call) (reply, error) {
-	s, err := a.findService(c.project, c.service)
+	s, vpc, err := serviceToChange(a, c, "attachToVPC", parseVPC)
 	if err != nil {
-		return reply{}, err
-	}
-	vpc, err := parseVPC(c)
-	if err != nil {
-		return reply{}, err
-	}
-	if err := needAlive(s, c.now, "attachToVPC"); err != nil {
 		return reply{}, err
 	}
 	if s.vpcID != "" {
@@ -420,15 +450,8 @@ func (a *engine) attachVPC(c *call) (reply, error) {
 }
 
 func (a *engine) detachVPC(c *call) (reply, error) {
-	s, err := a.findService(c.project, c.service)
+	s, vpc, err := serviceToChange(a, c, "detachFromVPC", parseVPC)
 	if err != nil {
-		return reply{}, err
-	}
-	vpc, err := parseVPC(c)
-	if err != nil {
-		return reply{}, err
-	}
-	if err := needAlive(s, c.now, "detachFromVPC"); err != nil {
 		return reply{}, err
 	}
 	if s.vpcID != vpc {
@@ -440,31 +463,18 @@ func (a *engine) detachVPC(c *call) (reply, error) {
 }
 
 func (a *engine) updatePassword(c *call) (reply, error) {
-	s, err := a.findService(c.project, c.service)
+	// The new password is neither kept nor logged: only the fact of the change.
+	s, _, err := serviceToChange(a, c, "updatePassword", parsePassword)
 	if err != nil {
 		return reply{}, err
 	}
-	if err := parsePassword(c); err != nil {
-		return reply{}, err
-	}
-	if err := needAlive(s, c.now, "updatePassword"); err != nil {
-		return reply{}, err
-	}
-	// The new password is neither kept nor logged: only the fact of the change.
 	s.logs.event(c.now, sevLog, `password of role "tsdbadmin" changed`)
 	return reply{status: http.StatusNoContent}, nil
 }
 
 func (a *engine) setEnvironment(c *call) (reply, error) {
-	s, err := a.findService(c.project, c.service)
+	s, env, err := serviceToChange(a, c, "setEnvironment", parseEnvironment)
 	if err != nil {
-		return reply{}, err
-	}
-	env, err := parseEnvironment(c)
-	if err != nil {
-		return reply{}, err
-	}
-	if err := needAlive(s, c.now, "setEnvironment"); err != nil {
 		return reply{}, err
 	}
 	s.env = env

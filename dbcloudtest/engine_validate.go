@@ -123,11 +123,18 @@ func allDigits(v string) bool {
 	return v != ""
 }
 
+func checkDigits(field, v string) error {
+	if !allDigits(v) {
+		return badRequest(field, "must contain digits only")
+	}
+	return nil
+}
+
 // digits parses a size sent as a string of digits. Zero is refused too: no
 // allocation of zero millicores or gigabytes can be made.
 func digits(field, v string) (int, error) {
-	if !allDigits(v) {
-		return 0, badRequest(field, "must contain digits only")
+	if err := checkDigits(field, v); err != nil {
+		return 0, err
 	}
 	n, err := strconv.ParseInt(v, 10, 32)
 	switch {

@@ -14,8 +14,7 @@ import (
 // Every field of Fault reaches the server, seen through the SDK as a user
 // would see it.
 func TestFaults(t *testing.T) {
-	srv := dbcloudtest.NewServer()
-	defer srv.Close()
+	srv := newServer(t)
 	c := srv.Client()
 	ctx := t.Context()
 	p := srv.ProjectID
@@ -97,8 +96,7 @@ func TestFaults(t *testing.T) {
 
 // Requests keeps the query string as sent.
 func TestRequestsQuery(t *testing.T) {
-	srv := dbcloudtest.NewServer()
-	defer srv.Close()
+	srv := newServer(t)
 	c := srv.Client()
 	svc := createReady(t, c, srv.ProjectID)
 	_, err := c.Services.ListLogs(t.Context(), srv.ProjectID, svc.ServiceID, &dbcloud.LogOptions{Severities: []string{"ERROR", "FATAL"}})
@@ -108,5 +106,33 @@ func TestRequestsQuery(t *testing.T) {
 	all := srv.Requests()
 	if last := all[len(all)-1]; last.Query != "severities=ERROR&severities=FATAL" || last.Status != 200 {
 		t.Errorf("last request %+v", last)
+	}
+}
+
+// ResetRequests empties Count and Requests and leaves the state alone;
+// requests after it are counted again.
+func TestResetRequests(t *testing.T) {
+	srv := newServer(t)
+	c := srv.Client()
+	svc := createReady(t, c, srv.ProjectID)
+	if srv.Count("", "") == 0 || len(srv.Requests()) == 0 {
+		t.Fatal("the setup's requests were not counted")
+	}
+	srv.ResetRequests()
+	if n, reqs := srv.Count("", ""), srv.Requests(); n != 0 || len(reqs) != 0 {
+		t.Fatalf("after ResetRequests: Count %d, Requests %v", n, reqs)
+	}
+	if _, err := c.Services.Get(t.Context(), srv.ProjectID, svc.ServiceID); err != nil {
+		t.Fatal(err)
+	}
+	want := []dbcloudtest.Request{{Method: "GET", Path: "/projects/" + srv.ProjectID + "/services/" + svc.ServiceID, Status: 200}}
+	if diff := cmp.Diff(want, srv.Requests()); diff != "" {
+		t.Errorf("Requests after one Get (-want +got):\n%s", diff)
+	}
+	if n := srv.Count("GET", "/projects/*/services/*"); n != 1 {
+		t.Errorf("Count of the Get = %d, want 1", n)
+	}
+	if got, ok := srv.Service(svc.ServiceID); !ok || got.Status != dbcloud.StatusReady {
+		t.Errorf("the service after ResetRequests: %+v, %v", got, ok)
 	}
 }

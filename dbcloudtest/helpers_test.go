@@ -1,6 +1,7 @@
 package dbcloudtest_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/dbcloud/dbcloud-go"
@@ -34,4 +35,15 @@ func createReady(t testing.TB, c *dbcloud.Client, project string) *dbcloud.Servi
 		t.Fatal(err)
 	}
 	return ready
+}
+
+// checkUserError checks that a helper failed with an error that speaks of
+// this package only.
+func checkUserError(t *testing.T, name string, err error) {
+	t.Helper()
+	if err == nil {
+		t.Errorf("%s: no error", name)
+	} else if msg := err.Error(); !strings.HasPrefix(msg, "dbcloudtest: ") || strings.Count(msg, "dbcloudtest: ") != 1 {
+		t.Errorf("%s: error %q", name, msg)
+	}
 }

@@ -119,36 +119,6 @@ func TestWithLogIntervalAndRetention(t *testing.T) {
 	}
 }
 
-// Logs is what a client reads: AllLogs gives the same entries.
-func TestLogs(t *testing.T) {
-	srv := newServer(t, dbcloudtest.WithSeed(3))
-	c := srv.Client()
-	svc := create(t, c, srv.ProjectID)
-	if err := srv.SeedLogs(svc.ServiceID, 1200); err != nil {
-		t.Fatal(err)
-	}
-	held, err := srv.Logs(svc.ServiceID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	i := 0
-	for e, err := range c.Services.AllLogs(t.Context(), srv.ProjectID, svc.ServiceID, nil) {
-		if err != nil {
-			t.Fatal(err)
-		}
-		if i >= len(held) || !e.Timestamp.Equal(held[i].Timestamp) || e.Severity != held[i].Severity || e.Message != held[i].Message {
-			t.Fatalf("entry %d: read %+v, Logs has %d entries", i, e, len(held))
-		}
-		i++
-	}
-	if i != len(held) || i < 1200 {
-		t.Errorf("read %d entries, Logs returned %d", i, len(held))
-	}
-	if _, err := srv.Logs("no-such-service"); err == nil || !strings.HasPrefix(err.Error(), "dbcloudtest: ") {
-		t.Errorf("Logs of an unknown service: %v", err)
-	}
-}
-
 func TestWithRequestLogOff(t *testing.T) {
 	srv := newServer(t, dbcloudtest.WithRequestLog(false))
 	if _, err := srv.Client().Services.List(t.Context(), srv.ProjectID); err != nil {

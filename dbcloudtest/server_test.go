@@ -3,22 +3,26 @@ package dbcloudtest_test
 import (
 	"context"
 	"errors"
+	"io"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/dbcloud/dbcloud-go"
 	"github.com/dbcloud/dbcloud-go/dbcloudtest"
-	"github.com/dbcloud/dbcloud-go/internal/leakcheck"
 )
 
 // Close leaves no goroutine and no listener, also with a request held by a
 // Delay fault, clients with idle connections, and Close called again.
 func TestCloseLeavesNothing(t *testing.T) {
-	leakcheck.Check(t)
+	dbcloudtest.CheckGoroutines(t)
 	srv := dbcloudtest.NewServer()
 	c1, c2 := srv.Client(), srv.Client()
 	createReady(t, c1, srv.ProjectID)
@@ -59,7 +63,7 @@ func TestCloseLeavesNothing(t *testing.T) {
 }
 
 func TestCloseConcurrently(t *testing.T) {
-	leakcheck.Check(t)
+	dbcloudtest.CheckGoroutines(t)
 	srv := dbcloudtest.NewServer()
 	srv.Client()
 	var wg sync.WaitGroup
@@ -70,8 +74,7 @@ func TestCloseConcurrently(t *testing.T) {
 }
 
 func TestClientDefaults(t *testing.T) {
-	srv := dbcloudtest.NewServer()
-	defer srv.Close()
+	srv := newServer(t)
 	c := srv.Client()
 	ctx := t.Context()
 
@@ -109,8 +112,7 @@ func TestClientDefaults(t *testing.T) {
 }
 
 func TestClientPanicsOnBadOptions(t *testing.T) {
-	srv := dbcloudtest.NewServer()
-	defer srv.Close()
+	srv := newServer(t)
 	defer func() {
 		if r := recover(); r == nil || !strings.Contains(r.(string), "dbcloudtest: Client") {
 			t.Errorf("recovered %v", r)
@@ -121,12 +123,11 @@ func TestClientPanicsOnBadOptions(t *testing.T) {
 
 func TestOptions(t *testing.T) {
 	start := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	srv := dbcloudtest.NewServer(
+	srv := newServer(t,
 		dbcloudtest.WithAPIKey("sk-test-own"),
 		dbcloudtest.WithProjects("alpha", "beta"),
 		dbcloudtest.WithStartTime(start),
 	)
-	defer srv.Close()
 	if srv.APIKey != "sk-test-own" || srv.ProjectID != "alpha" || !strings.HasPrefix(srv.URL, "http://127.0.0.1:") || !strings.HasSuffix(srv.URL, "/v1") {
 		t.Fatalf("server %+v", srv)
 	}
@@ -157,8 +158,7 @@ func TestOptions(t *testing.T) {
 // time.Now sees what the server made.
 func TestDefaultStartIsNow(t *testing.T) {
 	before := time.Now()
-	srv := dbcloudtest.NewServer()
-	defer srv.Close()
+	srv := newServer(t)
 	if now := srv.Now(); now.Before(before) || now.After(time.Now()) {
 		t.Errorf("server clock at %v, NewServer ran at %v", now, before)
 	}
@@ -208,3 +208,154 @@ func TestOptionsPanicOnNonsense(t *testing.T) {
 		}()
 	}
 }
+
+// Every endpoint is a live listener while its resource lives: a probe of a
+// warming database times out naming 57P03, a deleted service's endpoint
+// refuses, and Close closes every listener.
+func TestEndpointsAreLive(t *testing.T) {
+	dbcloudtest.CheckGoroutines(t)
+	srv := newServer(t, dbcloudtest.WithConnectDelay(time.Minute))
+	client := srv.Client()
+	svc := createReady(t, client, srv.ProjectID)
+	if svc.Endpoint == nil || svc.Endpoint.Host != "127.0.0.1" || svc.Endpoint.Port == 0 {
+		t.Fatalf("endpoint %+v, want a loopback port", svc.Endpoint)
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 200*time.Millisecond)
+	defer cancel()
+	_, err := client.Services.WaitForConnectable(ctx, srv.ProjectID, svc.ServiceID, dbcloud.WithPollInterval(time.Millisecond, 5*time.Millisecond))
+	if !errors.Is(err, context.DeadlineExceeded) || !strings.Contains(err.Error(), "57P03") {
+		t.Errorf("within the delay: %v, want a timeout naming 57P03", err)
+	}
+	srv.Advance(time.Minute)
+	if _, err := client.Services.WaitForConnectable(t.Context(), srv.ProjectID, svc.ServiceID); err != nil {
+		t.Errorf("after the delay: %v", err)
+	}
+
+	other := createReady(t, client, srv.ProjectID)
+	if err := client.Services.Delete(t.Context(), srv.ProjectID, svc.ServiceID); err != nil {
+		t.Fatal(err)
+	}
+	if err := client.Services.WaitForDeleted(t.Context(), srv.ProjectID, svc.ServiceID); err != nil {
+		t.Fatal(err)
+	}
+	refused(t, "a deleted service's endpoint", svc.Endpoint)
+	srv.Close()
+	refused(t, "an endpoint after Close", other.Endpoint)
+}
+
+// refused fails the test when something still accepts connections at ep.
+func refused(t *testing.T, what string, ep *dbcloud.Endpoint) {
+	t.Helper()
+	addr := net.JoinHostPort(ep.Host, strconv.Itoa(ep.Port))
+	if conn, err := net.DialTimeout("tcp", addr, time.Second); err == nil {
+		conn.Close()
+		t.Errorf("%s, %s, accepts connections", what, addr)
+	}
+}
+
+// Behind the caller's middleware, the handler is the same model: its
+// requests change the state, meet faults (a Drop included, which hijacks
+// through the middleware's server) and are counted.
+func TestHandlerBehindMiddleware(t *testing.T) {
+	dbcloudtest.CheckGoroutines(t)
+	srv := newServer(t)
+	var seen atomic.Int64
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		seen.Add(1)
+		if r.Header.Get("X-Tenant") != "acme" {
+			http.Error(w, "no tenant", http.StatusForbidden)
+			return
+		}
+		srv.Handler().ServeHTTP(w, r)
+	}))
+	defer ts.Close()
+
+	tenant := &http.Client{Transport: roundTripper(func(r *http.Request) (*http.Response, error) {
+		r = r.Clone(r.Context())
+		r.Header.Set("X-Tenant", "acme")
+		return ts.Client().Transport.RoundTrip(r)
+	})}
+	c := srv.Client(dbcloud.WithBaseURL(ts.URL+"/v1"), dbcloud.WithHTTPClient(tenant))
+	defer c.CloseIdleConnections()
+	svc := createReady(t, c, c.ProjectID())
+	srv.InjectFault(dbcloudtest.Fault{Method: "GET", Path: "/projects/*/services/*", Times: 2, Drop: true})
+	if _, err := c.Services.Get(t.Context(), srv.ProjectID, svc.ServiceID); err != nil {
+		t.Fatalf("Get through two drops: %v", err)
+	}
+	if got, ok := srv.Service(svc.ServiceID); !ok || got.Status != dbcloud.StatusReady {
+		t.Errorf("the server holds %+v, %v", got, ok)
+	}
+	if n, m := srv.Count("", ""), seen.Load(); n == 0 || int64(n) != m {
+		t.Errorf("the server counted %d requests, the middleware saw %d", n, m)
+	}
+
+	plain := srv.Client(dbcloud.WithBaseURL(ts.URL + "/v1"))
+	if _, err := plain.Services.List(t.Context(), srv.ProjectID); err == nil || !strings.Contains(err.Error(), "403") {
+		t.Errorf("without the header: %v, want the middleware's 403", err)
+	}
+}
+
+// Close ends a request that a Delay fault holds in the handler, and the
+// handler answers 503 from then on.
+func TestHandlerClose(t *testing.T) {
+	dbcloudtest.CheckGoroutines(t)
+	srv := dbcloudtest.NewServer()
+	// The handler asks the request's context for Done once it has taken the
+	// request in (to end it at Close) and again while a Delay holds it: the
+	// first call is the event that the request is the handler's to end.
+	taken := make(chan struct{})
+	var once sync.Once
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ctx := doneNotifier{r.Context(), func() { once.Do(func() { close(taken) }) }}
+		srv.Handler().ServeHTTP(w, r.WithContext(ctx))
+	}))
+	defer ts.Close()
+	c := srv.Client(dbcloud.WithBaseURL(ts.URL+"/v1"), dbcloud.WithRetryMax(0))
+	srv.InjectFault(dbcloudtest.Fault{Method: "GET", Delay: time.Hour})
+	held := make(chan error, 1)
+	go func() {
+		_, err := c.Services.List(context.Background(), srv.ProjectID)
+		held <- err
+	}()
+	select {
+	case <-taken:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the held List never arrived")
+	}
+	done := make(chan struct{})
+	go func() { srv.Close(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("Close did not end the request held in the handler")
+	}
+	<-held
+
+	res, err := ts.Client().Get(ts.URL + "/v1/projects/" + srv.ProjectID + "/services")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != http.StatusServiceUnavailable || !strings.Contains(string(body), "closed") {
+		t.Errorf("after Close: %d %s", res.StatusCode, body)
+	}
+	c.CloseIdleConnections()
+	ts.Client().CloseIdleConnections()
+}
+
+// doneNotifier is a request context that calls notify whenever its Done
+// is asked for.
+type doneNotifier struct {
+	context.Context
+	notify func()
+}
+
+func (c doneNotifier) Done() <-chan struct{} {
+	c.notify()
+	return c.Context.Done()
+}
+
+type roundTripper func(*http.Request) (*http.Response, error)
+
+func (f roundTripper) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }

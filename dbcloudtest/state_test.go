@@ -2,7 +2,6 @@ package dbcloudtest_test
 
 import (
 	"errors"
-	"strings"
 	"testing"
 	"time"
 
@@ -13,8 +12,7 @@ import (
 
 // Service and Services show what a GET and a List show.
 func TestServiceIsWhatTheAPIReturns(t *testing.T) {
-	srv := dbcloudtest.NewServer(dbcloudtest.WithProjects("p1", "p2"))
-	defer srv.Close()
+	srv := newServer(t, dbcloudtest.WithProjects("p1", "p2"))
 	c := srv.Client()
 	ctx := t.Context()
 	first := createReady(t, c, "p1")
@@ -73,8 +71,7 @@ func TestServiceIsWhatTheAPIReturns(t *testing.T) {
 
 // With WithStep(d) statuses move only with Advance, one per d.
 func TestStepAndAdvance(t *testing.T) {
-	srv := dbcloudtest.NewServer(dbcloudtest.WithStep(time.Minute))
-	defer srv.Close()
+	srv := newServer(t, dbcloudtest.WithStep(time.Minute))
 	c := srv.Client()
 	ctx := t.Context()
 	svc := create(t, c, srv.ProjectID)
@@ -103,8 +100,7 @@ func TestStepAndAdvance(t *testing.T) {
 
 // With the default WithStep(0) every operation is done by the next read.
 func TestStepZero(t *testing.T) {
-	srv := dbcloudtest.NewServer()
-	defer srv.Close()
+	srv := newServer(t)
 	c := srv.Client()
 	ctx := t.Context()
 	svc := create(t, c, srv.ProjectID)
@@ -124,8 +120,7 @@ func TestStepZero(t *testing.T) {
 }
 
 func TestSetStatus(t *testing.T) {
-	srv := dbcloudtest.NewServer(dbcloudtest.WithStep(time.Minute))
-	defer srv.Close()
+	srv := newServer(t, dbcloudtest.WithStep(time.Minute))
 	c := srv.Client()
 	ctx := t.Context()
 	svc := create(t, c, srv.ProjectID)
@@ -167,82 +162,4 @@ func TestSetStatus(t *testing.T) {
 	} {
 		checkUserError(t, name, err)
 	}
-}
-
-// checkUserError checks that a helper failed with an error that speaks of
-// this package only.
-func checkUserError(t *testing.T, name string, err error) {
-	t.Helper()
-	if err == nil {
-		t.Errorf("%s: no error", name)
-	} else if msg := err.Error(); !strings.HasPrefix(msg, "dbcloudtest: ") || strings.Count(msg, "dbcloudtest: ") != 1 {
-		t.Errorf("%s: error %q", name, msg)
-	}
-}
-
-func TestSeedLogs(t *testing.T) {
-	srv := dbcloudtest.NewServer()
-	defer srv.Close()
-	c := srv.Client()
-	svc := createReady(t, c, srv.ProjectID)
-	before := allLogs(t, c, srv.ProjectID, svc.ServiceID)
-	if err := srv.SeedLogs(svc.ServiceID, 1234); err != nil {
-		t.Fatal(err)
-	}
-	after := allLogs(t, c, srv.ProjectID, svc.ServiceID)
-	if len(after) != len(before)+1234 {
-		t.Fatalf("%d entries after seeding 1234 to %d", len(after), len(before))
-	}
-	if diff := cmp.Diff(before, after[:len(before)]); diff != "" {
-		t.Errorf("seeding changed the newest entries (-before +after):\n%s", diff)
-	}
-	if last := before[len(before)-1].Timestamp; !after[len(before)].Timestamp.Before(last) {
-		t.Errorf("seeded entry at %v is not older than %v", after[len(before)].Timestamp, last)
-	}
-	checkUserError(t, "negative", srv.SeedLogs(svc.ServiceID, -1))
-	checkUserError(t, "unknown service", srv.SeedLogs("nope", 1))
-}
-
-func TestAppendLogs(t *testing.T) {
-	srv := dbcloudtest.NewServer()
-	defer srv.Close()
-	c := srv.Client()
-	svc := createReady(t, c, srv.ProjectID)
-	srv.Advance(time.Second)
-	at := srv.Now().Add(time.Minute)
-	err := srv.AppendLogs(svc.ServiceID,
-		dbcloud.LogEntry{Message: "stamped now"},
-		dbcloud.LogEntry{Timestamp: at, Severity: "error", Message: "stamped later"},
-	)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := allLogs(t, c, srv.ProjectID, svc.ServiceID)[:2]
-	want := []dbcloud.LogEntry{
-		{Timestamp: at, Severity: "ERROR", Message: "stamped later"},
-		{Timestamp: srv.Now(), Severity: "LOG", Message: "stamped now"},
-	}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("newest entries (-want +got):\n%s", diff)
-	}
-
-	n := len(allLogs(t, c, srv.ProjectID, svc.ServiceID))
-	checkUserError(t, "older than the newest", srv.AppendLogs(svc.ServiceID, dbcloud.LogEntry{Timestamp: at.Add(-time.Second), Message: "x"}))
-	checkUserError(t, "unknown severity", srv.AppendLogs(svc.ServiceID, dbcloud.LogEntry{Message: "fine"}, dbcloud.LogEntry{Severity: "LOUD", Message: "x"}))
-	checkUserError(t, "unknown service", srv.AppendLogs("nope", dbcloud.LogEntry{Message: "x"}))
-	if after := len(allLogs(t, c, srv.ProjectID, svc.ServiceID)); after != n {
-		t.Errorf("failed appends changed the history from %d to %d entries", n, after)
-	}
-}
-
-func allLogs(t *testing.T, c *dbcloud.Client, project, id string) []dbcloud.LogEntry {
-	t.Helper()
-	var out []dbcloud.LogEntry
-	for e, err := range c.Services.AllLogs(t.Context(), project, id, nil) {
-		if err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, e)
-	}
-	return out
 }
