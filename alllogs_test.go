@@ -10,8 +10,10 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/dbcloud/dbcloud-go"
 	"github.com/dbcloud/dbcloud-go/dbcloudtest"
@@ -278,4 +280,111 @@ func TestListLogsResumesFromCursor(t *testing.T) {
 	if diff := gocmp.Diff(all, append(first.Entries, second.Entries...)); diff != "" {
 		t.Errorf("pages vs AllLogs (-all +pages):\n%s", diff)
 	}
+}
+
+// newLoggedService returns a server and a READY service with n seeded log
+// entries besides its startup lines.
+func newLoggedService(t *testing.T, n int, opts ...dbcloudtest.Option) (*dbcloudtest.Server, *dbcloud.Client, string) {
+	t.Helper()
+	srv, c, svc := newOrdersService(t, opts...)
+	if _, err := c.Services.WaitForReady(t.Context(), srv.ProjectID, svc.ServiceID); err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.SeedLogs(svc.ServiceID, n); err != nil {
+		t.Fatal(err)
+	}
+	return srv, c, svc.ServiceID
+}
+
+func collect(t *testing.T, seq func(func(dbcloud.LogEntry, error) bool), between func(i int)) []dbcloud.LogEntry {
+	t.Helper()
+	var out []dbcloud.LogEntry
+	for e, err := range seq {
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, e)
+		if between != nil {
+			between(len(out))
+		}
+	}
+	return out
+}
+
+// Entries written while AllLogs reads (here after each page) come neither
+// in the read nor twice: the dbcloudtest server, like the live service,
+// positions a cursor of a read without until from its newest entry, so
+// without a fixed window each new entry repeats one on the next page.
+func TestAllLogsEntriesArrivingBetweenPagesComeOnce(t *testing.T) {
+	srv, c, id := newLoggedService(t, 1700)
+	want := collect(t, c.Services.AllLogs(t.Context(), srv.ProjectID, id, nil), nil)
+	if len(want) <= 3*dbcloud.MaxLogPage {
+		t.Fatalf("history of %d entries, want more than 3 pages", len(want))
+	}
+	before := srv.Count("GET", "/projects/*/services/*/logs")
+	got := collect(t, c.Services.AllLogs(t.Context(), srv.ProjectID, id, nil), func(i int) {
+		if i%dbcloud.MaxLogPage == 0 { // the page is done; the next is not asked for yet
+			for j := range 3 {
+				if err := srv.AppendLogs(id, dbcloud.LogEntry{Severity: "LOG", Message: fmt.Sprintf("written during the read %d.%d", i, j)}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			srv.Advance(time.Millisecond)
+		}
+	})
+	if d := gocmp.Diff(want, got); d != "" {
+		t.Errorf("AllLogs with entries arriving between pages (-before +during):\n%s", d)
+	}
+	if n, pages := srv.Count("GET", "/projects/*/services/*/logs")-before, (len(want)+dbcloud.MaxLogPage-1)/dbcloud.MaxLogPage; n != pages {
+		t.Errorf("%d requests for %d pages, want one a page", n, pages)
+	}
+}
+
+// A page of 350,000 entries in 1 MiB (the API sends at most 500) is a
+// malformed answer, refused before its entries are decoded: the read
+// allocates about the body, not 350,000 entries (some 20 MiB and more).
+func TestLogsPageOverTheLimitIsRefusedUndecoded(t *testing.T) {
+	for _, field := range []string{"entries", "logs"} {
+		t.Run(field, func(t *testing.T) {
+			c, mt := mockClient(t, dbcloud.WithRetryMax(0))
+			elem := `{}`
+			if field == "logs" {
+				elem = `""`
+			}
+			body := `{"` + field + `":[` + strings.Repeat(elem+",", 349_999) + elem + `]}`
+			mt.RegisterResponder(http.MethodGet, mockBase+"/projects/p/services/s/logs", httpmock.NewStringResponder(200, body))
+
+			var before, after runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&before)
+			page, err := c.Services.ListLogs(t.Context(), "p", "s", nil)
+			runtime.ReadMemStats(&after)
+			if !errors.Is(err, dbcloud.ErrInvalidResponse) || !strings.Contains(err.Error(), "more than 500 entries") {
+				t.Fatalf("ListLogs = %d entries, %v; want an error matching ErrInvalidResponse naming the limit", entriesOf(page), err)
+			}
+			if got, limit := after.TotalAlloc-before.TotalAlloc, uint64(6*len(body)); got > limit {
+				t.Errorf("reading the page allocated %d bytes, want at most %d (6x the %d-byte body)", got, limit, len(body))
+			}
+		})
+	}
+}
+
+// A page of exactly 500 entries, with commas and brackets inside the
+// strings, is a page.
+func TestLogsPageAtTheLimitIsDecoded(t *testing.T) {
+	c, mt := mockClient(t)
+	e := `{"timestamp":"2026-03-04T05:06:07Z","severity":"LOG","message":"a, [b], {c}, \"d,\" e\\"}`
+	body := `{"entries":[` + strings.Repeat(e+",", 499) + e + `],"last_cursor":"c"}`
+	mt.RegisterResponder(http.MethodGet, mockBase+"/projects/p/services/s/logs", httpmock.NewStringResponder(200, body))
+	page, err := c.Services.ListLogs(t.Context(), "p", "s", nil)
+	if err != nil || len(page.Entries) != 500 || page.Entries[499].Message != `a, [b], {c}, "d," e\` {
+		t.Fatalf("ListLogs = %d entries, %v; want 500", entriesOf(page), err)
+	}
+}
+
+func entriesOf(p *dbcloud.LogPage) int {
+	if p == nil {
+		return 0
+	}
+	return len(p.Entries)
 }

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/dbcloud/dbcloud-go"
-	gocmp "github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp"
 	"github.com/jarcoal/httpmock"
 )
 
@@ -92,7 +92,7 @@ func TestTailThenFollowResumedAcrossRestartsSeesEveryEntryOnce(t *testing.T) {
 	rest, _ := followN(t, srv.Client(), srv.ProjectID, id, again, len(want)-700)
 
 	got := append(first, rest...)
-	if d := gocmp.Diff(want, got); d != "" {
+	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("entries after the tail (-written +followed):\n%s", d)
 	}
 }
@@ -109,7 +109,7 @@ func TestTailLogsReadsOnlyThePagesNeeded(t *testing.T) {
 		}
 		want := slices.Clone(all[:min(tc.n, len(all))])
 		slices.Reverse(want)
-		if d := gocmp.Diff(want, got); d != "" {
+		if d := cmp.Diff(want, got); d != "" {
 			t.Errorf("TailLogs(%d) (-want +got):\n%s", tc.n, d)
 		}
 		if !pos.Time().Equal(all[0].Timestamp) {
@@ -164,7 +164,7 @@ func TestMinSeverity(t *testing.T) {
 		for _, err := range c.Services.ReadLogs(t.Context(), "p", "s", &dbcloud.LogReadOptions{MinSeverity: min}) {
 			t.Fatal(err)
 		}
-		if d := gocmp.Diff(want, got["severities"]); d != "" {
+		if d := cmp.Diff(want, got["severities"]); d != "" {
 			t.Errorf("MinSeverity %q: severities (-want +got):\n%s", min, d)
 		}
 	}
@@ -236,7 +236,7 @@ func TestFollowFromTheBeginning(t *testing.T) {
 	all := collect(t, c.Services.AllLogs(t.Context(), srv.ProjectID, id, nil), nil)
 	slices.Reverse(all)
 	got, _ := followN(t, c, srv.ProjectID, id, &dbcloud.LogPosition{}, len(all))
-	if d := gocmp.Diff(all, got); d != "" {
+	if d := cmp.Diff(all, got); d != "" {
 		t.Errorf("follow from the beginning (-history +followed):\n%s", d)
 	}
 }
