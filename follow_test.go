@@ -182,21 +182,27 @@ func TestFollowLogsFilters(t *testing.T) {
 	})
 }
 
-// wantQuery checks one logs request held by the gate: its since parameter
-// ("" = none) and whether it carries a cursor.
+// wantQuery lets the follow's next logs request through the gate, waits
+// until it is answered and checks it: its since parameter ("" = none) and
+// whether it carries a cursor.
 //
 // cursor says the request continues a walk: the second page of a walk is
 // asked for with until and no cursor (the window is fixed, see AllLogs), the
 // later ones with both.
-func wantQuery(t *testing.T, reqs <-chan url.Values, since string, cursor bool) {
+func wantQuery(t *testing.T, g *gate, since string, cursor bool) {
 	t.Helper()
 	select {
-	case q := <-reqs:
+	case g.turn <- struct{}{}:
+	case <-time.After(followGuard):
+		t.Fatal("no request")
+	}
+	select {
+	case q := <-g.reqs:
 		if q.Get("since") != since || q.Has("until") != cursor {
 			t.Fatalf("request %v; want since %q, continuing a walk %v", q, since, cursor)
 		}
 	case <-time.After(followGuard):
-		t.Fatal("no request")
+		t.Fatal("no answer")
 	}
 }
 
@@ -387,13 +393,8 @@ func (g *holdGate) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // such cursors would read the middle page shifted, and lose the lines
 // pushed out of it.
 func TestFollowLinesWrittenDuringTheWalkComeOnce(t *testing.T) {
-	srv := dbcloudtest.NewServer(dbcloudtest.WithStartTime(followEpoch))
-	t.Cleanup(srv.Close)
-	g := &holdGate{api: srv.Handler(), reqs: make(chan heldRequest)}
-	c := clientBehind(t, srv, g)
-	svc := createReady(t, c, srv.ProjectID, "db")
-	srv.Advance(time.Second)
-	f := &followFixture{t: t, c: c, srv: srv, project: srv.ProjectID, service: svc.ServiceID}
+	f, held := heldFixture(t)
+	c := f.c
 
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
@@ -412,7 +413,7 @@ func TestFollowLinesWrittenDuringTheWalkComeOnce(t *testing.T) {
 	next := func() heldRequest {
 		t.Helper()
 		select {
-		case h := <-g.reqs:
+		case h := <-held:
 			return h
 		case <-time.After(followGuard):
 			t.Fatal("no logs request")
@@ -444,7 +445,7 @@ func TestFollowLinesWrittenDuringTheWalkComeOnce(t *testing.T) {
 			go func() {
 				for {
 					select {
-					case h := <-g.reqs:
+					case h := <-held:
 						close(h.release)
 					case <-done:
 						return
@@ -611,34 +612,59 @@ func numbered(at time.Time, prefix string, n int) []dbcloud.LogEntry {
 	return out
 }
 
-// gate holds each logs request until the test receives its query, so that a
-// test sees every poll and knows when the follow is between two of them.
+// gate lets a follow's logs requests through one at a time, each when the
+// test asks for it (wantQuery), and reports its query once it has been
+// answered. Between two wantQuery calls no request is being answered, so
+// what the test adds then is seen by the next request, never by the one
+// before, however the goroutines are scheduled.
 type gate struct {
 	api  http.Handler
-	reqs chan url.Values
+	turn chan struct{}   // one token a request let through
+	reqs chan url.Values // the query of each request let through, once answered
 }
 
 func (g *gate) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if strings.HasSuffix(r.URL.Path, "/logs") {
-		select {
-		case g.reqs <- r.URL.Query():
-		case <-r.Context().Done():
-			return
-		}
+	if !strings.HasSuffix(r.URL.Path, "/logs") {
+		g.api.ServeHTTP(w, r)
+		return
+	}
+	select {
+	case <-g.turn:
+	case <-r.Context().Done():
+		return
 	}
 	g.api.ServeHTTP(w, r)
+	select {
+	case g.reqs <- r.URL.Query():
+	case <-r.Context().Done():
+	}
 }
 
-// gatedFixture is a followFixture whose logs requests wait for the test.
-func gatedFixture(t *testing.T, opts []dbcloudtest.Option) (*followFixture, <-chan url.Values) {
+// gatedFixture is a followFixture whose logs requests go through a gate.
+func gatedFixture(t *testing.T, opts []dbcloudtest.Option) (*followFixture, *gate) {
+	t.Helper()
+	g := &gate{turn: make(chan struct{}), reqs: make(chan url.Values)}
+	return fixtureBehind(t, opts, func(api http.Handler) http.Handler { g.api = api; return g }), g
+}
+
+// heldFixture is a followFixture whose logs requests wait for the test to
+// release them before they are answered (holdGate).
+func heldFixture(t *testing.T) (*followFixture, <-chan heldRequest) {
+	t.Helper()
+	reqs := make(chan heldRequest)
+	return fixtureBehind(t, nil, func(api http.Handler) http.Handler { return &holdGate{api: api, reqs: reqs} }), reqs
+}
+
+// fixtureBehind is a followFixture whose client reaches the fake through
+// the handler wrap makes of the fake's.
+func fixtureBehind(t *testing.T, opts []dbcloudtest.Option, wrap func(api http.Handler) http.Handler) *followFixture {
 	t.Helper()
 	srv := dbcloudtest.NewServer(append([]dbcloudtest.Option{dbcloudtest.WithStartTime(followEpoch)}, opts...)...)
 	t.Cleanup(srv.Close)
-	g := &gate{api: srv.Handler(), reqs: make(chan url.Values)}
-	c := clientBehind(t, srv, g)
+	c := clientBehind(t, srv, wrap(srv.Handler()))
 	svc := createReady(t, c, srv.ProjectID, "db")
 	srv.Advance(time.Second)
-	return &followFixture{t: t, c: c, srv: srv, project: srv.ProjectID, service: svc.ServiceID}, g.reqs
+	return &followFixture{t: t, c: c, srv: srv, project: srv.ProjectID, service: svc.ServiceID}
 }
 
 // background runs a follow in a goroutine and sends what it yields on the
