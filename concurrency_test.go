@@ -205,18 +205,26 @@ func TestDefaultClientKeepsConnectionsPooled(t *testing.T) {
 	for _, tc := range []struct {
 		goroutines int
 		slack      float64 // how many more connections the SDK may open
+		noRace     bool    // the bound holds only without -race
 	}{
 		// Within the pool both open about one connection per goroutine,
 		// plus the dials a start burst races (measured: raw 208-234, the
 		// SDK 211-277 over 3 rounds of 64).
 		{goroutines: 64, slack: 1.35},
 		// Beyond the pool the count is a race between redials, which
-		// varies by a third from one run to the next on either side.
-		{goroutines: 256, slack: 1.6},
+		// varies by a third from one run to the next on either side
+		// (with an http.Client Timeout: 2.4 to 2.9 times raw's). Under
+		// -race, which slows the SDK's side far more than raw net/http's,
+		// the ratio ranged from 0.72 to 1.91 over 8 runs: there it is only
+		// logged, and CI's run without -race holds the bound.
+		{goroutines: 256, slack: 1.6, noRace: true},
 	} {
 		raw, sdk := poolConnections(t, tc.goroutines, 20)
 		t.Logf("3 rounds of %d goroutines × 20 Gets: raw net/http (100-connection pool) opened %d connections, the SDK %d",
 			tc.goroutines, raw, sdk)
+		if tc.noRace && raceEnabled {
+			continue
+		}
 		if float64(sdk) > tc.slack*float64(raw)+3 {
 			t.Errorf("%d goroutines: the SDK opened %d connections, raw net/http %d: want at most %.2f times as many",
 				tc.goroutines, sdk, raw, tc.slack)
