@@ -21,7 +21,7 @@ import (
 	"time"
 
 	"github.com/dbcloud/dbcloud-go"
-	"github.com/dbcloud/dbcloud-go/internal/leakcheck"
+	"github.com/dbcloud/dbcloud-go/dbcloudtest"
 )
 
 const (
@@ -259,7 +259,7 @@ func benchResponder(method, path string, status int, body []byte) http.Handler {
 // checks, last, that no goroutine outlives the benchmark or test.
 func benchServer(tb testing.TB, h http.Handler) *httptest.Server {
 	tb.Helper()
-	leakcheck.Check(tb)
+	dbcloudtest.CheckGoroutines(tb)
 	srv := httptest.NewServer(h)
 	tb.Cleanup(srv.Close)
 	return srv

@@ -20,7 +20,7 @@ import (
 	"time"
 
 	"github.com/dbcloud/dbcloud-go"
-	"github.com/dbcloud/dbcloud-go/internal/leakcheck"
+	"github.com/dbcloud/dbcloud-go/dbcloudtest"
 	"github.com/google/go-cmp/cmp"
 	"github.com/jarcoal/httpmock"
 )
@@ -245,7 +245,7 @@ func TestTokenSourceFailure(t *testing.T) {
 // Calls that need a token at once share one Token call, and a source that
 // hangs holds no call past its context.
 func TestTokenSourceSharedAndBoundedByContext(t *testing.T) {
-	leakcheck.Check(t)
+	dbcloudtest.CheckGoroutines(t)
 	release := make(chan struct{})
 	var calls atomic.Int32
 	src := dbcloud.TokenSourceFunc(func() (*dbcloud.Token, error) {

@@ -12,6 +12,10 @@ import (
 	"github.com/jarcoal/httpmock"
 )
 
+// The package's own tests check for leaks with dbcloudtest's check too
+// (export_test.go).
+func init() { dbcloud.SetCheckGoroutines(dbcloudtest.CheckGoroutines) }
+
 const (
 	mockKey  = "sk-test-7f3a9c2e1b5d"
 	mockBase = "https://api.test/v1"

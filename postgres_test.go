@@ -12,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dbcloud/dbcloud-go/internal/leakcheck"
 	"github.com/dbcloud/dbcloud-go/internal/pgtest"
 )
 
@@ -21,7 +20,7 @@ import (
 // answer the probe can get from it. It skips when PostgreSQL is not
 // installed, except under CI=true.
 func TestWaitForConnectableRealPostgres(t *testing.T) {
-	leakcheck.Check(t)
+	checkGoroutines(t)
 	// failing is how long a wait that must time out gets: time for a few
 	// probes of a server that forks a process per connection, on a loaded
 	// machine under -race.

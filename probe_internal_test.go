@@ -15,8 +15,6 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/dbcloud/dbcloud-go/internal/leakcheck"
 )
 
 // pgMsg frames a backend message: type, then a length counting itself.
@@ -244,7 +242,7 @@ var quickProbe = probeConfig{timeout: 2 * time.Second}
 // The probe sends an SSLRequest, then a startup message for the probe user,
 // reads the answer and closes: no password, nothing else.
 func TestProbePlainSendsNoPassword(t *testing.T) {
-	leakcheck.Check(t)
+	checkGoroutines(t)
 	ep, got := pgServer(t, nil, pgMsg('R', authSASL))
 	if err := quickProbe.probe(t.Context(), ep); err != nil {
 		t.Fatal(err)
@@ -265,7 +263,7 @@ func TestProbePlainSendsNoPassword(t *testing.T) {
 // WithTLSConfig's), sends the endpoint host as SNI, and closes with
 // close_notify.
 func TestProbeTLS(t *testing.T) {
-	leakcheck.Check(t)
+	checkGoroutines(t)
 	certs := newTestCerts(t, "localhost")
 	ep, got := pgServer(t, &certs.server, pgMsg('R', authSASL))
 	ep.Host = "localhost"
@@ -304,7 +302,7 @@ func TestProbeTLS(t *testing.T) {
 // A broken or hostile server never hangs the probe: every step is bounded
 // by the probe's timeout or the context.
 func TestProbeSurvivesBrokenServers(t *testing.T) {
-	leakcheck.Check(t)
+	checkGoroutines(t)
 	short := probeConfig{timeout: 100 * time.Millisecond}
 	drain := func(c net.Conn) { _, _ = io.Copy(io.Discard, c) }
 	afterN := func(then string) func(net.Conn) {
@@ -392,7 +390,7 @@ func closedPort(t *testing.T) int {
 // answers checks every endpoint exists before probing any, and probes the
 // pooler only when asked.
 func TestAnswersProbesThePoolerWhenAsked(t *testing.T) {
-	leakcheck.Check(t)
+	checkGoroutines(t)
 	up, _ := pgServer(t, nil, pgMsg('R', authSASL))
 	down := Endpoint{Host: "127.0.0.1", Port: closedPort(t)}
 	ctx := t.Context()

@@ -10,14 +10,12 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/dbcloud/dbcloud-go/internal/leakcheck"
 )
 
 // liveFake is a fake with live endpoints, closed with the test.
 func liveFake(t *testing.T, opts engineOptions) *fake {
 	t.Helper()
-	leakcheck.Check(t)
+	CheckGoroutines(t)
 	opts.liveEndpoints = true
 	f := newFake(t, opts)
 	t.Cleanup(f.api.close) // runs before the server's Close: no request is in flight by then

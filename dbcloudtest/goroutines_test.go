@@ -1,14 +1,16 @@
 package dbcloudtest_test
 
 import (
+	"bytes"
 	"os"
 	"os/exec"
+	"runtime"
 	"testing"
 
 	"github.com/dbcloud/dbcloud-go/dbcloudtest"
 )
 
-// aloneEnv is set in the process that TestCheckGoroutines runs itself in.
+// aloneEnv is set in the process that runAlone starts.
 const aloneEnv = "DBCLOUDTEST_CHECKGOROUTINES_ALONE"
 
 // leakyT records what CheckGoroutines reports instead of failing the test.
@@ -22,17 +24,27 @@ func (l *leakyT) Cleanup(f func())      { l.cleanups = append(l.cleanups, f) }
 func (l *leakyT) Errorf(string, ...any) { l.failed = true }
 func (l *leakyT) Helper()               {}
 
+// runAlone runs the test that calls it again in a process of its own and
+// reports whether this is that process, where the test goes on. There no
+// goroutine of an earlier test (a closed client's connection, say) can end
+// during a count and hide a leak from it. In the first process it fails t
+// when the second fails, and the test returns.
+func runAlone(t *testing.T) bool {
+	if os.Getenv(aloneEnv) != "" {
+		return true
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^"+t.Name()+"$", "-test.count=1")
+	cmd.Env = append(os.Environ(), aloneEnv+"=1")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%v:\n%s", err, out)
+	}
+	return false
+}
+
 // TestCheckGoroutines: a goroutine still running when the test ends is
-// reported; one that ended is not. It runs in a process of its own: there,
-// no goroutine of an earlier test (a closed client's connection, say) can
-// end during the check and hide the leak from the count.
+// reported; one that ended is not.
 func TestCheckGoroutines(t *testing.T) {
-	if os.Getenv(aloneEnv) == "" {
-		cmd := exec.Command(os.Args[0], "-test.run=^TestCheckGoroutines$", "-test.count=1")
-		cmd.Env = append(os.Environ(), aloneEnv+"=1")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("%v:\n%s", err, out)
-		}
+	if !runAlone(t) {
 		return
 	}
 	for _, leak := range []bool{false, true} {
@@ -56,3 +68,31 @@ func TestCheckGoroutines(t *testing.T) {
 		}
 	}
 }
+
+// TestGoroutinesLeft: no goroutine left is 0 and no stacks; one left is
+// counted once, with the stacks that show it.
+func TestGoroutinesLeft(t *testing.T) {
+	if !runAlone(t) {
+		return
+	}
+	before := runtime.NumGoroutine()
+	if n, stacks := dbcloudtest.GoroutinesLeft(before); n != 0 || stacks != nil {
+		t.Errorf("nothing started: GoroutinesLeft = %d, %d bytes of stacks; want 0, none", n, len(stacks))
+	}
+
+	release := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		blockedUntil(release)
+	}()
+	n, stacks := dbcloudtest.GoroutinesLeft(before)
+	close(release)
+	<-done
+	if n != 1 || !bytes.Contains(stacks, []byte("dbcloudtest_test.blockedUntil")) {
+		t.Errorf("one goroutine left: GoroutinesLeft = %d, stacks:\n%s\nwant 1 and its stack", n, stacks)
+	}
+}
+
+//go:noinline
+func blockedUntil(c chan struct{}) { <-c }

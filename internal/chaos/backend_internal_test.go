@@ -9,7 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/dbcloud/dbcloud-go/internal/leakcheck"
+	"github.com/dbcloud/dbcloud-go/dbcloudtest"
 )
 
 // TestRecordErrors: what the recorder cannot record (a handler that
@@ -80,7 +80,7 @@ func TestRecordErrors(t *testing.T) {
 // TestBackendServices: the end checks read the model's own view, sets
 // included, without the SDK.
 func TestBackendServices(t *testing.T) {
-	leakcheck.Check(t)
+	dbcloudtest.CheckGoroutines(t)
 	b, err := StartBackend()
 	if err != nil {
 		t.Fatal(err)

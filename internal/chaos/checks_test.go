@@ -15,7 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/dbcloud/dbcloud-go"
-	"github.com/dbcloud/dbcloud-go/internal/leakcheck"
+	"github.com/dbcloud/dbcloud-go/dbcloudtest"
 )
 
 func TestDuplicates(t *testing.T) {
@@ -163,7 +163,7 @@ func TestCallsPastTheirDeadline(t *testing.T) {
 func TestWorkersHardBound(t *testing.T) {
 	for _, stoppable := range []bool{true, false} {
 		t.Run(fmt.Sprintf("stoppable=%t", stoppable), func(t *testing.T) {
-			leakcheck.Check(t)
+			dbcloudtest.CheckGoroutines(t)
 			root, cancel := context.WithCancel(t.Context())
 			defer cancel()
 			s := &soak{cfg: Config{Workers: 2}, root: root, calls: newCalls(time.Hour, 0)}

@@ -17,8 +17,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/dbcloud/dbcloud-go/dbcloudtest"
 	"github.com/dbcloud/dbcloud-go/internal/chaos"
-	"github.com/dbcloud/dbcloud-go/internal/leakcheck"
 )
 
 // exchange is what a plain HTTP client got through the proxy.
@@ -96,7 +96,7 @@ func createdNamed(b *chaos.Backend, name string) int {
 // on real sockets, and checks what the client got and whether the server
 // acted.
 func TestProxyFaults(t *testing.T) {
-	leakcheck.Check(t)
+	dbcloudtest.CheckGoroutines(t)
 	backend := startBackend(t)
 
 	cases := []struct {
@@ -166,7 +166,7 @@ func TestProxyFaults(t *testing.T) {
 // recorded under the call number its header carries, as abandoned and not
 // forwarded, and the server never sees it.
 func TestProxyAbandonedSpike(t *testing.T) {
-	leakcheck.Check(t)
+	dbcloudtest.CheckGoroutines(t)
 	backend := startBackend(t)
 	proxy, err := chaos.StartProxy(backend.URL, func() chaos.Fault { return chaos.Fault{Kind: chaos.Spike, Delay: time.Minute} }, time.Second)
 	if err != nil {
@@ -206,7 +206,7 @@ func TestProxyAbandonedSpike(t *testing.T) {
 // The server sits behind a gate the test opens, so "at once" and "later"
 // are events, not timings.
 func TestProxyLateFault(t *testing.T) {
-	leakcheck.Check(t)
+	dbcloudtest.CheckGoroutines(t)
 	backend := startBackend(t)
 	arrived, open := make(chan struct{}, 1), make(chan struct{})
 	target, err := url.Parse(strings.TrimSuffix(backend.URL, "/v1"))
@@ -266,7 +266,7 @@ func TestProxyLateFault(t *testing.T) {
 // while its request is held by a spike leaves the server untouched, as with
 // a real proxy.
 func TestProxyDoesNotForwardWhatTheClientAbandoned(t *testing.T) {
-	leakcheck.Check(t)
+	dbcloudtest.CheckGoroutines(t)
 	backend := startBackend(t)
 	proxy, err := chaos.StartProxy(backend.URL, func() chaos.Fault {
 		return chaos.Fault{Kind: chaos.Spike, Delay: time.Minute}
@@ -290,7 +290,7 @@ func TestProxyDoesNotForwardWhatTheClientAbandoned(t *testing.T) {
 // a 204 cannot act; the answer arrives whole and the proxy counts the fault
 // as inert.
 func TestProxyInertFaults(t *testing.T) {
-	leakcheck.Check(t)
+	dbcloudtest.CheckGoroutines(t)
 	backend := startBackend(t)
 	id, _ := createService(t, backend, "inert")
 	service := "/projects/" + backend.ProjectID + "/services/" + id
@@ -324,7 +324,7 @@ func TestProxyInertFaults(t *testing.T) {
 // TestBackendRecords: the recorder keeps what the server created, a fork
 // too, and the passwords it issued.
 func TestBackendRecords(t *testing.T) {
-	leakcheck.Check(t)
+	dbcloudtest.CheckGoroutines(t)
 	backend := startBackend(t)
 	id, password := createService(t, backend, "pw")
 	services := backend.URL + "/projects/" + backend.ProjectID + "/services"
@@ -367,7 +367,7 @@ func TestBackendRecords(t *testing.T) {
 // TestProxyKeepsGivenPasswords: the password of an updatePassword is kept
 // even when the request never reaches the server.
 func TestProxyKeepsGivenPasswords(t *testing.T) {
-	leakcheck.Check(t)
+	dbcloudtest.CheckGoroutines(t)
 	backend := startBackend(t)
 	id, _ := createService(t, backend, "given")
 	proxy, err := chaos.StartProxy(backend.URL, func() chaos.Fault { return chaos.Fault{Kind: chaos.ResetBefore} }, time.Second)

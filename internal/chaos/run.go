@@ -12,7 +12,6 @@ import (
 
 	"github.com/dbcloud/dbcloud-go"
 	"github.com/dbcloud/dbcloud-go/dbcloudtest"
-	"github.com/dbcloud/dbcloud-go/internal/leakcheck"
 )
 
 // Config sets a soak's size, its fault stream and the client's settings.
@@ -157,7 +156,7 @@ func Run(cfg Config) (*Report, error) {
 	end.given, end.records, end.ended = proxy.Passwords(), logs.snapshot(), ended
 	end.attempts = proxy.Attempts
 	if ended {
-		end.leaked, rep.Stacks = leakcheck.Left(goroutines)
+		end.leaked, rep.Stacks = dbcloudtest.GoroutinesLeft(goroutines)
 	}
 	s.fill(rep, backend, end)
 	return rep, nil

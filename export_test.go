@@ -1,0 +1,12 @@
+package dbcloud
+
+import "testing"
+
+// checkGoroutines is dbcloudtest.CheckGoroutines for this package's own
+// tests, which cannot import dbcloudtest (it imports this package). The
+// external test package, linked into the same test binary, sets it before
+// any test runs (helpers_test.go).
+var checkGoroutines func(testing.TB)
+
+// SetCheckGoroutines sets checkGoroutines; only the tests see it.
+func SetCheckGoroutines(check func(testing.TB)) { checkGoroutines = check }
