@@ -123,14 +123,11 @@ func TestFollowLogsEndsQuietlyWithItsContext(t *testing.T) {
 	})
 	t.Run("waiting for an answer", func(t *testing.T) {
 		dbcloudtest.CheckGoroutines(t)
-		f, held := heldFixture(t)
+		f, g := gatedFixture(t, nil)
+		f.srv.InjectFault(dbcloudtest.Fault{Path: logsPattern, Delay: time.Hour})
 		ctx, cancel := context.WithCancel(t.Context())
 		ch := f.background(ctx, dbcloud.LogOptions{})
-		select {
-		case <-held: // the first poll's request, never released: no answer comes
-		case <-time.After(followGuard):
-			t.Fatal("no request")
-		}
+		g.admit(t) // the first poll's request, whose answer the fault holds
 		cancel()
 		for r := range ch {
 			t.Errorf("yielded %+v after cancel", r)

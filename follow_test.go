@@ -191,18 +191,8 @@ func TestFollowLogsFilters(t *testing.T) {
 // later ones with both.
 func wantQuery(t *testing.T, g *gate, since string, cursor bool) {
 	t.Helper()
-	select {
-	case g.turn <- struct{}{}:
-	case <-time.After(followGuard):
-		t.Fatal("no request")
-	}
-	select {
-	case q := <-g.reqs:
-		if q.Get("since") != since || q.Has("until") != cursor {
-			t.Fatalf("request %v; want since %q, continuing a walk %v", q, since, cursor)
-		}
-	case <-time.After(followGuard):
-		t.Fatal("no answer")
+	if q := g.pass(t); q.Get("since") != since || q.Has("until") != cursor {
+		t.Fatalf("request %v; want since %q, continuing a walk %v", q, since, cursor)
 	}
 }
 
@@ -355,37 +345,6 @@ func TestFollowLogsSameInstantInAnotherOrder(t *testing.T) {
 	}
 }
 
-// heldRequest is a logs request that waits, before the fake serves it,
-// until the test closes release.
-type heldRequest struct {
-	query   url.Values
-	release chan struct{}
-}
-
-// holdGate holds every logs request until the test releases it, so that a
-// test can act when one request has been answered and the next not yet.
-type holdGate struct {
-	api  http.Handler
-	reqs chan heldRequest
-}
-
-func (g *holdGate) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if strings.HasSuffix(r.URL.Path, "/logs") {
-		h := heldRequest{r.URL.Query(), make(chan struct{})}
-		select {
-		case g.reqs <- h:
-		case <-r.Context().Done():
-			return
-		}
-		select {
-		case <-h.release:
-		case <-r.Context().Done():
-			return
-		}
-	}
-	g.api.ServeHTTP(w, r)
-}
-
 // Lines written while a follow walks back through a burst, after it read
 // the older pages and before it reads the middle one again, are neither
 // lost nor repeated. The fake positions a cursor of a read without until
@@ -393,7 +352,7 @@ func (g *holdGate) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // such cursors would read the middle page shifted, and lose the lines
 // pushed out of it.
 func TestFollowLinesWrittenDuringTheWalkComeOnce(t *testing.T) {
-	f, held := heldFixture(t)
+	f, g := gatedFixture(t, nil)
 	c := f.c
 
 	ctx, cancel := context.WithCancel(t.Context())
@@ -410,28 +369,14 @@ func TestFollowLinesWrittenDuringTheWalkComeOnce(t *testing.T) {
 			out <- e
 		}
 	}()
-	next := func() heldRequest {
-		t.Helper()
-		select {
-		case h := <-held:
-			return h
-		case <-time.After(followGuard):
-			t.Fatal("no logs request")
-			return heldRequest{}
-		}
-	}
-	next().release <- struct{}{} // the start
-	h := next()                  // an idle poll
+	g.pass(t) // the start
 	want := f.add(numbered(f.now(), "burst ", 1234)...)
-	close(h.release) // finds 1,234 lines: walks back 500, 500, 234
-	for range 2 {
-		close(next().release)
+	for range 3 {
+		g.pass(t) // finds 1,234 lines: walks back 500, 500, 234
 	}
-	h = next() // about to read the middle page again
 	more := f.add(numbered(f.now(), "during the walk ", 7)...)
-	close(h.release)
-	h = next() // the next poll
-	close(h.release)
+	g.pass(t) // reads the middle page again
+	g.pass(t) // the next poll
 	want = append(want, more...)
 	var got []dbcloud.LogEntry
 	for len(got) < len(want) {
@@ -445,8 +390,8 @@ func TestFollowLinesWrittenDuringTheWalkComeOnce(t *testing.T) {
 			go func() {
 				for {
 					select {
-					case h := <-held:
-						close(h.release)
+					case g.turn <- struct{}{}:
+					case <-g.reqs:
 					case <-done:
 						return
 					}
@@ -640,19 +585,35 @@ func (g *gate) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// admit lets the next logs request through the gate once it has arrived.
+func (g *gate) admit(t *testing.T) {
+	t.Helper()
+	select {
+	case g.turn <- struct{}{}:
+	case <-time.After(followGuard):
+		t.Fatal("no logs request")
+	}
+}
+
+// pass admits the next logs request and returns its query once the fake
+// has answered it.
+func (g *gate) pass(t *testing.T) url.Values {
+	t.Helper()
+	g.admit(t)
+	select {
+	case q := <-g.reqs:
+		return q
+	case <-time.After(followGuard):
+		t.Fatal("no answer")
+		return nil
+	}
+}
+
 // gatedFixture is a followFixture whose logs requests go through a gate.
 func gatedFixture(t *testing.T, opts []dbcloudtest.Option) (*followFixture, *gate) {
 	t.Helper()
 	g := &gate{turn: make(chan struct{}), reqs: make(chan url.Values)}
 	return fixtureBehind(t, opts, func(api http.Handler) http.Handler { g.api = api; return g }), g
-}
-
-// heldFixture is a followFixture whose logs requests wait for the test to
-// release them before they are answered (holdGate).
-func heldFixture(t *testing.T) (*followFixture, <-chan heldRequest) {
-	t.Helper()
-	reqs := make(chan heldRequest)
-	return fixtureBehind(t, nil, func(api http.Handler) http.Handler { return &holdGate{api: api, reqs: reqs} }), reqs
 }
 
 // fixtureBehind is a followFixture whose client reaches the fake through
