@@ -5,6 +5,7 @@ import (
 	"net"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -17,11 +18,12 @@ import (
 func serviceAt(t *testing.T, port int, status func(n int) string) (*Client, *httpmock.MockTransport) {
 	t.Helper()
 	mt := httpmock.NewMockTransport()
-	n := 0
+	// Atomic: httpmock runs a responder in a goroutine of its own, which
+	// goes on when a wait gives up on the request, so two may overlap.
+	var n atomic.Int64
 	mt.RegisterResponder("GET", "https://api.test/v1/projects/p1/services/s1", func(*http.Request) (*http.Response, error) {
-		n++
 		return httpmock.NewStringResponse(200, fmt.Sprintf(
-			`{"service_id":"s1","project_id":"p1","name":"db","status":%q,"endpoint":{"host":"127.0.0.1","port":%d}}`, status(n), port)), nil
+			`{"service_id":"s1","project_id":"p1","name":"db","status":%q,"endpoint":{"host":"127.0.0.1","port":%d}}`, status(int(n.Add(1))), port)), nil
 	})
 	c, err := NewClient("k", WithBaseURL("https://api.test/v1"), WithHTTPClient(&http.Client{Transport: mt}))
 	if err != nil {
