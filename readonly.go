@@ -113,14 +113,8 @@ func (api *caller) guard(ctx context.Context, call CallInfo) error {
 	case call.ServiceID == "":
 		return nil // Services.Create: no existing service to protect
 	}
-	path, err := servicePath(call.ProjectID, call.ServiceID, "")
-	if err != nil {
-		return err
-	}
 	var w serviceJSON
-	r := request{info: ref{call.ProjectID, call.ServiceID, ""}.call("Services.Get", http.MethodGet, tplService),
-		method: http.MethodGet, path: path}
-	if err := api.run(ctx, r, &w); err != nil {
+	if err := servicePlace.get(ctx, api, "Services.Get", tplService, ref{call.ProjectID, call.ServiceID, ""}, &w); err != nil {
 		return deny("the service's environment tag could not be read", err)
 	}
 	switch md := w.Metadata; {

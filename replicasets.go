@@ -24,16 +24,14 @@ func (r *ReplicaSetsClient) List(ctx context.Context, projectID, serviceID strin
 // WithCreateRecovery finds the set by listing the service's sets for the
 // requested name.
 func (r *ReplicaSetsClient) Create(ctx context.Context, projectID, serviceID string, req *CreateReplicaSetRequest) (*ReadReplicaSet, error) {
-	path, err := servicePath(projectID, serviceID, "/replicaSets")
-	if err != nil {
-		return nil, err
-	}
-	body, err := req.body()
-	if err != nil {
-		return nil, err
-	}
 	at := ref{projectID, serviceID, ""}
-	cr := request{info: at.call("ReplicaSets.Create", http.MethodPost, tplReplicaSets), method: http.MethodPost, path: path, body: body}
+	cr, err := servicePlace.request("ReplicaSets.Create", http.MethodPost, tplReplicaSets, at)
+	if err != nil {
+		return nil, err
+	}
+	if cr.body, err = req.body(); err != nil {
+		return nil, err
+	}
 	return replicaSetKind.create(ctx, r.api, cr, at, replicaSetKind.named(req.Name))
 }
 

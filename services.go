@@ -130,16 +130,13 @@ func (s *ServicesClient) DisablePooler(ctx context.Context, projectID, serviceID
 // WithCreateRecovery finds the fork by its name, by default the parent's
 // name with "-fork", and its parent.
 func (s *ServicesClient) Fork(ctx context.Context, projectID, serviceID string, req *ForkServiceRequest) (*Service, error) {
-	path, err := servicePath(projectID, serviceID, "/forkService")
+	r, err := servicePlace.request("Services.Fork", http.MethodPost, tplService+"/forkService", ref{projectID, serviceID, ""})
 	if err != nil {
 		return nil, err
 	}
-	body, err := req.body()
-	if err != nil {
+	if r.body, err = req.body(); err != nil {
 		return nil, err
 	}
-	r := request{info: ref{projectID, serviceID, ""}.call("Services.Fork", http.MethodPost, tplService+"/forkService"),
-		method: http.MethodPost, path: path, body: body}
 	return serviceKind.create(ctx, s.api, r, ref{projectID: projectID}, func(before []Service) func(*Service) bool {
 		return forkOf(serviceID, req.Name, before)
 	})
@@ -151,12 +148,12 @@ func (s *ServicesClient) UpdatePassword(ctx context.Context, projectID, serviceI
 	if password == "" {
 		return invalid("password", "required")
 	}
-	path, err := servicePath(projectID, serviceID, "/updatePassword")
+	r, err := servicePlace.request("Services.UpdatePassword", http.MethodPost, tplService+"/updatePassword", ref{projectID, serviceID, ""})
 	if err != nil {
 		return err
 	}
-	return s.api.run(ctx, request{info: ref{projectID, serviceID, ""}.call("Services.UpdatePassword", http.MethodPost, tplService+"/updatePassword"),
-		method: http.MethodPost, path: path, body: passwordBody{password}, scrub: password}, nil)
+	r.body, r.scrub = passwordBody{password}, password
+	return s.api.run(ctx, r, nil)
 }
 
 // SetEnvironment sets a service's environment tag.
