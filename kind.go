@@ -124,5 +124,10 @@ func findReplicaSet(ctx context.Context, api *caller, at ref) (*ReadReplicaSet, 
 			return &sets[i], nil
 		}
 	}
-	return nil, fmt.Errorf("%w: replica set %s is not in the list of service %s", ErrNotFound, at.replicaSetID, at.serviceID)
+	return nil, missingSet(at.replicaSetID, at.serviceID)
+}
+
+// missingSet is the error of a replica set that its service's list lacks.
+func missingSet(replicaSetID, serviceID string) error {
+	return fmt.Errorf("%w: replica set %s is not in the list of service %s", ErrNotFound, replicaSetID, serviceID)
 }

@@ -205,9 +205,7 @@ func (r *ReplicaSetsClient) replicaSetPoller(projectID, serviceID, replicaSetID 
 		p := newPoller[ReadReplicaSet]()
 		p.all = func(ctx context.Context) ([]ReadReplicaSet, error) { return r.List(ctx, projectID, serviceID) }
 		p.idOf = replicaSetKind.id
-		p.notFound = func(id string) error {
-			return fmt.Errorf("%w: replica set %s is not in the list of service %s", ErrNotFound, id, serviceID)
-		}
+		p.notFound = func(id string) error { return missingSet(id, serviceID) }
 		return p
 	}
 	return joinPoller(pollerKey{client: r, project: projectID, service: serviceID}, mk, replicaSetID, cfg)
