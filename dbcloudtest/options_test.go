@@ -40,8 +40,23 @@ func TestWithTickingClock(t *testing.T) {
 	if got := strings.Join(statuses(t, c, srv.ProjectID, svc.ServiceID), " "); got != "QUEUED CONFIGURING READY" {
 		t.Errorf("statuses %q, want each one", got)
 	}
-	if a, b := srv.Now(), srv.Now(); !a.Equal(b) {
-		t.Errorf("Now ticked: %v then %v", a, b)
+	// The test's looks and changes do not tick either: only requests and
+	// connections do.
+	at := srv.Now()
+	srv.Now()
+	srv.Service(svc.ServiceID)
+	srv.Services()
+	if _, err := srv.Logs(svc.ServiceID); err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.AppendLogs(svc.ServiceID, dbcloud.LogEntry{Message: "x"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.SetStatus(svc.ServiceID, dbcloud.StatusReady); err != nil {
+		t.Fatal(err)
+	}
+	if got := srv.Now(); !got.Equal(at) {
+		t.Errorf("Now, Service, Services, Logs, AppendLogs and SetStatus moved the clock %v", got.Sub(at))
 	}
 	before := srv.Now()
 	srv.Advance(time.Hour)
