@@ -123,7 +123,7 @@ type engineOptions struct {
 	logRetention int
 }
 
-// engine is a stateful, in-memory model of the database service engine. It
+// engine is a stateful, in-memory model of the database service API. It
 // implements http.Handler and serves the routes under the prefix /v1. It is
 // safe for concurrent use.
 type engine struct {

@@ -29,10 +29,10 @@ func (a *engine) appendLogs(projectID, serviceID string, entries ...NodeLogEntry
 	for i, e := range entries {
 		sev, ok := severity(e.Severity)
 		if !ok {
-			return fmt.Errorf("dbcloudtest: AppendLogs: entry %d: severity %q is not one of %s", i, e.Severity, strings.Join(sevNames[:], ", "))
+			return fmt.Errorf("dbcloudtest: appending logs: entry %d: severity %q is not one of %s", i, e.Severity, strings.Join(sevNames[:], ", "))
 		}
 		if e.Node < 0 {
-			return fmt.Errorf("dbcloudtest: AppendLogs: entry %d: negative node %d", i, e.Node)
+			return fmt.Errorf("dbcloudtest: appending logs: entry %d: negative node %d", i, e.Node)
 		}
 		at := e.Timestamp
 		if at.IsZero() {
@@ -40,7 +40,7 @@ func (a *engine) appendLogs(projectID, serviceID string, entries ...NodeLogEntry
 		}
 		ns := at.UnixNano()
 		if ns < newest {
-			return fmt.Errorf("dbcloudtest: AppendLogs: entry %d: timestamp %s is older than the newest entry, %s",
+			return fmt.Errorf("dbcloudtest: appending logs: entry %d: timestamp %s is older than the newest entry, %s",
 				i, at.UTC().Format(time.RFC3339Nano), time.Unix(0, newest).UTC().Format(time.RFC3339Nano))
 		}
 		newest = ns

@@ -11,15 +11,11 @@ import (
 	"time"
 )
 
-// engineServer is a fake API listening on a real socket, for code that needs a URL
-// rather than an http.Handler (examples, end-to-end tests).
+// engineServer serves the engine on a real socket: the listener behind a
+// Server (NewServerAt).
 type engineServer struct {
 	// url is the base url, ending in /v1: http://127.0.0.1:43121/v1.
 	url string
-	// apiKey is the key requests must carry.
-	apiKey string
-	// projectID is the first known project.
-	projectID string
 	// api is the model behind the server, for faults, counts and helpers.
 	api *engine
 
@@ -51,12 +47,10 @@ func startEngine(addr string, opts engineOptions) (*engineServer, error) {
 	api := newEngine(opts)
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &engineServer{
-		url:       "http://" + dialable(ln.Addr().(*net.TCPAddr)) + "/v1",
-		apiKey:    api.key(),
-		projectID: api.firstProject(),
-		api:       api,
-		cancel:    cancel,
-		served:    make(chan struct{}),
+		url:    "http://" + dialable(ln.Addr().(*net.TCPAddr)) + "/v1",
+		api:    api,
+		cancel: cancel,
+		served: make(chan struct{}),
 	}
 	s.idle = sync.NewCond(&s.mu)
 	s.srv = &http.Server{

@@ -25,7 +25,7 @@ func settled(n int) (int, bool) {
 func get(t *testing.T, c *http.Client, s *engineServer, path string) int {
 	t.Helper()
 	req, _ := http.NewRequest("GET", s.url+path, nil)
-	req.Header.Set("Authorization", "Bearer "+s.apiKey)
+	req.Header.Set("Authorization", "Bearer "+s.api.key())
 	res, err := c.Do(req)
 	if err != nil {
 		t.Fatal(err)
@@ -41,7 +41,7 @@ func TestServer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasPrefix(s.url, "http://127.0.0.1:") || !strings.HasSuffix(s.url, "/v1") || s.apiKey != "k-123" || s.projectID != "pA" || s.api == nil {
+	if !strings.HasPrefix(s.url, "http://127.0.0.1:") || !strings.HasSuffix(s.url, "/v1") || s.api.key() != "k-123" || s.api.firstProject() != "pA" || s.api == nil {
 		t.Fatalf("server %+v", s)
 	}
 	tr := &http.Transport{}

@@ -29,6 +29,5 @@ func (s *Server) AppendNodeLogs(serviceID string, entries ...NodeLogEntry) error
 // filters on dbcloud.LogOptions.Node can compute what the filter should
 // keep from what the server holds.
 func (s *Server) NodeLogs(serviceID string) ([]NodeLogEntry, error) {
-	entries, err := s.api.logs("", serviceID)
-	return entries, err
+	return s.api.logs("", serviceID)
 }

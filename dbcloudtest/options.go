@@ -5,7 +5,7 @@ import (
 	"time"
 )
 
-// Option configures a Server in NewServer.
+// Option configures a Server in NewServer or NewServerAt.
 type Option func(*config)
 
 type config struct {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -173,11 +174,11 @@ func TestNewServerAt(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer busy.Close()
-	if s, err := dbcloudtest.NewServerAt(busy.Addr().String()); err == nil || !strings.HasPrefix(err.Error(), "dbcloudtest: ") {
+	if s, err := dbcloudtest.NewServerAt(busy.Addr().String()); err == nil || !strings.HasPrefix(err.Error(), "dbcloudtest: ") || !errors.Is(err, syscall.EADDRINUSE) {
 		if s != nil {
 			s.Close()
 		}
-		t.Errorf("on a port in use: err = %v", err)
+		t.Errorf("on a port in use: err = %v, want one matching syscall.EADDRINUSE", err)
 	}
 }
 

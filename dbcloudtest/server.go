@@ -1,7 +1,7 @@
 package dbcloudtest
 
 import (
-	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -36,10 +36,9 @@ type Server struct {
 	// ProjectID is the first project the server knows.
 	ProjectID string
 
-	srv      *engineServer
-	api      *engine
-	clock    *clock
-	realTime bool // WithRealTime: Client keeps the SDK's wait polling
+	srv   *engineServer
+	api   *engine
+	clock *clock
 
 	mu      sync.Mutex
 	clients []*dbcloud.Client
@@ -80,15 +79,15 @@ func NewServerAt(addr string, opts ...Option) (*Server, error) {
 		clock:          clock,
 		seed:           cfg.seed,
 		recordRequests: !cfg.noLog,
-		connectDelay:   cfg.connect, // Start makes every endpoint live
+		connectDelay:   cfg.connect, // startEngine makes every endpoint live
 		logInterval:    cfg.logEvery,
 		logRetention:   cfg.logKeep,
 		sinceExclusive: cfg.sinceExclusive,
 	})
 	if err != nil {
-		return nil, errors.New("dbcloudtest: " + err.Error())
+		return nil, fmt.Errorf("dbcloudtest: %w", err) // errors.Is(err, syscall.EADDRINUSE) holds
 	}
-	s := &Server{URL: srv.url, APIKey: srv.apiKey, ProjectID: srv.projectID, srv: srv, api: srv.api, clock: clock, realTime: cfg.realTime}
+	s := &Server{URL: srv.url, APIKey: srv.api.key(), ProjectID: srv.api.firstProject(), srv: srv, api: srv.api, clock: clock}
 	s.outside.init()
 	return s, nil
 }
@@ -129,7 +128,7 @@ func (s *Server) Client(opts ...dbcloud.Option) *dbcloud.Client {
 		dbcloud.WithRetryWait(clientRetryWaitMin, clientRetryWaitMax),
 		dbcloud.WithCreateSettle(clientCreateSettle),
 	}
-	if !s.realTime {
+	if !s.clock.real { // WithRealTime: Client keeps the SDK's wait polling
 		all = append(all, dbcloud.WithDefaultPollInterval(clientPollFirst, clientPollLongest))
 	}
 	all = append(all, opts...)

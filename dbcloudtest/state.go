@@ -99,7 +99,7 @@ func (s *Server) AppendLogs(serviceID string, entries ...dbcloud.LogEntry) error
 // compare what the code under test printed or stored with what the server
 // holds.
 func (s *Server) Logs(serviceID string) ([]dbcloud.LogEntry, error) {
-	recs, err := s.api.logs("", serviceID)
+	recs, err := s.NodeLogs(serviceID)
 	if err != nil {
 		return nil, err
 	}
