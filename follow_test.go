@@ -214,10 +214,12 @@ func receive(t *testing.T, ch <-chan followed, n int) []dbcloud.LogEntry {
 	return out
 }
 
-// noEntry checks that a background follow has yielded nothing more. The
-// follow is held at the gate, so nothing can be in flight.
-func noEntry(t *testing.T, ch <-chan followed) {
+// noEntry checks that a background follow has yielded nothing more: once
+// its next request has come to the gate, everything the requests before it
+// found has been yielded.
+func noEntry(t *testing.T, g *gate, ch <-chan followed) {
 	t.Helper()
+	g.arrived(t)
 	select {
 	case r := <-ch:
 		t.Fatalf("unexpected %+v", r)
@@ -248,7 +250,7 @@ func TestFollowLogsStartsAfterWhatIsThere(t *testing.T) {
 		for range 5 {
 			wantQuery(t, reqs, sinceParam(newest), false) // idle polls: one request each
 		}
-		noEntry(t, ch)
+		noEntry(t, reqs, ch)
 
 		want := f.add(same, same, dbcloud.LogEntry{Timestamp: newest, Severity: "LOG", Message: "same"})
 		wantQuery(t, reqs, sinceParam(newest), false)
@@ -267,7 +269,7 @@ func TestFollowLogsStartsAfterWhatIsThere(t *testing.T) {
 		mark := want[len(want)-1].Timestamp
 		wantQuery(t, reqs, sinceParam(mark), false)
 		wantQuery(t, reqs, sinceParam(mark), false)
-		noEntry(t, ch)
+		noEntry(t, reqs, ch)
 		cancel()
 		for r := range ch {
 			t.Errorf("after cancel: %+v", r)
@@ -353,22 +355,9 @@ func TestFollowLogsSameInstantInAnotherOrder(t *testing.T) {
 // pushed out of it.
 func TestFollowLinesWrittenDuringTheWalkComeOnce(t *testing.T) {
 	f, g := gatedFixture(t, nil)
-	c := f.c
-
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
-	out := make(chan dbcloud.LogEntry, 10_000)
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		for e, err := range c.Services.FollowLogs(ctx, f.project, f.service, &dbcloud.LogOptions{PollInterval: time.Millisecond}) {
-			if err != nil {
-				t.Error(err)
-				return
-			}
-			out <- e
-		}
-	}()
+	ch := f.background(ctx, dbcloud.LogOptions{})
 	g.pass(t) // the start
 	want := f.add(numbered(f.now(), "burst ", 1234)...)
 	for range 3 {
@@ -377,31 +366,10 @@ func TestFollowLinesWrittenDuringTheWalkComeOnce(t *testing.T) {
 	more := f.add(numbered(f.now(), "during the walk ", 7)...)
 	g.pass(t) // reads the middle page again
 	g.pass(t) // the next poll
-	want = append(want, more...)
-	var got []dbcloud.LogEntry
-	for len(got) < len(want) {
-		select {
-		case e := <-out:
-			got = append(got, e)
-		case <-time.After(followGuard):
-			t.Fatalf("%d of %d lines", len(got), len(want))
-		}
-		if len(got) == 1234 { // the burst is out: let the next polls through
-			go func() {
-				for {
-					select {
-					case g.turn <- struct{}{}:
-					case <-g.reqs:
-					case <-done:
-						return
-					}
-				}
-			}()
-		}
-	}
-	cancel()
-	<-done
-	if d := cmp.Diff(want, got); d != "" {
+	got := receive(t, ch, len(want))
+	g.passAll(ctx) // the burst is out: let the next polls through
+	got = append(got, receive(t, ch, len(more))...)
+	if d := cmp.Diff(append(want, more...), got); d != "" {
 		t.Errorf("lines (-written +followed):\n%s", d)
 	}
 }
@@ -563,14 +531,21 @@ func numbered(at time.Time, prefix string, n int) []dbcloud.LogEntry {
 // what the test adds then is seen by the next request, never by the one
 // before, however the goroutines are scheduled.
 type gate struct {
-	api  http.Handler
-	turn chan struct{}   // one token a request let through
-	reqs chan url.Values // the query of each request let through, once answered
+	api      http.Handler
+	arrivals chan struct{}   // one a logs request that has come, before its turn
+	turn     chan struct{}   // one a request let through
+	reqs     chan url.Values // the query of each request let through, once answered
+	waiting  bool            // an arrival taken (arrived) whose turn is not given yet
 }
 
 func (g *gate) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if !strings.HasSuffix(r.URL.Path, "/logs") {
 		g.api.ServeHTTP(w, r)
+		return
+	}
+	select {
+	case g.arrivals <- struct{}{}:
+	case <-r.Context().Done():
 		return
 	}
 	select {
@@ -585,13 +560,30 @@ func (g *gate) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// arrived waits until the follow's next logs request has come to the gate:
+// by then the follow has yielded everything the requests before it found.
+func (g *gate) arrived(t *testing.T) {
+	t.Helper()
+	if g.waiting {
+		return
+	}
+	select {
+	case <-g.arrivals:
+		g.waiting = true
+	case <-time.After(followGuard):
+		t.Fatal("no logs request")
+	}
+}
+
 // admit lets the next logs request through the gate once it has arrived.
 func (g *gate) admit(t *testing.T) {
 	t.Helper()
+	g.arrived(t)
+	g.waiting = false
 	select {
 	case g.turn <- struct{}{}:
 	case <-time.After(followGuard):
-		t.Fatal("no logs request")
+		t.Fatal("the logs request left before its turn")
 	}
 }
 
@@ -609,23 +601,31 @@ func (g *gate) pass(t *testing.T) url.Values {
 	}
 }
 
+// passAll lets every logs request through from now until ctx ends.
+func (g *gate) passAll(ctx context.Context) {
+	go func() {
+		for {
+			select {
+			case <-g.arrivals:
+			case g.turn <- struct{}{}:
+			case <-g.reqs:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+}
+
 // gatedFixture is a followFixture whose logs requests go through a gate.
 func gatedFixture(t *testing.T, opts []dbcloudtest.Option) (*followFixture, *gate) {
 	t.Helper()
-	g := &gate{turn: make(chan struct{}), reqs: make(chan url.Values)}
-	return fixtureBehind(t, opts, func(api http.Handler) http.Handler { g.api = api; return g }), g
-}
-
-// fixtureBehind is a followFixture whose client reaches the fake through
-// the handler wrap makes of the fake's.
-func fixtureBehind(t *testing.T, opts []dbcloudtest.Option, wrap func(api http.Handler) http.Handler) *followFixture {
-	t.Helper()
 	srv := dbcloudtest.NewServer(append([]dbcloudtest.Option{dbcloudtest.WithStartTime(followEpoch)}, opts...)...)
 	t.Cleanup(srv.Close)
-	c := clientBehind(t, srv, wrap(srv.Handler()))
+	g := &gate{api: srv.Handler(), arrivals: make(chan struct{}), turn: make(chan struct{}), reqs: make(chan url.Values)}
+	c := clientBehind(t, srv, g)
 	svc := createReady(t, c, srv.ProjectID, "db")
 	srv.Advance(time.Second)
-	return &followFixture{t: t, c: c, srv: srv, project: srv.ProjectID, service: svc.ServiceID}
+	return &followFixture{t: t, c: c, srv: srv, project: srv.ProjectID, service: svc.ServiceID}, g
 }
 
 // background runs a follow in a goroutine and sends what it yields on the

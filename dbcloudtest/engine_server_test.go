@@ -10,18 +10,6 @@ import (
 	"time"
 )
 
-// settled waits, briefly, for the goroutine count to fall back to n.
-func settled(n int) (int, bool) {
-	deadline := time.Now().Add(3 * time.Second)
-	for {
-		got := runtime.NumGoroutine()
-		if got <= n || time.Now().After(deadline) {
-			return got, got <= n
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
-
 func get(t *testing.T, c *http.Client, s *engineServer, path string) int {
 	t.Helper()
 	req, _ := http.NewRequest("GET", s.url+path, nil)
@@ -77,7 +65,10 @@ func TestServer(t *testing.T) {
 	}()
 	deadline := time.Now().Add(3 * time.Second)
 	for s.api.count("GET", "/projects/pA/services") < 5 && time.Now().Before(deadline) {
-		time.Sleep(time.Millisecond)
+		time.Sleep(time.Millisecond) // the count has no event to wait on
+	}
+	if n := s.api.count("GET", "/projects/pA/services"); n < 5 {
+		t.Fatalf("the delayed request never came: %d GETs", n)
 	}
 	start := time.Now()
 	if err := s.close(); err != nil {
@@ -94,9 +85,8 @@ func TestServer(t *testing.T) {
 	}
 	tr.CloseIdleConnections()
 	tr2.CloseIdleConnections()
-	if n, ok := settled(before); !ok {
-		buf := make([]byte, 1<<16)
-		t.Errorf("%d goroutines after Close, %d before:\n%s", n, before, buf[:runtime.Stack(buf, true)])
+	if n, stacks := GoroutinesLeft(before); n > 0 {
+		t.Errorf("%d goroutines more after Close than before:\n%s", n, stacks)
 	}
 	if _, err := http.Get(s.url + "/projects/pA/services"); err == nil {
 		t.Error("closed server still answers")
