@@ -3,6 +3,7 @@ package dbcloud_test
 import (
 	"context"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -136,14 +137,7 @@ func TestConcurrentClient(t *testing.T) {
 	defer srv.Close()
 	// The fake served through Handler by a server of the test's own, which
 	// counts the connections it accepts.
-	var newConns atomic.Int64
-	ts := httptest.NewUnstartedServer(srv.Handler())
-	ts.Config.ConnState = func(_ net.Conn, state http.ConnState) {
-		if state == http.StateNew {
-			newConns.Add(1)
-		}
-	}
-	ts.Start()
+	ts, newConns := countingServer(srv.Handler())
 	defer ts.Close()
 	c, err := dbcloud.NewClient(srv.APIKey, dbcloud.WithBaseURL(ts.URL+"/v1"))
 	if err != nil {
@@ -179,18 +173,25 @@ func TestConcurrentClient(t *testing.T) {
 // poolServer serves a service to every GET and counts the TCP connections
 // opened to it.
 func poolServer(t *testing.T) (*httptest.Server, *atomic.Int64) {
-	var conns atomic.Int64
-	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv, conns := countingServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = w.Write([]byte(serviceJSON))
 	}))
+	t.Cleanup(srv.Close)
+	return srv, conns
+}
+
+// countingServer serves h with httptest and counts the connections it
+// accepts.
+func countingServer(h http.Handler) (*httptest.Server, *atomic.Int64) {
+	var conns atomic.Int64
+	srv := httptest.NewUnstartedServer(h)
 	srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
 		if s == http.StateNew {
 			conns.Add(1)
 		}
 	}
 	srv.Start()
-	t.Cleanup(srv.Close)
 	return srv, &conns
 }
 
@@ -263,7 +264,8 @@ func poolConnections(t *testing.T, goroutines, each int) (raw, sdk int64) {
 			if err != nil {
 				return err
 			}
-			_, err = readAll(resp)
+			_, err = io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
 			return err
 		})
 		return conns.Load()
@@ -288,20 +290,4 @@ func poolConnections(t *testing.T, goroutines, each int) (raw, sdk int64) {
 		sdk += sdkRun()
 	}
 	return raw, sdk
-}
-
-func readAll(resp *http.Response) (int64, error) {
-	defer resp.Body.Close()
-	var n int64
-	buf := make([]byte, 4096)
-	for {
-		m, err := resp.Body.Read(buf)
-		n += int64(m)
-		if err != nil {
-			if err.Error() == "EOF" {
-				return n, nil
-			}
-			return n, err
-		}
-	}
 }

@@ -106,19 +106,10 @@ func TestNoSecretAnywhere(t *testing.T) {
 	if errCount < 3 || !bytes.Contains(logs.Bytes(), []byte("retry=true")) {
 		t.Fatalf("%d errors and retries logged: %t; the test must see failures and retries", errCount, bytes.Contains(logs.Bytes(), []byte("retry=true")))
 	}
-	for _, s := range secrets {
-		if bytes.Contains(logs.Bytes(), []byte(s)) {
-			t.Errorf("debug logs contain the secret %q", s)
-		}
-	}
+	assertNoSecret(t, "the debug logs", logs.String(), secrets...)
 	for _, v := range returned {
-		for _, verb := range []string{"%v", "%+v", "%#v", "%s"} {
-			out := fmt.Sprintf(verb, v)
-			for _, s := range secrets {
-				if bytes.Contains([]byte(out), []byte(s)) {
-					t.Errorf("%s of a %T shows the secret %q", verb, v, s)
-				}
-			}
+		for _, verb := range verbs {
+			assertNoSecret(t, fmt.Sprintf("%s of a %T", verb, v), fmt.Sprintf(verb, v), secrets...)
 		}
 	}
 }
