@@ -139,14 +139,8 @@ func TestDeployTwiceChangesNothingTheSecondTime(t *testing.T) {
 // with the test, and creates a service "orders" on it with a client of it.
 func newOrdersService(t *testing.T, opts ...dbcloudtest.Option) (*dbcloudtest.Server, *dbcloud.Client, *dbcloud.Service) {
 	t.Helper()
-	srv := dbcloudtest.NewServer(opts...)
-	t.Cleanup(srv.Close)
-	c := srv.Client()
-	svc, err := c.Services.Create(t.Context(), srv.ProjectID, &dbcloud.CreateServiceRequest{Name: "orders"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return srv, c, svc
+	c, srv := newFake(t, opts)
+	return srv, c, createService(t, c, srv.ProjectID, "orders")
 }
 
 // Deployers racing on one service: every ensure step succeeds in each, and

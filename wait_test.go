@@ -21,8 +21,8 @@ const servicePattern = "/projects/*/services/*"
 
 // stepper returns a fake whose statuses move one step each time the wait
 // reports progress: every poll sees the next status, with no sleeping.
-func stepper(t *testing.T) (*dbcloud.Client, *dbcloudtest.Server) {
-	return newFake(t, []dbcloudtest.Option{dbcloudtest.WithStartTime(time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)), dbcloudtest.WithStep(time.Minute)})
+func stepper(t *testing.T, extra ...dbcloudtest.Option) (*dbcloud.Client, *dbcloudtest.Server) {
+	return newFake(t, append([]dbcloudtest.Option{dbcloudtest.WithStartTime(time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)), dbcloudtest.WithStep(time.Minute)}, extra...))
 }
 
 func TestWaitForReadySeesEveryStatus(t *testing.T) {
@@ -331,8 +331,7 @@ func TestWaitErrorClipsTheStatus(t *testing.T) {
 func liveStepper(t *testing.T, connectDelay time.Duration) (*dbcloud.Client, *dbcloudtest.Server) {
 	t.Helper()
 	dbcloudtest.CheckGoroutines(t) // registered first, so it checks after the server has closed
-	return newFake(t, []dbcloudtest.Option{dbcloudtest.WithStartTime(time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)),
-		dbcloudtest.WithStep(time.Minute), dbcloudtest.WithConnectDelay(connectDelay)})
+	return stepper(t, dbcloudtest.WithConnectDelay(connectDelay))
 }
 
 // The database warms up after READY: the wait goes on through the 57P03
