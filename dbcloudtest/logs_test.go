@@ -56,9 +56,15 @@ func TestFollowLogsSeesAppendedLines(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		e, ok := <-got
-		if !ok {
-			t.Fatalf("the follow ended after %d lines: %v", i, <-done)
+		var e dbcloud.LogEntry
+		select {
+		case line, ok := <-got:
+			if !ok {
+				t.Fatalf("the follow ended after %d lines: %v", i, <-done)
+			}
+			e = line
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%d of %d lines", i, len(want))
 		}
 		if !e.Timestamp.Equal(want[i].Timestamp) || e.Severity != want[i].Severity || e.Message != want[i].Message {
 			t.Fatalf("line %d = %+v, want %+v", i, e, want[i])

@@ -329,7 +329,11 @@ func TestHandlerClose(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("Close did not end the request held in the handler")
 	}
-	<-held
+	select {
+	case <-held:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the held handler did not return")
+	}
 
 	res, err := ts.Client().Get(ts.URL + "/v1/projects/" + srv.ProjectID + "/services")
 	if err != nil {
