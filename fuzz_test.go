@@ -22,7 +22,7 @@ import (
 // The fuzz targets below feed bytes to the decoders the way a response
 // reaches them: an *http.Response whose body is the input, read by checkRetry
 // (into exchange.body for a 2xx, through newAPIError for the rest), then
-// decoded by decodeResponse. Their seed corpora live in
+// decoded by decodeAnswer. Their seed corpora live in
 // testdata/fuzz/<Target>/ and run with every `go test`; run one target with,
 // for example:
 //
