@@ -228,6 +228,11 @@ type apiError struct {
 // Error returns the message of the error body.
 func (e *apiError) Error() string { return e.message }
 
+// reply is the API's answer with the error, with header.
+func (e *apiError) reply(header http.Header) reply {
+	return reply{status: e.status, body: errorBody{e.code, e.message, e.details}, header: header}
+}
+
 func badRequest(field, reason string) error {
 	return &apiError{http.StatusBadRequest, "INVALID_REQUEST", field + ": " + reason, "invalid field " + field}
 }
@@ -324,7 +329,7 @@ func relPath(r *http.Request) string {
 // ServeHTTP answers one request: faults first, then authentication, routing
 // and the model.
 func (a *engine) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	id := "req-" + strconv.FormatInt(a.requests.Add(1), 10)
+	id := a.nextRequestID()
 	f, seq := a.arrive(r.Method, relPath(r), r.URL.RawQuery)
 	if f != nil {
 		a.serveFault(w, r, id, f, seq)
@@ -335,12 +340,16 @@ func (a *engine) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	writeEncoded(w, e)
 }
 
+// nextRequestID is the X-Request-Id of the next answer.
+func (a *engine) nextRequestID() string {
+	return "req-" + strconv.FormatInt(a.requests.Add(1), 10)
+}
+
 // handle runs a request through the model and encodes the answer.
 func (a *engine) handle(r *http.Request, id string) encoded {
 	rep, err := a.dispatch(r)
 	if err != nil {
-		ae := err.(*apiError) // the only error type handlers return
-		rep = reply{status: ae.status, body: errorBody{ae.code, ae.message, ae.details}, header: rep.header}
+		rep = err.(*apiError).reply(rep.header) // the only error type handlers return
 	}
 	return encode(rep, id)
 }

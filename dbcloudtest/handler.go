@@ -37,9 +37,8 @@ func (s *Server) Handler() http.Handler { return http.HandlerFunc(s.serveOutside
 func (s *Server) serveOutside(w http.ResponseWriter, r *http.Request) {
 	ctx, done, ok := s.outside.begin(r.Context())
 	if !ok {
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(http.StatusServiceUnavailable)
-		_, _ = w.Write([]byte(`{"code":"UNAVAILABLE","message":"dbcloudtest: the server is closed"}` + "\n"))
+		closed := &apiError{http.StatusServiceUnavailable, "UNAVAILABLE", "dbcloudtest: the server is closed", "Close was called"}
+		writeEncoded(w, encode(closed.reply(nil), s.api.nextRequestID()))
 		return
 	}
 	defer done()

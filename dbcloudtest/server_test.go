@@ -341,8 +341,9 @@ func TestHandlerClose(t *testing.T) {
 	}
 	body, _ := io.ReadAll(res.Body)
 	res.Body.Close()
-	if res.StatusCode != http.StatusServiceUnavailable || !strings.Contains(string(body), "closed") {
-		t.Errorf("after Close: %d %s", res.StatusCode, body)
+	if res.StatusCode != http.StatusServiceUnavailable || !strings.Contains(string(body), `"code":"UNAVAILABLE"`) ||
+		!strings.Contains(string(body), "closed") || !strings.Contains(string(body), `"details"`) || res.Header.Get("X-Request-Id") == "" {
+		t.Errorf("after Close: %d %s %v; want the API's 503 UNAVAILABLE, with details and a request id", res.StatusCode, body, res.Header)
 	}
 	c.CloseIdleConnections()
 	ts.Client().CloseIdleConnections()
