@@ -127,6 +127,9 @@ type engineOptions struct {
 // implements http.Handler and serves the routes under the prefix /v1. It is
 // safe for concurrent use.
 type engine struct {
+	// calls are the requests being served (serveCall), which close ends.
+	calls handlerCalls
+
 	apiKey    string
 	projects  []string
 	step      time.Duration
@@ -177,6 +180,7 @@ func newEngine(opts engineOptions) *engine {
 		logInterval:    opts.logInterval,
 		logRetention:   opts.logRetention,
 	}
+	a.calls.init()
 	if opts.liveEndpoints {
 		a.live = newLiveNet()
 	}

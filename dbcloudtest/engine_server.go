@@ -1,7 +1,6 @@
 package dbcloudtest
 
 import (
-	"context"
 	"io"
 	"log"
 	"net"
@@ -20,14 +19,12 @@ type engineServer struct {
 	api *engine
 
 	srv      *http.Server
-	cancel   context.CancelFunc
 	served   chan struct{}
 	newConns atomic.Int64
 
 	mu      sync.Mutex
-	idle    *sync.Cond // signalled when open or active drops
+	idle    *sync.Cond // signalled when open drops
 	open    int        // connections neither closed nor hijacked
-	active  int        // handlers running
 	closing sync.Once
 	err     error
 }
@@ -45,20 +42,16 @@ func startEngine(addr string, opts engineOptions) (*engineServer, error) {
 	}
 	opts.liveEndpoints = true
 	api := newEngine(opts)
-	ctx, cancel := context.WithCancel(context.Background())
 	s := &engineServer{
 		url:    "http://" + dialable(ln.Addr().(*net.TCPAddr)) + "/v1",
 		api:    api,
-		cancel: cancel,
 		served: make(chan struct{}),
 	}
 	s.idle = sync.NewCond(&s.mu)
 	s.srv = &http.Server{
-		Handler:           http.HandlerFunc(s.serve),
+		Handler:           http.HandlerFunc(api.serveCall),
 		ReadHeaderTimeout: 10 * time.Second,
-		// Cancelled by close, so that delayed answers end instead of outliving it.
-		BaseContext: func(net.Listener) context.Context { return ctx },
-		ConnState:   s.connState,
+		ConnState:         s.connState,
 		// Dropped and truncated connections are the point of faults, not news.
 		ErrorLog: log.New(io.Discard, "", 0),
 	}
@@ -81,19 +74,6 @@ func dialable(addr *net.TCPAddr) string {
 	return (&net.TCPAddr{IP: ip, Port: addr.Port}).String()
 }
 
-func (s *engineServer) serve(w http.ResponseWriter, r *http.Request) {
-	s.mu.Lock()
-	s.active++
-	s.mu.Unlock()
-	defer func() {
-		s.mu.Lock()
-		s.active--
-		s.idle.Broadcast()
-		s.mu.Unlock()
-	}()
-	s.api.ServeHTTP(w, r)
-}
-
 func (s *engineServer) connState(_ net.Conn, state http.ConnState) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -111,18 +91,19 @@ func (s *engineServer) connState(_ net.Conn, state http.ConnState) {
 // which lets tests prove that a client reuses keep-alive connections.
 func (s *engineServer) newConnections() int64 { return s.newConns.Load() }
 
-// close stops the listener, closes every connection and returns once all of
-// the server's handlers and connections are finished, then closes the live
-// endpoints. It is safe to call more than once.
+// close stops the listener, closes every connection, ends the requests a
+// Delay holds (those served through Handler too) and returns once every
+// handler and connection is finished, then closes the live endpoints. It is
+// safe to call more than once.
 func (s *engineServer) close() error {
 	s.closing.Do(func() {
 		// Connections first: a delayed handler released by cancel must find
 		// its connection closed rather than answer on it.
 		s.err = s.srv.Close()
-		s.cancel()
 		<-s.served
+		s.api.calls.close()
 		s.mu.Lock()
-		for s.open > 0 || s.active > 0 {
+		for s.open > 0 {
 			s.idle.Wait()
 		}
 		s.mu.Unlock()

@@ -32,22 +32,25 @@ import (
 // for the handler's requests to return, as it does for its own; from then
 // on the handler answers 503 UNAVAILABLE. Close the server that serves the
 // handler before, or after, as suits: neither waits for the other.
-func (s *Server) Handler() http.Handler { return http.HandlerFunc(s.serveOutside) }
+func (s *Server) Handler() http.Handler { return http.HandlerFunc(s.api.serveCall) }
 
-func (s *Server) serveOutside(w http.ResponseWriter, r *http.Request) {
-	ctx, done, ok := s.outside.begin(r.Context())
+// serveCall serves a request, through URL or Handler alike, as one of the
+// calls that closing the engine ends and waits for; once it is closed, the
+// answer is 503 UNAVAILABLE.
+func (a *engine) serveCall(w http.ResponseWriter, r *http.Request) {
+	ctx, done, ok := a.calls.begin(r.Context())
 	if !ok {
 		closed := &apiError{http.StatusServiceUnavailable, "UNAVAILABLE", "dbcloudtest: the server is closed", "Close was called"}
-		writeEncoded(w, encode(closed.reply(nil), s.api.nextRequestID()))
+		writeEncoded(w, encode(closed.reply(nil), a.nextRequestID()))
 		return
 	}
 	defer done()
-	s.api.ServeHTTP(w, r.WithContext(ctx))
+	a.ServeHTTP(w, r.WithContext(ctx))
 }
 
-// handlerCalls tracks the requests served through Handler, which the
-// caller's server runs, so that Close can end and wait for them as the
-// server's own listener does for its requests.
+// handlerCalls tracks the requests being served, by the server's own
+// listener or by whatever serves Handler, so that Close can end the ones a
+// Delay fault holds and wait for all.
 type handlerCalls struct {
 	stop context.Context // cancelled by close: ends requests a Delay holds
 	end  context.CancelFunc

@@ -43,8 +43,6 @@ type Server struct {
 	mu      sync.Mutex
 	clients []*dbcloud.Client
 	closing sync.Once
-
-	outside handlerCalls // requests served through Handler
 }
 
 // NewServer starts a server on a free loopback port, configured by opts.
@@ -88,7 +86,6 @@ func NewServerAt(addr string, opts ...Option) (*Server, error) {
 		return nil, fmt.Errorf("dbcloudtest: %w", err) // errors.Is(err, syscall.EADDRINUSE) holds
 	}
 	s := &Server{URL: srv.url, APIKey: srv.api.key(), ProjectID: srv.api.firstProject(), srv: srv, api: srv.api, clock: clock}
-	s.outside.init()
 	return s, nil
 }
 
@@ -99,7 +96,6 @@ func NewServerAt(addr string, opts ...Option) (*Server, error) {
 // the server is left running afterwards. Close may be called more than once.
 func (s *Server) Close() {
 	s.closing.Do(func() {
-		s.outside.close() // before the model's endpoints close under them
 		_ = s.srv.close() // the only error is the listener's, closed either way
 		s.mu.Lock()
 		clients := s.clients
