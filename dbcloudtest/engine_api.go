@@ -254,10 +254,16 @@ type call struct {
 	r       *http.Request
 	now     time.Time
 	project string
-	service string
-	set     string
+	service string // the service id the path names, if pathService
+	set     string // the replica set id the path names, if pathSet
 	body    []byte
 	bodyErr error
+
+	pathService, pathSet bool
+	// svc and rs are the service and replica set the path names, found
+	// before the handler runs (resolve).
+	svc *service
+	rs  *replicaSet
 }
 
 type handlerFunc func(a *engine, c *call) (reply, error)
@@ -384,7 +390,24 @@ func (a *engine) dispatch(r *http.Request) (reply, error) {
 	defer a.mu.Unlock()
 	c.now = a.clock.Now()
 	a.sweep(c.now)
+	if err := a.resolve(c); err != nil {
+		return reply{}, err
+	}
 	return ep.fn(a, c)
+}
+
+// resolve finds the service and the replica set the path names, so that
+// their errors come in the package documentation's order whatever the
+// handler: service (404), replica_set_id too short (400), replica set (404).
+func (a *engine) resolve(c *call) (err error) {
+	if !c.pathService {
+		return nil
+	}
+	if c.svc, err = a.findService(c.project, c.service); err != nil || !c.pathSet {
+		return err
+	}
+	c.rs, err = findSet(c.svc, c.set)
+	return err
 }
 
 // route matches the request path against the route table. allow is non-nil
@@ -424,9 +447,9 @@ func (c *call) bind(pattern, segs []string) bool {
 		case "{p}":
 			c.project = segs[i]
 		case "{s}":
-			c.service = segs[i]
+			c.service, c.pathService = segs[i], true
 		case "{r}":
-			c.set = segs[i]
+			c.set, c.pathSet = segs[i], true
 		default:
 			if p != segs[i] {
 				return false

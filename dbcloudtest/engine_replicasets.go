@@ -95,21 +95,8 @@ func needSetAlive(s *service, rs *replicaSet, now time.Time, op string) error {
 	return nil
 }
 
-// serviceAndSet resolves the service and replica set of a call.
-func (a *engine) serviceAndSet(c *call) (*service, *replicaSet, error) {
-	s, err := a.findService(c.project, c.service)
-	if err != nil {
-		return nil, nil, err
-	}
-	rs, err := findSet(s, c.set)
-	return s, rs, err
-}
-
 func (a *engine) listReplicaSets(c *call) (reply, error) {
-	s, err := a.findService(c.project, c.service)
-	if err != nil {
-		return reply{}, err
-	}
+	s := c.svc
 	out := make([]replicaSetJSON, 0, len(s.sets))
 	for _, rs := range s.sets {
 		out = append(out, rs.view(s, rs.sched.current(c.now)))
@@ -118,10 +105,7 @@ func (a *engine) listReplicaSets(c *call) (reply, error) {
 }
 
 func (a *engine) createReplicaSet(c *call) (reply, error) {
-	s, err := a.findService(c.project, c.service)
-	if err != nil {
-		return reply{}, err
-	}
+	s := c.svc
 	in, err := parseReplicaSetCreate(c)
 	if err != nil {
 		return reply{}, err
@@ -147,10 +131,7 @@ func (a *engine) createReplicaSet(c *call) (reply, error) {
 }
 
 func (a *engine) deleteReplicaSet(c *call) (reply, error) {
-	s, rs, err := a.serviceAndSet(c)
-	if err != nil {
-		return reply{}, err
-	}
+	s, rs := c.svc, c.rs
 	if err := needSetAlive(s, rs, c.now, "delete"); err != nil {
 		return reply{}, err
 	}
@@ -160,10 +141,7 @@ func (a *engine) deleteReplicaSet(c *call) (reply, error) {
 }
 
 func (a *engine) resizeReplicaSet(c *call) (reply, error) {
-	s, rs, err := a.serviceAndSet(c)
-	if err != nil {
-		return reply{}, err
-	}
+	s, rs := c.svc, c.rs
 	cpu, mem, err := parseResize(c)
 	if err != nil {
 		return reply{}, err
@@ -185,10 +163,7 @@ func (a *engine) enableReplicaSetPooler(c *call) (reply, error) { return a.switc
 func (a *engine) disableReplicaSetPooler(c *call) (reply, error) { return a.switchSetPooler(c, false) }
 
 func (a *engine) switchSetPooler(c *call, on bool) (reply, error) {
-	s, rs, err := a.serviceAndSet(c)
-	if err != nil {
-		return reply{}, err
-	}
+	s, rs := c.svc, c.rs
 	if err := needSetAlive(s, rs, c.now, "changing the pooler"); err != nil {
 		return reply{}, err
 	}
@@ -201,10 +176,7 @@ func (a *engine) switchSetPooler(c *call, on bool) (reply, error) {
 }
 
 func (a *engine) setReplicaSetEnvironment(c *call) (reply, error) {
-	s, rs, err := a.serviceAndSet(c)
-	if err != nil {
-		return reply{}, err
-	}
+	s, rs := c.svc, c.rs
 	env, err := parseEnvironment(c)
 	if err != nil {
 		return reply{}, err

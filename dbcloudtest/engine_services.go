@@ -195,22 +195,15 @@ func needAlive(s *service, now time.Time, op string) error {
 	return nil
 }
 
-// serviceToChange resolves the service a call changes, reads the change
-// with parse and refuses it on a service being deleted, in the order the
-// package documentation gives: service (404), body (400), status (409).
-func serviceToChange[T any](a *engine, c *call, op string, parse func(*call) (T, error)) (*service, T, error) {
-	var in T
-	s, err := a.findService(c.project, c.service)
+// changeOf reads the change a call asks of its service with parse and
+// refuses it on a service being deleted, in the order the package
+// documentation gives: body (400), then status (409).
+func changeOf[T any](c *call, op string, parse func(*call) (T, error)) (T, error) {
+	in, err := parse(c)
 	if err != nil {
-		return nil, in, err
+		return in, err
 	}
-	if in, err = parse(c); err != nil {
-		return nil, in, err
-	}
-	if err := needAlive(s, c.now, op); err != nil {
-		return nil, in, err
-	}
-	return s, in, nil
+	return in, needAlive(c.svc, c.now, op)
 }
 
 func accepted(body any) reply { return reply{status: http.StatusAccepted, body: body} }
@@ -259,10 +252,7 @@ func (a *engine) listServices(c *call) (reply, error) {
 }
 
 func (a *engine) getService(c *call) (reply, error) {
-	s, err := a.findService(c.project, c.service)
-	if err != nil {
-		return reply{}, err
-	}
+	s := c.svc
 	return reply{status: http.StatusOK, body: s.view(c.now, s.sched.current(c.now))}, nil
 }
 
@@ -281,10 +271,7 @@ func (a *engine) createService(c *call) (reply, error) {
 }
 
 func (a *engine) deleteService(c *call) (reply, error) {
-	s, err := a.findService(c.project, c.service)
-	if err != nil {
-		return reply{}, err
-	}
+	s := c.svc
 	if err := needAlive(s, c.now, "delete"); err != nil {
 		return reply{}, err
 	}
@@ -297,10 +284,7 @@ func (a *engine) deleteService(c *call) (reply, error) {
 }
 
 func (a *engine) startService(c *call) (reply, error) {
-	s, err := a.findService(c.project, c.service)
-	if err != nil {
-		return reply{}, err
-	}
+	s := c.svc
 	return a.transition(c, s, "start", statusPaused, func() {
 		s.logs.event(c.now, sevLog, "database system was shut down at "+c.now.UTC().Format("2006-01-02 15:04:05 MST"))
 		s.logs.event(c.now, sevLog, "database system is ready to accept connections")
@@ -308,10 +292,7 @@ func (a *engine) startService(c *call) (reply, error) {
 }
 
 func (a *engine) stopService(c *call) (reply, error) {
-	s, err := a.findService(c.project, c.service)
-	if err != nil {
-		return reply{}, err
-	}
+	s := c.svc
 	return a.transition(c, s, "stop", statusReady, func() {
 		s.logs.event(c.now, sevLog, "received fast shutdown request")
 		s.logs.event(c.now, sevLog, "aborting any active transactions")
@@ -331,10 +312,7 @@ func (a *engine) transition(c *call, s *service, op, from string, change func(),
 }
 
 func (a *engine) resizeService(c *call) (reply, error) {
-	s, err := a.findService(c.project, c.service)
-	if err != nil {
-		return reply{}, err
-	}
+	s := c.svc
 	cpu, mem, err := parseResize(c)
 	if err != nil {
 		return reply{}, err
@@ -347,10 +325,7 @@ func (a *engine) resizeService(c *call) (reply, error) {
 }
 
 func (a *engine) setHA(c *call) (reply, error) {
-	s, err := a.findService(c.project, c.service)
-	if err != nil {
-		return reply{}, err
-	}
+	s := c.svc
 	replicas, sync, err := parseSetHA(c, s.replicas, s.syncReps)
 	if err != nil {
 		return reply{}, err
@@ -362,10 +337,7 @@ func (a *engine) setHA(c *call) (reply, error) {
 }
 
 func (a *engine) forkService(c *call) (reply, error) {
-	parent, err := a.findService(c.project, c.service)
-	if err != nil {
-		return reply{}, err
-	}
+	parent := c.svc
 	in, err := parseFork(c, parent)
 	if err != nil {
 		return reply{}, err
@@ -421,10 +393,7 @@ func (p *pooler) turn(on bool, what string, open func() (*liveEndpoint, error)) 
 }
 
 func (a *engine) switchPooler(c *call, on bool) (reply, error) {
-	s, err := a.findService(c.project, c.service)
-	if err != nil {
-		return reply{}, err
-	}
+	s := c.svc
 	if err := needAlive(s, c.now, "changing the pooler"); err != nil {
 		return reply{}, err
 	}
@@ -437,10 +406,11 @@ func (a *engine) switchPooler(c *call, on bool) (reply, error) {
 }
 
 func (a *engine) attachVPC(c *call) (reply, error) {
-	s, vpc, err := serviceToChange(a, c, "attachToVPC", parseVPC)
+	vpc, err := changeOf(c, "attachToVPC", parseVPC)
 	if err != nil {
 		return reply{}, err
 	}
+	s := c.svc
 	if s.vpcID != "" {
 		return reply{}, conflict("service is already attached to VPC "+s.vpcID, "vpc_id "+s.vpcID)
 	}
@@ -450,10 +420,11 @@ func (a *engine) attachVPC(c *call) (reply, error) {
 }
 
 func (a *engine) detachVPC(c *call) (reply, error) {
-	s, vpc, err := serviceToChange(a, c, "detachFromVPC", parseVPC)
+	vpc, err := changeOf(c, "detachFromVPC", parseVPC)
 	if err != nil {
 		return reply{}, err
 	}
+	s := c.svc
 	if s.vpcID != vpc {
 		return reply{}, conflict("service is not attached to VPC "+vpc, "attached vpc_id "+strconv.Quote(s.vpcID))
 	}
@@ -464,19 +435,20 @@ func (a *engine) detachVPC(c *call) (reply, error) {
 
 func (a *engine) updatePassword(c *call) (reply, error) {
 	// The new password is neither kept nor logged: only the fact of the change.
-	s, _, err := serviceToChange(a, c, "updatePassword", parsePassword)
-	if err != nil {
+	if _, err := changeOf(c, "updatePassword", parsePassword); err != nil {
 		return reply{}, err
 	}
+	s := c.svc
 	s.logs.event(c.now, sevLog, `password of role "tsdbadmin" changed`)
 	return reply{status: http.StatusNoContent}, nil
 }
 
 func (a *engine) setEnvironment(c *call) (reply, error) {
-	s, env, err := serviceToChange(a, c, "setEnvironment", parseEnvironment)
+	env, err := changeOf(c, "setEnvironment", parseEnvironment)
 	if err != nil {
 		return reply{}, err
 	}
+	s := c.svc
 	s.env = env
 	s.logs.event(c.now, sevLog, "environment set to "+env)
 	return message(http.StatusOK, "environment set to "+env), nil
