@@ -14,15 +14,14 @@ import (
 // keeps since, until and every issued cursor consistent while lines arrive.
 // Entries may share a timestamp, and identical entries are kept as many
 // times as they are given.
-// projectID "" finds the service in any project: service ids are unique.
 func (a *engine) appendLogs(projectID, serviceID string, entries ...NodeLogEntry) error {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	s, now, err := a.helperService(projectID, serviceID)
-	if err != nil {
-		return err
-	}
-	st := &s.logs
+	return a.withService(projectID, serviceID, func(s *service, now time.Time) error {
+		return appendEntries(&s.logs, now, entries)
+	})
+}
+
+// appendEntries adds entries to st, all or none; a zero timestamp is now.
+func appendEntries(st *logStore, now time.Time, entries []NodeLogEntry) error {
 	recs := make([]logRec, len(entries))
 	texts := make([]string, len(entries))
 	newest := st.last()

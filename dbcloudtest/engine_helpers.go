@@ -3,44 +3,51 @@ package dbcloudtest
 import (
 	"errors"
 	"fmt"
+	"time"
 )
+
+// withService runs fn under the model's lock on a live service, for a test
+// helper: it reads the clock without ticking it (only requests and
+// connections move a ticking clock) and removes what is gone first.
+// projectID "" finds the service in any project: service ids are unique.
+func (a *engine) withService(projectID, serviceID string, fn func(s *service, now time.Time) error) error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	now := a.clock.peek()
+	a.sweep(now)
+	s := a.byID[serviceID]
+	if s == nil || (projectID != "" && s.project != projectID) {
+		return fmt.Errorf("%w: service %q", errNotFound, serviceID)
+	}
+	return fn(s, now)
+}
 
 // setStatus forces a service into status (for example UNSTABLE, DELETED, or
 // a status this API version does not know) and cancels its pending
 // transitions, so that tests can reach states no request leads to.
-// projectID "" finds the service in any project: service ids are unique.
 func (a *engine) setStatus(projectID, serviceID, status string) error {
 	if status == "" {
 		return errors.New("dbcloudtest: SetStatus: empty status")
 	}
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	s, now, err := a.helperService(projectID, serviceID)
-	if err != nil {
-		return err
-	}
-	s.sched = schedule{{status, now}}
-	return nil
+	return a.withService(projectID, serviceID, func(s *service, now time.Time) error {
+		s.sched = schedule{{status, now}}
+		return nil
+	})
 }
 
 // setReplicaSetStatus forces a replica set into status (for example "error")
 // and cancels its pending transitions.
-// projectID "" finds the service in any project: service ids are unique.
 func (a *engine) setReplicaSetStatus(projectID, serviceID, setID, status string) error {
 	if status == "" {
 		return errors.New("dbcloudtest: SetReplicaSetStatus: empty status")
 	}
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	s, now, err := a.helperService(projectID, serviceID)
-	if err != nil {
-		return err
-	}
-	for _, rs := range s.sets {
-		if rs.id == setID {
-			rs.sched = schedule{{status, now}}
-			return nil
+	return a.withService(projectID, serviceID, func(s *service, now time.Time) error {
+		for _, rs := range s.sets {
+			if rs.id == setID {
+				rs.sched = schedule{{status, now}}
+				return nil
+			}
 		}
-	}
-	return fmt.Errorf("%w: replica set %q of service %q", errNotFound, setID, serviceID)
+		return fmt.Errorf("%w: replica set %q of service %q", errNotFound, setID, serviceID)
+	})
 }

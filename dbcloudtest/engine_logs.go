@@ -149,49 +149,27 @@ func (a *engine) randomRec(s *service, at int64) logRec {
 
 // seedLogs adds n realistic entries to a service's history, all older than
 // the entries it already has, so tests can exercise pagination and filters.
-// projectID "" finds the service in any project: service ids are unique.
 func (a *engine) seedLogs(projectID, serviceID string, n int) error {
 	if n < 0 {
 		return fmt.Errorf("dbcloudtest: SeedLogs: negative count %d", n)
 	}
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	s, now, err := a.helperService(projectID, serviceID)
-	if err != nil {
-		return err
-	}
-	a.seed(s, n, now)
-	return nil
+	return a.withService(projectID, serviceID, func(s *service, now time.Time) error {
+		a.seed(s, n, now)
+		return nil
+	})
 }
 
 // logs returns a service's whole history, newest first: what the logs
 // endpoint returns without filters, all pages concatenated.
-// projectID "" finds the service in any project: service ids are unique.
-func (a *engine) logs(projectID, serviceID string) ([]NodeLogEntry, error) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	s, _, err := a.helperService(projectID, serviceID)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]NodeLogEntry, 0, len(s.logs.recs))
-	for i := len(s.logs.recs) - 1; i >= 0; i-- {
-		out = append(out, s.logs.entry(s.logs.recs[i]))
-	}
-	return out, nil
-}
-
-// helperService finds a live service for a test helper. projectID ""
-// matches any project: service ids are unique across projects. The caller
-// holds a.mu.
-func (a *engine) helperService(projectID, serviceID string) (*service, time.Time, error) {
-	now := a.clock.peek() // a test's look or change: the clock ticks only for requests and connections
-	a.sweep(now)
-	s := a.byID[serviceID]
-	if s == nil || (projectID != "" && s.project != projectID) {
-		return nil, now, fmt.Errorf("%w: service %q", errNotFound, serviceID)
-	}
-	return s, now, nil
+func (a *engine) logs(projectID, serviceID string) (out []NodeLogEntry, err error) {
+	err = a.withService(projectID, serviceID, func(s *service, _ time.Time) error {
+		out = make([]NodeLogEntry, 0, len(s.logs.recs))
+		for i := len(s.logs.recs) - 1; i >= 0; i-- {
+			out = append(out, s.logs.entry(s.logs.recs[i]))
+		}
+		return nil
+	})
+	return out, err
 }
 
 // logFilter is the filtered walk a logs request asks for; a cursor only says
@@ -322,10 +300,7 @@ type logsJSON struct {
 }
 
 func (a *engine) getLogs(c *call) (reply, error) {
-	s, err := a.findService(c.project, c.service)
-	if err != nil {
-		return reply{}, err
-	}
+	s := c.svc
 	q := c.r.URL.Query()
 	f, err := parseLogFilter(q)
 	if err != nil {

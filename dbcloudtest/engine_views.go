@@ -1,15 +1,15 @@
 package dbcloudtest
 
+import "time"
+
 // serviceView returns the service with this id, in any project, encoded as a
 // GET of it would return it now. ok is false when there is no such service.
 func (a *engine) serviceView(serviceID string) (body []byte, ok bool) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	s, now, err := a.helperService("", serviceID)
-	if err != nil {
-		return nil, false
-	}
-	return wireJSON(s.view(now, s.sched.current(now))), true
+	err := a.withService("", serviceID, func(s *service, now time.Time) error {
+		body = wireJSON(s.view(now, s.sched.current(now)))
+		return nil
+	})
+	return body, err == nil
 }
 
 // servicesView returns every service of every project as a JSON array,
