@@ -45,6 +45,15 @@ func newFake(t testing.TB, opts []dbcloudtest.Option, extra ...dbcloud.Option) (
 	return srv.Client(append([]dbcloud.Option{tinyRetries}, extra...)...), srv
 }
 
+// setStatus forces a service of srv into status, failing the test if it
+// cannot.
+func setStatus(t testing.TB, srv *dbcloudtest.Server, serviceID string, status dbcloud.ServiceStatus) {
+	t.Helper()
+	if err := srv.SetStatus(serviceID, status); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // clientBehind serves h, a handler in front of srv.Handler(), with httptest
 // and returns a client of it (tinyRetries, then extra). The httptest server
 // and its connections close with the test, before srv does when srv was

@@ -110,16 +110,12 @@ func TestWaitEndsAtOnceWhenItCannotSucceed(t *testing.T) {
 		assertWaitErr(t, err, dbcloud.ErrNotFound, "")
 	})
 	t.Run("deleting while waiting for READY", func(t *testing.T) {
-		if err := srv.SetStatus(other.ServiceID, "DELETING"); err != nil {
-			t.Fatal(err)
-		}
+		setStatus(t, srv, other.ServiceID, "DELETING")
 		_, err := c.Services.WaitForReady(ctx, p, other.ServiceID, slow)
 		assertWaitErr(t, err, dbcloud.ErrUnexpectedStatus, "DELETING")
 	})
 	t.Run("deleted while waiting for PAUSED", func(t *testing.T) {
-		if err := srv.SetStatus(other.ServiceID, "DELETED"); err != nil {
-			t.Fatal(err)
-		}
+		setStatus(t, srv, other.ServiceID, "DELETED")
 		_, err := c.Services.WaitForStatus(ctx, p, other.ServiceID, dbcloud.StatusPaused, slow)
 		assertWaitErr(t, err, dbcloud.ErrUnexpectedStatus, "DELETED")
 	})
@@ -278,9 +274,7 @@ func TestWaitForDeleted(t *testing.T) {
 func TestWaitForDeletedAcceptsDELETED(t *testing.T) {
 	c, srv := newFake(t, nil)
 	svc := createReady(t, c, srv.ProjectID, "db")
-	if err := srv.SetStatus(svc.ServiceID, "DELETED"); err != nil {
-		t.Fatal(err)
-	}
+	setStatus(t, srv, svc.ServiceID, "DELETED")
 	if err := c.Services.WaitForDeleted(t.Context(), srv.ProjectID, svc.ServiceID, dbcloud.WithPollInterval(time.Hour, time.Hour)); err != nil {
 		t.Fatal(err)
 	}

@@ -134,9 +134,7 @@ func TestSharedWaitServiceDeletedMidWait(t *testing.T) {
 		}
 		srv.Advance(time.Minute) // DELETING, then gone
 	}
-	if err := srv.SetStatus(ids[1], dbcloud.StatusReady); err != nil {
-		t.Fatal(err)
-	}
+	setStatus(t, srv, ids[1], dbcloud.StatusReady)
 	wg.Wait()
 	if !errors.Is(gone, dbcloud.ErrUnexpectedStatus) && !errors.Is(gone, dbcloud.ErrNotFound) {
 		t.Errorf("deleted service's wait: %v, want ErrUnexpectedStatus or ErrNotFound", gone)
@@ -151,9 +149,7 @@ func TestSharedWaitServiceDeletedMidWait(t *testing.T) {
 func TestSharedWaitsMixServicesAndReplicaSets(t *testing.T) {
 	srv, c, ids := fleet(t, 3)
 	p := srv.ProjectID
-	if err := srv.SetStatus(ids[0], dbcloud.StatusReady); err != nil {
-		t.Fatal(err)
-	}
+	setStatus(t, srv, ids[0], dbcloud.StatusReady)
 	var sets []string
 	for i := range 2 {
 		set, err := c.ReplicaSets.Create(t.Context(), p, ids[0], &dbcloud.CreateReplicaSetRequest{Name: fmt.Sprintf("r%d", i), Nodes: 1, CPUMillis: 500, MemoryGBs: 2})
@@ -200,9 +196,7 @@ func TestSharedWaitsMixServicesAndReplicaSets(t *testing.T) {
 // in order.
 func TestWaitStopStatusAndProgress(t *testing.T) {
 	srv, c, ids := fleet(t, 1)
-	if err := srv.SetStatus(ids[0], dbcloud.StatusUnstable); err != nil {
-		t.Fatal(err)
-	}
+	setStatus(t, srv, ids[0], dbcloud.StatusUnstable)
 	var calls []string
 	_, err := c.Services.WaitForReady(t.Context(), srv.ProjectID, ids[0], dbcloud.WithPollInterval(time.Hour, time.Hour),
 		dbcloud.WithStopStatuses(dbcloud.StatusUnstable, dbcloud.StatusPaused),
@@ -221,9 +215,7 @@ func TestWaitStopStatusAndProgress(t *testing.T) {
 // error ends the wait.
 func TestWaitServiceCondition(t *testing.T) {
 	srv, c, ids := fleet(t, 1)
-	if err := srv.SetStatus(ids[0], dbcloud.StatusReady); err != nil {
-		t.Fatal(err)
-	}
+	setStatus(t, srv, ids[0], dbcloud.StatusReady)
 	n := 0
 	got, err := c.Services.WaitForReady(t.Context(), srv.ProjectID, ids[0], fastPolls,
 		dbcloud.WithServiceCondition(func(s *dbcloud.Service) (bool, error) { n++; return n == 3, nil }))
@@ -240,9 +232,7 @@ func TestWaitServiceCondition(t *testing.T) {
 // service was just created; otherwise it ends the wait.
 func TestWaitJustCreatedGrace(t *testing.T) {
 	srv, c, ids := fleet(t, 1)
-	if err := srv.SetStatus(ids[0], dbcloud.StatusReady); err != nil {
-		t.Fatal(err)
-	}
+	setStatus(t, srv, ids[0], dbcloud.StatusReady)
 	notFound := dbcloudtest.Fault{Method: "GET", Path: "/projects/*/services/*", Status: 404, Times: 2,
 		Body: `{"code":"NOT_FOUND","message":"service not found"}`}
 	srv.InjectFault(notFound)
@@ -284,9 +274,7 @@ func TestWaitForAll(t *testing.T) {
 	srv, c, ids := fleet(t, 4)
 	p := srv.ProjectID
 	for id, st := range map[string]dbcloud.ServiceStatus{ids[0]: dbcloud.StatusReady, ids[1]: dbcloud.StatusUnstable, ids[2]: dbcloud.StatusDeleting} {
-		if err := srv.SetStatus(id, st); err != nil {
-			t.Fatal(err)
-		}
+		setStatus(t, srv, id, st)
 	}
 	missing := "nosuchsvc"
 	res, err := c.Services.WaitForAll(t.Context(), p, append(ids, missing, ids[0]), dbcloud.StatusReady,
@@ -334,15 +322,11 @@ func TestSharedTickFollowsShortestInterval(t *testing.T) {
 		fast <- err
 	}()
 	<-first
-	if err := srv.SetStatus(ids[0], dbcloud.StatusReady); err != nil {
-		t.Fatal(err)
-	}
+	setStatus(t, srv, ids[0], dbcloud.StatusReady)
 	if err := <-slow; err != nil { // an hour alone; the 20 s context says otherwise
 		t.Errorf("hourly wait: %v, want READY seen through the fast wait's reads", err)
 	}
-	if err := srv.SetStatus(ids[1], dbcloud.StatusReady); err != nil {
-		t.Fatal(err)
-	}
+	setStatus(t, srv, ids[1], dbcloud.StatusReady)
 	if err := <-fast; err != nil {
 		t.Errorf("fast wait: %v", err)
 	}
@@ -352,9 +336,7 @@ func TestSharedTickFollowsShortestInterval(t *testing.T) {
 func TestReplicaSetWaitStopStatus(t *testing.T) {
 	srv, c, ids := fleet(t, 1)
 	p := srv.ProjectID
-	if err := srv.SetStatus(ids[0], dbcloud.StatusReady); err != nil {
-		t.Fatal(err)
-	}
+	setStatus(t, srv, ids[0], dbcloud.StatusReady)
 	set, err := c.ReplicaSets.Create(t.Context(), p, ids[0], &dbcloud.CreateReplicaSetRequest{Name: "r", Nodes: 1, CPUMillis: 500, MemoryGBs: 2})
 	if err != nil {
 		t.Fatal(err)
