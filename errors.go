@@ -88,22 +88,23 @@ func (e *APIError) Error() string {
 // Is reports whether target is the sentinel of e's status code, so that
 // errors.Is(err, ErrNotFound) works through any wrapping.
 func (e *APIError) Is(target error) bool {
-	if target == ErrServer {
+	switch target {
+	case ErrBadRequest:
+		return e.StatusCode == http.StatusBadRequest
+	case ErrUnauthorized:
+		return e.StatusCode == http.StatusUnauthorized
+	case ErrForbidden:
+		return e.StatusCode == http.StatusForbidden
+	case ErrNotFound:
+		return e.StatusCode == http.StatusNotFound
+	case ErrConflict:
+		return e.StatusCode == http.StatusConflict
+	case ErrRateLimited:
+		return e.StatusCode == http.StatusTooManyRequests
+	case ErrServer:
 		return e.StatusCode >= 500 && e.StatusCode <= 599
 	}
-	code, ok := sentinelStatus[target]
-	return ok && e.StatusCode == code
-}
-
-// sentinelStatus is the status code each sentinel but ErrServer (the whole
-// 5xx class) stands for.
-var sentinelStatus = map[error]int{
-	ErrBadRequest:   http.StatusBadRequest,
-	ErrUnauthorized: http.StatusUnauthorized,
-	ErrForbidden:    http.StatusForbidden,
-	ErrNotFound:     http.StatusNotFound,
-	ErrConflict:     http.StatusConflict,
-	ErrRateLimited:  http.StatusTooManyRequests,
+	return false
 }
 
 // ResponseError is a 2xx response whose body the SDK could not use: malformed

@@ -80,6 +80,22 @@ func TestErrorMapping(t *testing.T) {
 	}
 }
 
+// listError is an error type that cannot be a map key: errors.Is hands any
+// target to every Is method in the chain, which must not panic on it.
+type listError []string
+
+func (listError) Error() string { return "list" }
+
+func TestAPIErrorIsWithUnhashableTarget(t *testing.T) {
+	err := fmt.Errorf("wrapped: %w", &dbcloud.APIError{StatusCode: http.StatusNotFound})
+	if errors.Is(err, listError{"a"}) {
+		t.Error("an APIError matched an unrelated error")
+	}
+	if !errors.Is(err, dbcloud.ErrNotFound) {
+		t.Error("the 404 does not match ErrNotFound")
+	}
+}
+
 func TestErrorMessageOfLongHTMLIsBounded(t *testing.T) {
 	c, mt := mockClient(t, dbcloud.WithRetryMax(0))
 	mt.RegisterResponder("GET", serviceURL, httpmock.NewStringResponder(502, strings.Repeat("é<p>", 1000)))
