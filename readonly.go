@@ -113,14 +113,14 @@ func (api *caller) guard(ctx context.Context, call CallInfo) error {
 	case call.ServiceID == "":
 		return nil // Services.Create: no existing service to protect
 	}
-	var w serviceJSON
-	if err := servicePlace.get(ctx, api, "Services.Get", tplService, ref{call.ProjectID, call.ServiceID, ""}, &w); err != nil {
+	svc, err := (&ServicesClient{api}).Get(ctx, call.ProjectID, call.ServiceID)
+	if err != nil {
 		return deny("the service's environment tag could not be read", err)
 	}
-	switch md := w.Metadata; {
-	case md == nil || md.Environment == "":
+	switch svc.Environment() {
+	case "":
 		return deny("the service's answer has no environment tag", nil)
-	case md.Environment == EnvironmentProd:
+	case EnvironmentProd:
 		return deny("the service is tagged PROD", nil)
 	}
 	return nil
