@@ -86,31 +86,6 @@ func (b *Backend) Passwords() []string {
 	return append([]string(nil), b.passwords...)
 }
 
-// serviceState is what the end checks read of a service: the model's own
-// view, as dbcloudtest.Server.Services returns it.
-type serviceState struct {
-	ID, Name, Status string
-	Sets             []setState
-}
-
-// setState is what the end checks read of a replica set.
-type setState struct{ ID, Name, Status string }
-
-// services returns every service the model holds now, with its sets, read
-// from the model itself (dbcloudtest.Server.Services): neither the proxy
-// nor the SDK's requests take part.
-func (b *Backend) services() []serviceState {
-	var out []serviceState
-	for _, svc := range b.fake.Services() {
-		st := serviceState{ID: svc.ServiceID, Name: svc.Name, Status: string(svc.Status)}
-		for _, set := range svc.ReadReplicaSets {
-			st.Sets = append(st.Sets, setState{ID: set.ID, Name: set.Name, Status: string(set.Status)})
-		}
-		out = append(out, st)
-	}
-	return out
-}
-
 // RecordErrors returns what the recorder could not record: a handler that
 // panicked, or a create answered 2xx that it could not read. Each may be a
 // resource missing from Created, which the checks would then not see.

@@ -110,8 +110,14 @@ func TestBackendServices(t *testing.T) {
 	id := post(services, `{"name":"db"}`)["service_id"].(string)
 	setID := post(services+"/"+id+"/replicaSets", `{"name":"db-rs","nodes":1,"cpu_millis":500,"memory_gbs":2}`)["id"].(string)
 
-	got := b.services()
-	want := []serviceState{{ID: id, Name: "db", Status: "READY", Sets: []setState{{ID: setID, Name: "db-rs", Status: "active"}}}}
+	var got []string
+	for _, svc := range b.fake.Services() {
+		got = append(got, svc.ServiceID+" "+svc.Name+" "+string(svc.Status))
+		for _, set := range svc.ReadReplicaSets {
+			got = append(got, set.ID+" "+set.Name+" "+string(set.Status))
+		}
+	}
+	want := []string{id + " db READY", setID + " db-rs active"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/dbcloud/dbcloud-go"
 )
 
 // Check is one end check: it passes when Count is 0. Detail says what was
@@ -35,12 +37,12 @@ const (
 
 // ending is what Run gathered once the workflows ended, for the end checks.
 type ending struct {
-	final    []serviceState // what the server holds
-	drainErr error          // why the proxy did not drain
-	given    []string       // passwords sent with updatePassword, as the proxy saw them
-	records  []string       // the client's log records
-	leaked   int            // goroutines left behind
-	ended    bool           // whether every workflow returned
+	final    []dbcloud.Service // what the server holds
+	drainErr error             // why the proxy did not drain
+	given    []string          // passwords sent with updatePassword, as the proxy saw them
+	records  []string          // the client's log records
+	leaked   int               // goroutines left behind
+	ended    bool              // whether every workflow returned
 	// attempts returns the proxy's records of a call's requests.
 	attempts func(call int64) []Attempt
 }
@@ -145,19 +147,12 @@ func duplicates(created []Created) Check {
 	return ch
 }
 
-// The statuses of what is being deleted, as the API spells them.
-const (
-	statusDeleting = "DELETING"
-	statusDeleted  = "DELETED"
-	setDeleting    = "deleting"
-)
-
 // leftovers sorts what the server still holds: resources no workflow
 // learned about (a failure, whatever their status), learned ones not being
 // deleted (a cleanup that failed), and learned ones being deleted. A
 // deletion the server accepted completes without the client, one fake
 // Step later, so those count as cleaned up.
-func leftovers(final []serviceState, known map[string]bool) (unknown, knownLive, deleting Check) {
+func leftovers(final []dbcloud.Service, known map[string]bool) (unknown, knownLive, deleting Check) {
 	unknown = Check{Name: checkUnknown}
 	knownLive = Check{Name: checkKnownLive}
 	deleting = Check{Name: noteDeleting}
@@ -176,9 +171,9 @@ func leftovers(final []serviceState, known map[string]bool) (unknown, knownLive,
 		}
 	}
 	for _, svc := range final {
-		sort(KindService, svc.ID, svc.Name, svc.Status, svc.Status == statusDeleting || svc.Status == statusDeleted)
-		for _, set := range svc.Sets {
-			sort(KindReplicaSet, set.ID, set.Name, set.Status, set.Status == setDeleting)
+		sort(KindService, svc.ServiceID, svc.Name, string(svc.Status), svc.Status == dbcloud.StatusDeleting || svc.Status == dbcloud.StatusDeleted)
+		for _, set := range svc.ReadReplicaSets {
+			sort(KindReplicaSet, set.ID, set.Name, string(set.Status), set.Status == dbcloud.ReplicaSetDeleting)
 		}
 	}
 	unknown.Detail = strings.Join(u, "; ")

@@ -32,10 +32,10 @@ func TestDuplicates(t *testing.T) {
 }
 
 func TestLeftovers(t *testing.T) {
-	final := []serviceState{
-		{ID: "s1", Name: "unknown", Status: "READY"},
-		{ID: "s2", Name: "known", Status: "READY"},
-		{ID: "s3", Name: "going", Status: "DELETING", Sets: []setState{
+	final := []dbcloud.Service{
+		{ServiceID: "s1", Name: "unknown", Status: "READY"},
+		{ServiceID: "s2", Name: "known", Status: "READY"},
+		{ServiceID: "s3", Name: "going", Status: "DELETING", ReadReplicaSets: []dbcloud.ReadReplicaSet{
 			{ID: "r1", Name: "known-set", Status: "deleting"},
 			{ID: "r2", Name: "unknown-set", Status: "deleting"},
 		}},

@@ -148,7 +148,7 @@ func Run(cfg Config) (*Report, error) {
 		cancel()
 	}
 	rep := &Report{Config: cfg, Running: running, Proxy: proxy.Counts()}
-	end.final = backend.services()
+	end.final = backend.fake.Services() // the model itself: neither the proxy nor the SDK take part
 	proxy.Close()
 	backend.Close()
 	rep.Elapsed = time.Since(start)
