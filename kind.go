@@ -41,9 +41,9 @@ type kind[T, W any] struct {
 	adopt func(ctx context.Context, api *caller, at ref, v *T) (*T, error)
 }
 
-// place is where one resource of a kind is: the template of its
-// CallInfo.Path and how ids make its path. Requests are built from it
-// (place.request).
+// place is where one resource of a kind is (or, for projectPlace, a
+// project's services): the template of its CallInfo.Path and how ids make
+// its path. Every request is built from one (place.request).
 type place struct {
 	tpl string // CallInfo.Path of one resource
 	// path is the escaped path of the resource followed by tail ("" or
@@ -57,6 +57,15 @@ type place struct {
 var servicePlace = place{
 	tpl:  tplService,
 	path: func(at ref, tail string) (string, error) { return servicePath(at.projectID, at.serviceID, tail) },
+}
+
+// projectPlace is where a project's services are, for List and Create.
+var projectPlace = place{
+	tpl: tplServices,
+	path: func(at ref, tail string) (string, error) {
+		p, err := servicesPath(at.projectID)
+		return p + tail, err
+	},
 }
 
 // serviceKind describes services.

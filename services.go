@@ -15,13 +15,8 @@ const (
 
 // List returns every service of a project.
 func (s *ServicesClient) List(ctx context.Context, projectID string) ([]Service, error) {
-	path, err := servicesPath(projectID)
-	if err != nil {
-		return nil, err
-	}
 	var ws serviceListJSON
-	r := request{info: ref{projectID: projectID}.call("Services.List", http.MethodGet, tplServices), method: http.MethodGet, path: path}
-	if err := s.api.run(ctx, r, &ws); err != nil {
+	if err := projectPlace.get(ctx, s.api, "Services.List", tplServices, ref{projectID: projectID}, &ws); err != nil {
 		return nil, err
 	}
 	out := make([]Service, len(ws))
@@ -43,16 +38,14 @@ func (s *ServicesClient) List(ctx context.Context, projectID string) ([]Service,
 // returns the service together with a *MaybeCreatedError naming it, so its
 // id is not lost.
 func (s *ServicesClient) Create(ctx context.Context, projectID string, req *CreateServiceRequest) (*Service, error) {
-	path, err := servicesPath(projectID)
-	if err != nil {
-		return nil, err
-	}
-	body, err := req.body()
-	if err != nil {
-		return nil, err
-	}
 	at := ref{projectID: projectID}
-	r := request{info: at.call("Services.Create", http.MethodPost, tplServices), method: http.MethodPost, path: path, body: body}
+	r, err := projectPlace.request("Services.Create", http.MethodPost, tplServices, at)
+	if err != nil {
+		return nil, err
+	}
+	if r.body, err = req.body(); err != nil {
+		return nil, err
+	}
 	return serviceKind.create(ctx, s.api, r, at, serviceKind.named(req.Name))
 }
 
