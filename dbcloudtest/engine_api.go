@@ -11,7 +11,7 @@
 // model does" and "Endpoints". The engine implements that statement; what
 // follows is only how it does so and what its own engineOptions change.
 //
-// newEngine returns an http.Handler (what Server.Handler serves); startEngine
+// newEngine returns an http.Handler (what Server.Handler returns); startEngine
 // serves one on a real socket, as NewServerAt does.
 //
 // Time. Nothing runs in the background but the listeners of live endpoints,
@@ -127,7 +127,8 @@ type engineOptions struct {
 // implements http.Handler and serves the routes under the prefix /v1. It is
 // safe for concurrent use.
 type engine struct {
-	// calls are the requests being served (serveCall), which close ends.
+	// calls are the requests being served (ServeHTTP), which
+	// engineServer.close ends and waits for.
 	calls handlerCalls
 
 	apiKey    string
@@ -336,9 +337,26 @@ func relPath(r *http.Request) string {
 	return p
 }
 
-// ServeHTTP answers one request: faults first, then authentication, routing
-// and the model.
+// ServeHTTP answers one request, through URL or Handler alike, as one of the
+// calls that close ends and waits for: faults first, then authentication,
+// routing and the model. Once closed, it answers 503 UNAVAILABLE.
 func (a *engine) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	ctx, done, ok := a.calls.begin(r.Context())
+	if !ok {
+		a.answerClosed(w)
+		return
+	}
+	defer done()
+	a.serve(w, r.WithContext(ctx))
+}
+
+// answerClosed answers as a closed server does.
+func (a *engine) answerClosed(w http.ResponseWriter) {
+	closed := &apiError{http.StatusServiceUnavailable, "UNAVAILABLE", "dbcloudtest: the server is closed", "Close was called"}
+	writeEncoded(w, encode(closed.reply(nil), a.nextRequestID()))
+}
+
+func (a *engine) serve(w http.ResponseWriter, r *http.Request) {
 	id := a.nextRequestID()
 	f, seq := a.arrive(r.Method, relPath(r), r.URL.RawQuery)
 	if f != nil {

@@ -88,6 +88,9 @@ func (a *engine) serveFault(w http.ResponseWriter, r *http.Request, id string, f
 		select {
 		case <-t.C:
 		case <-r.Context().Done():
+			// Released by Close (or the client gave up, and reads nothing):
+			// a held request must not end as an empty 200.
+			a.answerClosed(w)
 			return
 		}
 	}

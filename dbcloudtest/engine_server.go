@@ -49,7 +49,7 @@ func startEngine(addr string, opts engineOptions) (*engineServer, error) {
 	}
 	s.idle = sync.NewCond(&s.mu)
 	s.srv = &http.Server{
-		Handler:           http.HandlerFunc(api.serveCall),
+		Handler:           api,
 		ReadHeaderTimeout: 10 * time.Second,
 		ConnState:         s.connState,
 		// Dropped and truncated connections are the point of faults, not news.

@@ -28,25 +28,12 @@ import (
 // ResponseWriter cannot hijack, and does not Unwrap to one that can, gets
 // the request aborted instead (http.ErrAbortHandler), the nearest thing.
 //
-// Close ends the requests that a Delay fault holds in the handler and waits
-// for the handler's requests to return, as it does for its own; from then
-// on the handler answers 503 UNAVAILABLE. Close the server that serves the
+// Close ends the requests that a Delay fault holds in the handler, which
+// are answered 503 UNAVAILABLE, and waits for the handler's requests to
+// return, as it does for its own; from then on the handler answers 503
+// UNAVAILABLE. Close the server that serves the
 // handler before, or after, as suits: neither waits for the other.
-func (s *Server) Handler() http.Handler { return http.HandlerFunc(s.api.serveCall) }
-
-// serveCall serves a request, through URL or Handler alike, as one of the
-// calls that closing the engine ends and waits for; once it is closed, the
-// answer is 503 UNAVAILABLE.
-func (a *engine) serveCall(w http.ResponseWriter, r *http.Request) {
-	ctx, done, ok := a.calls.begin(r.Context())
-	if !ok {
-		closed := &apiError{http.StatusServiceUnavailable, "UNAVAILABLE", "dbcloudtest: the server is closed", "Close was called"}
-		writeEncoded(w, encode(closed.reply(nil), a.nextRequestID()))
-		return
-	}
-	defer done()
-	a.ServeHTTP(w, r.WithContext(ctx))
-}
+func (s *Server) Handler() http.Handler { return s.api }
 
 // handlerCalls tracks the requests being served, by the server's own
 // listener or by whatever serves Handler, so that Close can end the ones a

@@ -300,9 +300,9 @@ func TestHandlerBehindMiddleware(t *testing.T) {
 func TestHandlerClose(t *testing.T) {
 	dbcloudtest.CheckGoroutines(t)
 	srv := dbcloudtest.NewServer()
-	// The handler asks the request's context for Done once it has taken the
-	// request in (to end it at Close) and again while a Delay holds it: the
-	// first call is the event that the request is the handler's to end.
+	// The handler asks the request's context for Done as it takes the
+	// request in (to end it at Close): the event that the request is the
+	// handler's to end.
 	taken := make(chan struct{})
 	var once sync.Once
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -310,6 +310,7 @@ func TestHandlerClose(t *testing.T) {
 		srv.Handler().ServeHTTP(w, r.WithContext(ctx))
 	}))
 	defer ts.Close()
+	defer srv.Close() // on an early failure, before ts.Close waits for the held request
 	c := srv.Client(dbcloud.WithBaseURL(ts.URL+"/v1"), dbcloud.WithRetryMax(0))
 	srv.InjectFault(dbcloudtest.Fault{Method: "GET", Delay: time.Hour})
 	held := make(chan error, 1)
@@ -330,7 +331,12 @@ func TestHandlerClose(t *testing.T) {
 		t.Fatal("Close did not end the request held in the handler")
 	}
 	select {
-	case <-held:
+	case err := <-held:
+		// Not an empty 200, which a client would take for a success.
+		var apiErr *dbcloud.APIError
+		if !errors.As(err, &apiErr) || apiErr.StatusCode != http.StatusServiceUnavailable || apiErr.Code != "UNAVAILABLE" {
+			t.Errorf("the held List got %v; want the closed server's 503 UNAVAILABLE", err)
+		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("the held handler did not return")
 	}
