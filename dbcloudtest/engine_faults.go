@@ -2,6 +2,7 @@ package dbcloudtest
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -122,6 +123,9 @@ func (a *engine) serveFault(w http.ResponseWriter, r *http.Request, id string, f
 	}
 	conn, brw := hijack(w)
 	defer conn.Close()
+	// Close ends the request's context: it must not wait on a client that
+	// stopped reading the half body.
+	defer context.AfterFunc(r.Context(), func() { _ = conn.Close() })()
 	fmt.Fprintf(brw, "HTTP/1.1 %03d %s\r\n", e.status, http.StatusText(e.status))
 	_ = e.header.Write(brw)
 	_, _ = brw.WriteString("\r\n")
