@@ -286,10 +286,8 @@ func TestListLogsResumesFromCursor(t *testing.T) {
 // entries besides its startup lines.
 func newLoggedService(t *testing.T, n int, opts ...dbcloudtest.Option) (*dbcloudtest.Server, *dbcloud.Client, string) {
 	t.Helper()
-	srv, c, svc := newOrdersService(t, opts...)
-	if _, err := c.Services.WaitForReady(t.Context(), srv.ProjectID, svc.ServiceID); err != nil {
-		t.Fatal(err)
-	}
+	c, srv := newFake(t, opts)
+	svc := createReady(t, c, srv.ProjectID, "orders")
 	if err := srv.SeedLogs(svc.ServiceID, n); err != nil {
 		t.Fatal(err)
 	}

@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/dbcloud/dbcloud-go"
-	"github.com/dbcloud/dbcloud-go/dbcloudtest"
 )
 
 // checkConnURL parses a connection string as a driver would and checks each
@@ -31,11 +30,8 @@ func checkConnURL(t *testing.T, what, s string, ep *dbcloud.Endpoint, password s
 // Every kind of endpoint the server hands out: a service's, its pooler's, a
 // replica set's and that set's pooler's.
 func TestConnectionStringEveryEndpointKind(t *testing.T) {
-	srv := dbcloudtest.NewServer()
-	defer srv.Close()
-	c, ctx := srv.Client(), t.Context()
-
-	svc := createService(t, c, srv.ProjectID, "orders")
+	srv, c, svc := newOrdersService(t)
+	ctx := t.Context()
 	password := svc.InitialPassword
 	if svc.PoolerEndpoint() != nil {
 		t.Fatalf("pooler endpoint before the pooler is enabled: %v", svc.PoolerEndpoint())

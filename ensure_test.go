@@ -146,10 +146,8 @@ func newOrdersService(t *testing.T, opts ...dbcloudtest.Option) (*dbcloudtest.Se
 // Deployers racing on one service: every ensure step succeeds in each, and
 // the change is made once; the others' 409 is read as "already done".
 func TestEnsureRacingDeployers(t *testing.T) {
-	srv, c, svc := newOrdersService(t)
-	if _, err := c.Services.WaitForReady(t.Context(), srv.ProjectID, svc.ServiceID); err != nil {
-		t.Fatal(err)
-	}
+	c, srv := newFake(t, nil)
+	svc := createReady(t, c, srv.ProjectID, "orders")
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	changed := 0

@@ -259,7 +259,7 @@ func runCell(t *testing.T, row matrixRow, times, k int, kind matrixKind) string 
 	}
 	defer setup.CloseIdleConnections()
 	svc := createReady(t, setup, srv.ProjectID, "existing")
-	_ = srv.SetStatus(svc.ServiceID, dbcloud.StatusPaused) // so that start succeeds when handled
+	setStatus(t, srv, svc.ServiceID, dbcloud.StatusPaused) // so that start succeeds when handled
 	srv.ResetRequests()
 	fault := row.fault
 	fault.Method, fault.Path, fault.Times = kind.method, kind.pattern, times

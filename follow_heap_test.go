@@ -61,10 +61,5 @@ func TestFollowLogsPeakHeapIsFlat(t *testing.T) {
 	if raceEnabled || testing.Short() {
 		t.Skip("follows 1.1M lines, 10 to 20 s: skipped under -race and -short")
 	}
-	var small, large heapPeak
-	t.Run("lines=100000", func(t *testing.T) { small = measureFollowHeap(t, 100_000) })
-	t.Run("lines=1000000", func(t *testing.T) { large = measureFollowHeap(t, 1_000_000) })
-	if !t.Failed() {
-		checkHeapFlat(t, small, large)
-	}
+	checkHeapFlatOver(t, "lines", measureFollowHeap)
 }

@@ -619,13 +619,10 @@ func (g *gate) passAll(ctx context.Context) {
 // gatedFixture is a followFixture whose logs requests go through a gate.
 func gatedFixture(t *testing.T, opts []dbcloudtest.Option) (*followFixture, *gate) {
 	t.Helper()
-	srv := dbcloudtest.NewServer(append([]dbcloudtest.Option{dbcloudtest.WithStartTime(followEpoch)}, opts...)...)
-	t.Cleanup(srv.Close)
-	g := &gate{api: srv.Handler(), arrivals: make(chan struct{}), turn: make(chan struct{}), reqs: make(chan url.Values)}
-	c := clientBehind(t, srv, g)
-	svc := createReady(t, c, srv.ProjectID, "db")
-	srv.Advance(time.Second)
-	return &followFixture{t: t, c: c, srv: srv, project: srv.ProjectID, service: svc.ServiceID}, g
+	f := newFollowFixture(t, opts)
+	g := &gate{api: f.srv.Handler(), arrivals: make(chan struct{}), turn: make(chan struct{}), reqs: make(chan url.Values)}
+	f.c = clientBehind(t, f.srv, g)
+	return f, g
 }
 
 // background runs a follow in a goroutine and sends what it yields on the
