@@ -354,6 +354,7 @@ func TestFollowLogsSameInstantInAnotherOrder(t *testing.T) {
 // such cursors would read the middle page shifted, and lose the lines
 // pushed out of it.
 func TestFollowLinesWrittenDuringTheWalkComeOnce(t *testing.T) {
+	dbcloudtest.CheckGoroutines(t)
 	f, g := gatedFixture(t, nil)
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
@@ -367,11 +368,15 @@ func TestFollowLinesWrittenDuringTheWalkComeOnce(t *testing.T) {
 	g.pass(t) // reads the middle page again
 	g.pass(t) // the next poll
 	got := receive(t, ch, len(want))
-	g.passAll(ctx) // the burst is out: let the next polls through
+	passing := g.passAll(ctx) // the burst is out: let the next polls through
 	got = append(got, receive(t, ch, len(more))...)
 	if d := cmp.Diff(append(want, more...), got); d != "" {
 		t.Errorf("lines (-written +followed):\n%s", d)
 	}
+	cancel()
+	for range ch {
+	}
+	<-passing
 }
 
 // followEpoch is the fake's clock in follow tests: far from the machine's,
@@ -601,9 +606,12 @@ func (g *gate) pass(t *testing.T) url.Values {
 	}
 }
 
-// passAll lets every logs request through from now until ctx ends.
-func (g *gate) passAll(ctx context.Context) {
+// passAll lets every logs request through from now until ctx ends, and
+// closes the returned channel then.
+func (g *gate) passAll(ctx context.Context) <-chan struct{} {
+	done := make(chan struct{})
 	go func() {
+		defer close(done)
 		for {
 			select {
 			case <-g.arrivals:
@@ -614,6 +622,7 @@ func (g *gate) passAll(ctx context.Context) {
 			}
 		}
 	}()
+	return done
 }
 
 // gatedFixture is a followFixture whose logs requests go through a gate.
