@@ -13,10 +13,10 @@ import (
 // quickstart runs the lifecycle and remembers what it created, so that
 // cleanup can delete it whatever happened.
 type quickstart struct {
-	c             *dbcloud.Client
-	project       string
-	out           io.Writer
-	poll, timeout dbcloud.WaitOption
+	c       *dbcloud.Client
+	project string
+	out     io.Writer
+	timeout dbcloud.WaitOption
 
 	services    []string // created service ids, oldest first
 	replicaSets [][2]string
@@ -43,7 +43,7 @@ func (q *quickstart) printer(what string) func(status string) {
 
 // waitReady waits for the control plane: enough before the next API call.
 func (q *quickstart) waitReady(ctx context.Context, id, what string) (*dbcloud.Service, error) {
-	return q.c.Services.WaitForReady(ctx, q.project, id, q.poll, q.timeout, q.progress(what))
+	return q.c.Services.WaitForReady(ctx, q.project, id, q.timeout, q.progress(what))
 }
 
 // waitConnectable waits until the database answers, which can be a moment
@@ -51,7 +51,7 @@ func (q *quickstart) waitReady(ctx context.Context, id, what string) (*dbcloud.S
 func (q *quickstart) waitConnectable(ctx context.Context, id, what string) (*dbcloud.Service, error) {
 	print := q.printer(what)
 	var readyAt time.Time
-	svc, err := q.c.Services.WaitForConnectable(ctx, q.project, id, q.poll, q.timeout,
+	svc, err := q.c.Services.WaitForConnectable(ctx, q.project, id, q.timeout,
 		dbcloud.WithProgress(func(status string) {
 			print(status)
 			if status == string(dbcloud.StatusReady) && readyAt.IsZero() {
@@ -127,7 +127,7 @@ func (q *quickstart) lifecycle(ctx context.Context) error {
 		return fmt.Errorf("create replica set: %w", err)
 	}
 	q.replicaSets = append(q.replicaSets, [2]string{id, set.ID})
-	if set, err = q.c.ReplicaSets.WaitForConnectable(ctx, q.project, id, set.ID, q.poll, q.timeout, q.progress("replica set")); err != nil {
+	if set, err = q.c.ReplicaSets.WaitForConnectable(ctx, q.project, id, set.ID, q.timeout, q.progress("replica set")); err != nil {
 		return err
 	}
 	q.say("   replica set %s answering at %s", set.ID, endpoint(set.Endpoint))
@@ -159,7 +159,7 @@ func (q *quickstart) lifecycle(ctx context.Context) error {
 	if _, err := services.Stop(ctx, q.project, id); err != nil {
 		return fmt.Errorf("stop: %w", err)
 	}
-	if _, err := services.WaitForStatus(ctx, q.project, id, dbcloud.StatusPaused, q.poll, q.timeout, q.progress("service")); err != nil {
+	if _, err := services.WaitForStatus(ctx, q.project, id, dbcloud.StatusPaused, q.timeout, q.progress("service")); err != nil {
 		return err
 	}
 	if _, err := services.Start(ctx, q.project, id); err != nil {
@@ -183,7 +183,7 @@ func (q *quickstart) cleanup() error {
 		serviceID, setID := rs[0], rs[1]
 		err := q.c.ReplicaSets.Delete(ctx, q.project, serviceID, setID)
 		if err == nil {
-			err = q.c.ReplicaSets.WaitForDeleted(ctx, q.project, serviceID, setID, q.poll)
+			err = q.c.ReplicaSets.WaitForDeleted(ctx, q.project, serviceID, setID)
 		}
 		if err != nil && !errors.Is(err, dbcloud.ErrNotFound) {
 			errs = append(errs, fmt.Errorf("delete replica set %s: %w", setID, err))
@@ -195,7 +195,7 @@ func (q *quickstart) cleanup() error {
 		id := q.services[i]
 		err := q.c.Services.Delete(ctx, q.project, id)
 		if err == nil {
-			err = q.c.Services.WaitForDeleted(ctx, q.project, id, q.poll, q.progress(id))
+			err = q.c.Services.WaitForDeleted(ctx, q.project, id, q.progress(id))
 		}
 		if err != nil && !errors.Is(err, dbcloud.ErrNotFound) {
 			errs = append(errs, fmt.Errorf("delete service %s: %w", id, err))

@@ -56,14 +56,15 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 
 	ua := dbcloud.WithUserAgent("dbcloud-quickstart")
+	polls := dbcloud.WithDefaultPollInterval(*poll, 5**poll)
 	var client *dbcloud.Client
 	var err error
 	if !credentialsSet() {
 		srv := dbcloudtest.NewServer(dbcloudtest.WithRealTime(), dbcloudtest.WithStep(*step), dbcloudtest.WithConnectDelay(3**step))
 		defer srv.Close() // also closes the client's connections
-		fmt.Fprintf(stdout, "No %s set: using an in-process fake API at %s\n", dbcloud.EnvAPIKey, srv.URL)
-		client = srv.Client(ua)
-	} else if client, err = dbcloud.NewClientFromEnv(ua); err == nil {
+		fmt.Fprintf(stdout, "No credentials set: using an in-process fake API at %s\n", srv.URL)
+		client = srv.Client(ua, polls)
+	} else if client, err = dbcloud.NewClientFromEnv(ua, polls); err == nil {
 		defer client.CloseIdleConnections()
 		if client.ProjectID() == "" {
 			err = fmt.Errorf("set %s", dbcloud.EnvProjectID)
@@ -74,8 +75,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 
-	q := &quickstart{c: client, project: client.ProjectID(), out: stdout,
-		poll: dbcloud.WithPollInterval(*poll, 5**poll), timeout: dbcloud.WithWaitTimeout(15 * time.Minute)}
+	q := &quickstart{c: client, project: client.ProjectID(), out: stdout, timeout: dbcloud.WithWaitTimeout(15 * time.Minute)}
 	err = q.lifecycle(ctx)
 	if cleanupErr := q.cleanup(); err == nil {
 		err = cleanupErr
@@ -92,7 +92,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 // kind NewClientFromEnv reads: with a personal access token alone the user
 // means their API, not the fake.
 func credentialsSet() bool {
-	for _, name := range []string{dbcloud.EnvAPIKey, dbcloud.EnvAPIKey + dbcloud.EnvFileSuffix, dbcloud.EnvPublicKey} {
+	for _, name := range []string{dbcloud.EnvAPIKey, dbcloud.EnvAPIKey + dbcloud.EnvFileSuffix,
+		dbcloud.EnvPublicKey, dbcloud.EnvSecretKey, dbcloud.EnvSecretKey + dbcloud.EnvFileSuffix} {
 		if os.Getenv(name) != "" {
 			return true
 		}

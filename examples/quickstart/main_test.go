@@ -13,7 +13,8 @@ var fast = []string{"-step", "2ms", "-poll", "1ms"}
 
 func TestQuickstartOnEmbeddedFake(t *testing.T) {
 	dbcloudtest.CheckGoroutines(t)
-	for _, name := range []string{dbcloud.EnvAPIKey, dbcloud.EnvAPIKey + dbcloud.EnvFileSuffix, dbcloud.EnvPublicKey} {
+	for _, name := range []string{dbcloud.EnvAPIKey, dbcloud.EnvAPIKey + dbcloud.EnvFileSuffix,
+		dbcloud.EnvPublicKey, dbcloud.EnvSecretKey, dbcloud.EnvSecretKey + dbcloud.EnvFileSuffix} {
 		t.Setenv(name, "")
 	}
 	var out, errOut strings.Builder
@@ -21,7 +22,7 @@ func TestQuickstartOnEmbeddedFake(t *testing.T) {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out.String(), errOut.String())
 	}
 	assertInOrder(t, out.String(),
-		"No DBCLOUD_API_KEY set: using an in-process fake API at http://127.0.0.1:",
+		"No credentials set: using an in-process fake API at http://127.0.0.1:",
 		"1. Create", "service: READY", "database answering at 127.0.0.1:", " after READY",
 		"2. Resize", "resources: 1000 millicores, 4 GB",
 		"3. Add a high-availability replica", "HA replicas: 1", "4. Enable the connection pooler", "pooler at 127.0.0.1:",
@@ -143,5 +144,22 @@ func TestQuickstartWithATokenUsesTheAPI(t *testing.T) {
 	}
 	if len(srv.Services()) != 0 || !strings.Contains(errOut.String(), "401") {
 		t.Errorf("want the API's 401 and nothing created; stderr: %s", errOut.String())
+	}
+}
+
+// A secret key alone is half a personal access token: the quickstart
+// reports the SDK's error instead of quietly using the embedded fake.
+func TestQuickstartWithHalfATokenFails(t *testing.T) {
+	dbcloudtest.CheckGoroutines(t)
+	t.Setenv(dbcloud.EnvAPIKey, "")
+	t.Setenv(dbcloud.EnvAPIKey+dbcloud.EnvFileSuffix, "")
+	t.Setenv(dbcloud.EnvPublicKey, "")
+	t.Setenv(dbcloud.EnvSecretKey, "secret-half")
+	var out, errOut strings.Builder
+	if code := run(t.Context(), fast, &out, &errOut); code != 1 {
+		t.Fatalf("exit %d, want 1\n%s\n%s", code, out.String(), errOut.String())
+	}
+	if strings.Contains(out.String(), "in-process fake") || !strings.Contains(errOut.String(), "publicKey") {
+		t.Errorf("want the SDK's error on the missing public key; stdout: %s; stderr: %s", out.String(), errOut.String())
 	}
 }
