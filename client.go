@@ -58,8 +58,8 @@ func newClient(cred credential, opts []Option) (*Client, error) {
 	if cfg.retryWaitMin < 0 || cfg.retryWaitMax < cfg.retryWaitMin {
 		return nil, invalid("retryWait", "want 0 <= min <= max")
 	}
-	if cfg.pollFirst <= 0 || cfg.pollLongest < cfg.pollFirst {
-		return nil, invalid("defaultPollInterval", "want 0 < first <= longest")
+	if err := checkPollInterval("defaultPollInterval", cfg.pollFirst, cfg.pollLongest); err != nil {
+		return nil, err
 	}
 	if cfg.attempt < 0 {
 		return nil, invalid("attemptTimeout", "must not be negative")

@@ -137,9 +137,12 @@
 // of one project share a poller, and so do the waits on the replica sets of
 // one service. One wait alone reads its service with a GET; two or more
 // read the project with one List per tick and each takes its service from
-// it. Each wait keeps its own delays (WithPollInterval, jittered, the first
+// it. Each wait keeps its own delays: WithPollInterval's, or else the
+// client's (WithDefaultPollInterval, by default DefaultPollMin to
+// DefaultPollMax). The first is first, each next one grows by a random
+// factor between 1.5 and 2, up to longest, and each is jittered, the first
 // one too: below a quarter of the first interval, 250 ms and a tenth of the
-// wait's timeout); the poller reads when the earliest wait is due and hands
+// wait's timeout. The poller reads when the earliest wait is due and hands
 // the read to every wait, so the tick is the shortest interval among the
 // waits, and a read starts no sooner than the shortest first interval
 // after the previous one ended.

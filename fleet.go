@@ -67,8 +67,8 @@ func (s *ServicesClient) WaitForAll(ctx context.Context, projectID string, servi
 			return nil, fmt.Errorf("serviceIDs[%d]: %w", i, err)
 		}
 	}
-	cfg := s.api.newWaitConfig(opts)
-	if err := cfg.check(); err != nil {
+	cfg, err := s.api.newWaitConfig(opts)
+	if err != nil {
 		return nil, err
 	}
 	if cfg.created != nil {

@@ -153,14 +153,13 @@ func WithRetryBudget(retries int) Option {
 }
 
 // WithDefaultPollInterval sets the delays between the polls of every wait of
-// the client that is not given WithPollInterval: the first is first, each
-// next one grows by a random factor between 1.5 and 2, up to longest. The
-// default is DefaultPollMin to DefaultPollMax. A wait's first poll comes
-// after a random delay below a quarter of first (see "Polling" in the
-// package documentation), so short delays also make the first check
-// prompt: a client of a test server that moves its statuses at once, such
-// as dbcloudtest's, waits milliseconds instead of up to 250 ms. NewClient
-// refuses a first that is not positive or a longest below first.
+// the client that is not given WithPollInterval (see "Polling" in the
+// package documentation); the default is DefaultPollMin to DefaultPollMax.
+// Since a wait's first poll comes after a jitter below a quarter of first,
+// short delays also make the first check prompt: a client of a test server
+// that moves its statuses at once, such as dbcloudtest's, waits
+// milliseconds instead of up to 250 ms. NewClient refuses a first that is
+// not positive or a longest below first.
 func WithDefaultPollInterval(first, longest time.Duration) Option {
 	return func(c *clientConfig) { c.pollFirst, c.pollLongest = first, longest }
 }

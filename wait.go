@@ -8,9 +8,9 @@ import (
 	"time"
 )
 
-// Defaults of the waits. The first check comes at once (after a jitter of
-// below 250 ms and a tenth of the wait's timeout, see "Polling" in the package doc); the delays then grow
-// from DefaultPollMin to DefaultPollMax.
+// Defaults of the waits. DefaultPollMin and DefaultPollMax are a client's
+// delays between polls unless WithDefaultPollInterval sets others; see
+// "Polling" in the package documentation.
 //
 // DefaultWaitTimeout bounds a wait whose context has no deadline and that
 // has no WithWaitTimeout: a wait forgotten in CI fails within the hour
@@ -54,25 +54,28 @@ type waitConfig struct {
 	probe          probeConfig   // WaitForConnectable only
 }
 
-// newWaitConfig applies opts to the client's defaults.
-func (api *caller) newWaitConfig(opts []WaitOption) waitConfig {
+// newWaitConfig applies opts to the client's defaults and checks them
+// before anything is sent.
+func (api *caller) newWaitConfig(opts []WaitOption) (waitConfig, error) {
 	cfg := waitConfig{first: api.pollFirst, longest: api.pollLongest, probe: probeConfig{timeout: defaultProbeTimeout}}
 	for _, opt := range opts {
 		opt(&cfg)
 	}
-	return cfg
+	return cfg, checkPollInterval("WithPollInterval", cfg.first, cfg.longest)
 }
 
-// check validates the options before anything is sent.
-func (c *waitConfig) check() error {
-	if c.first <= 0 || c.longest < c.first {
-		return invalid("WithPollInterval", "want 0 < first <= longest")
+// checkPollInterval checks the delays of WithPollInterval or
+// WithDefaultPollInterval, named by field.
+func checkPollInterval(field string, first, longest time.Duration) error {
+	if first <= 0 || longest < first {
+		return invalid(field, "want 0 < first <= longest")
 	}
 	return nil
 }
 
-// WithPollInterval sets the delays between polls: the first is first, each
-// next one grows by a random factor between 1.5 and 2, up to longest.
+// WithPollInterval sets this wait's delays between polls, in place of the
+// client's (WithDefaultPollInterval); see "Polling" in the package
+// documentation for how they grow.
 func WithPollInterval(first, longest time.Duration) WaitOption {
 	return func(c *waitConfig) { c.first, c.longest = first, longest }
 }
@@ -254,8 +257,8 @@ func (s *ServicesClient) waitService(ctx context.Context, projectID, serviceID s
 	if err := checkService(projectID, serviceID); err != nil {
 		return nil, err
 	}
-	cfg := s.api.newWaitConfig(opts)
-	if err := cfg.check(); err != nil {
+	cfg, err := s.api.newWaitConfig(opts)
+	if err != nil {
 		return nil, err
 	}
 	if cfg.created != nil && cfg.created.ServiceID != serviceID {
@@ -325,8 +328,8 @@ func (r *ReplicaSetsClient) waitSet(ctx context.Context, projectID, serviceID, r
 	if err := checkReplicaSet(projectID, serviceID, replicaSetID); err != nil {
 		return nil, err
 	}
-	cfg := r.api.newWaitConfig(opts)
-	if err := cfg.check(); err != nil {
+	cfg, err := r.api.newWaitConfig(opts)
+	if err != nil {
 		return nil, err
 	}
 	if len(cfg.setConds) > 0 {

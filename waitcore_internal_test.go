@@ -17,7 +17,10 @@ func TestWaitDefaultTimeout(t *testing.T) {
 		}
 	}
 	api := &caller{pollFirst: DefaultPollMin, pollLongest: DefaultPollMax}
-	cfg := api.newWaitConfig(nil)
+	cfg, err := api.newWaitConfig(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
 	ctx, cancel := cfg.bound(context.Background())
 	defer cancel()
 	near(t, ctx, DefaultWaitTimeout)
@@ -28,7 +31,9 @@ func TestWaitDefaultTimeout(t *testing.T) {
 	defer cancel()
 	near(t, ctx, 2*time.Hour)
 
-	cfg = api.newWaitConfig([]WaitOption{WithWaitTimeout(5 * time.Minute)})
+	if cfg, err = api.newWaitConfig([]WaitOption{WithWaitTimeout(5 * time.Minute)}); err != nil {
+		t.Fatal(err)
+	}
 	ctx, cancel = cfg.bound(context.Background())
 	defer cancel()
 	near(t, ctx, 5*time.Minute)
