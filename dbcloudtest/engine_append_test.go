@@ -55,10 +55,11 @@ func TestAppendLogs(t *testing.T) {
 	if got := f.logsPage(svc, url.Values{"severities": {"ERROR"}, "since": {at.Format(time.RFC3339Nano)}}).entries; len(got) != 1 || got[0].Message != "boom" {
 		t.Errorf("ERROR since the append: %+v", got)
 	}
-	if first.cursor == "" {
-		if p := f.logsPage(svc, nil); len(p.entries) != len(first.entries)+4 {
-			t.Errorf("newest page holds %d entries, want %d", len(p.entries), len(first.entries)+4)
-		}
+	if first.cursor != "" {
+		t.Fatal("setup: the startup lines fill more than a page")
+	}
+	if p := f.logsPage(svc, nil); len(p.entries) != len(first.entries)+4 {
+		t.Errorf("newest page holds %d entries, want %d", len(p.entries), len(first.entries)+4)
 	}
 	for _, bad := range []NodeLogEntry{{LogEntry: dbcloud.LogEntry{Severity: "DEBUG", Message: "x"}}, {LogEntry: dbcloud.LogEntry{Message: "x"}, Node: -1}} {
 		if err := f.api.appendLogs(f.proj, svc, bad); err == nil {

@@ -89,10 +89,12 @@ func ExampleServer_Client_createRecovery() {
 	fmt.Println("first run:", svc.Name, svc.Status)
 	fmt.Println("services:", len(srv.Services()))
 	fmt.Println("creates sent:", srv.Count("POST", "/projects/*/services"))
+	fmt.Println("new passwords set:", srv.Count("POST", "/projects/*/services/*/updatePassword"))
 	// Output:
 	// first run: orders READY
 	// services: 1
 	// creates sent: 1
+	// new passwords set: 1
 }
 
 // With WithStep, statuses move only when the test moves the clock.

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/dbcloud/dbcloud-go/dbcloudtest"
@@ -33,10 +34,14 @@ func runAlone(t *testing.T) bool {
 	if os.Getenv(aloneEnv) != "" {
 		return true
 	}
-	cmd := exec.Command(os.Args[0], "-test.run=^"+t.Name()+"$", "-test.count=1")
+	cmd := exec.CommandContext(t.Context(), os.Args[0], "-test.run=^"+t.Name()+"$", "-test.count=1", "-test.v")
 	cmd.Env = append(os.Environ(), aloneEnv+"=1")
-	if out, err := cmd.CombinedOutput(); err != nil {
+	out, err := cmd.CombinedOutput()
+	if err != nil {
 		t.Fatalf("%v:\n%s", err, out)
+	}
+	if !strings.Contains(string(out), "--- PASS: "+t.Name()+" ") {
+		t.Fatalf("the test did not run in its own process:\n%s", out) // an exit 0 that ran nothing
 	}
 	return false
 }

@@ -43,7 +43,12 @@ func TestFollowLogsSeesAppendedLines(t *testing.T) {
 				done <- err
 				return
 			}
-			got <- e
+			select {
+			case got <- e:
+			case <-ctx.Done(): // the test has stopped reading
+				done <- nil
+				return
+			}
 		}
 		done <- nil
 	}()
