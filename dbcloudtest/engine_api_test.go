@@ -203,7 +203,7 @@ func TestEveryRoute(t *testing.T) {
 			}
 		}
 	}
-	if _, err := f.api.logs(f.proj, id); !errors.Is(err, errNotFound) {
+	if _, err := f.api.logs(id); !errors.Is(err, errNotFound) {
 		t.Errorf("Logs of a deleted service: %v, want ErrNotFound", err)
 	}
 }

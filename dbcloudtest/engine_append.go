@@ -14,8 +14,8 @@ import (
 // keeps since, until and every issued cursor consistent while lines arrive.
 // Entries may share a timestamp, and identical entries are kept as many
 // times as they are given.
-func (a *engine) appendLogs(projectID, serviceID string, entries ...NodeLogEntry) error {
-	return a.withService(projectID, serviceID, func(s *service, now time.Time) error {
+func (a *engine) appendLogs(serviceID string, entries ...NodeLogEntry) error {
+	return a.withService(serviceID, func(s *service, now time.Time) error {
 		return appendEntries(&s.logs, now, entries)
 	})
 }

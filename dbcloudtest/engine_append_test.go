@@ -11,11 +11,11 @@ import (
 func TestAppendLogs(t *testing.T) {
 	f := newFake(t, engineOptions{})
 	svc := f.ready(nil)
-	before, _ := f.api.logs(f.proj, svc)
+	before, _ := f.api.logs(svc)
 	first := f.logsPage(svc, nil)
 	start := f.clock.Now()
 	at := start.Add(time.Minute)
-	err := f.api.appendLogs(f.proj, svc,
+	err := f.api.appendLogs(svc,
 		NodeLogEntry{LogEntry: dbcloud.LogEntry{Timestamp: at, Severity: "error", Message: "boom"}},
 		NodeLogEntry{LogEntry: dbcloud.LogEntry{Timestamp: at, Message: "same instant"}},
 		NodeLogEntry{LogEntry: dbcloud.LogEntry{Timestamp: at, Message: "same instant"}},
@@ -23,18 +23,18 @@ func TestAppendLogs(t *testing.T) {
 	if err == nil {
 		t.Fatal("an entry older than the newest was accepted")
 	}
-	if all, _ := f.api.logs(f.proj, svc); len(all) != len(before) {
+	if all, _ := f.api.logs(svc); len(all) != len(before) {
 		t.Fatalf("a refused batch changed the history: %d entries, want %d", len(all), len(before))
 	}
 	f.clock.advance(2 * time.Minute)
-	if err := f.api.appendLogs(f.proj, svc,
+	if err := f.api.appendLogs(svc,
 		NodeLogEntry{LogEntry: dbcloud.LogEntry{Timestamp: at, Severity: "error", Message: "boom"}},
 		NodeLogEntry{LogEntry: dbcloud.LogEntry{Timestamp: at, Message: "same instant"}},
 		NodeLogEntry{LogEntry: dbcloud.LogEntry{Timestamp: at, Message: "same instant"}, Node: 1},
 		NodeLogEntry{LogEntry: dbcloud.LogEntry{Message: "now"}}); err != nil {
 		t.Fatal(err)
 	}
-	all, _ := f.api.logs(f.proj, svc)
+	all, _ := f.api.logs(svc)
 	want := []NodeLogEntry{
 		{LogEntry: dbcloud.LogEntry{Timestamp: start.Add(2 * time.Minute), Severity: "LOG", Message: "now"}},
 		{LogEntry: dbcloud.LogEntry{Timestamp: at, Severity: "LOG", Message: "same instant"}, Node: 1},
@@ -62,11 +62,11 @@ func TestAppendLogs(t *testing.T) {
 		t.Errorf("newest page holds %d entries, want %d", len(p.entries), len(first.entries)+4)
 	}
 	for _, bad := range []NodeLogEntry{{LogEntry: dbcloud.LogEntry{Severity: "DEBUG", Message: "x"}}, {LogEntry: dbcloud.LogEntry{Message: "x"}, Node: -1}} {
-		if err := f.api.appendLogs(f.proj, svc, bad); err == nil {
+		if err := f.api.appendLogs(svc, bad); err == nil {
 			t.Errorf("AppendLogs(%+v) accepted", bad)
 		}
 	}
-	if err := f.api.appendLogs(f.proj, "nope", NodeLogEntry{LogEntry: dbcloud.LogEntry{Message: "x"}}); err == nil {
+	if err := f.api.appendLogs("nope", NodeLogEntry{LogEntry: dbcloud.LogEntry{Message: "x"}}); err == nil {
 		t.Error("AppendLogs on an unknown service accepted")
 	}
 }

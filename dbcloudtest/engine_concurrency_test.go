@@ -60,8 +60,8 @@ func TestConcurrency(t *testing.T) {
 			}
 			for _, s := range list[:min(len(list), 8)] {
 				id := s.ID
-				_ = f.api.seedLogs(f.proj, id, 10)
-				_, _ = f.api.logs(f.proj, id)
+				_ = f.api.seedLogs(id, 10)
+				_, _ = f.api.logs(id)
 				do("GET", f.svcPath(id)+"/logs?search=checkpoint", "")
 				do("POST", f.svcPath(id)+"/enablePooler", "")
 			}

@@ -6,17 +6,21 @@ import (
 	"time"
 )
 
-// withService runs fn under the model's lock on a live service, for a test
-// helper: it reads the clock without ticking it (only requests and
-// connections move a ticking clock) and removes what is gone first.
-// projectID "" finds the service in any project: service ids are unique.
-func (a *engine) withService(projectID, serviceID string, fn func(s *service, now time.Time) error) error {
+// errNotFound is returned by the test helpers for an unknown service or
+// replica set.
+var errNotFound = errors.New("dbcloudtest: not found")
+
+// withService runs fn under the model's lock on a live service, found by id
+// in any project (ids are unique), for a test helper: it reads the clock
+// without ticking it (only requests and connections move a ticking clock)
+// and removes what is gone first.
+func (a *engine) withService(serviceID string, fn func(s *service, now time.Time) error) error {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	now := a.clock.peek()
 	a.sweep(now)
 	s := a.byID[serviceID]
-	if s == nil || (projectID != "" && s.project != projectID) {
+	if s == nil {
 		return fmt.Errorf("%w: service %q", errNotFound, serviceID)
 	}
 	return fn(s, now)
@@ -25,11 +29,11 @@ func (a *engine) withService(projectID, serviceID string, fn func(s *service, no
 // setStatus forces a service into status (for example UNSTABLE, DELETED, or
 // a status this API version does not know) and cancels its pending
 // transitions, so that tests can reach states no request leads to.
-func (a *engine) setStatus(projectID, serviceID, status string) error {
+func (a *engine) setStatus(serviceID, status string) error {
 	if status == "" {
 		return errors.New("dbcloudtest: SetStatus: empty status")
 	}
-	return a.withService(projectID, serviceID, func(s *service, now time.Time) error {
+	return a.withService(serviceID, func(s *service, now time.Time) error {
 		s.sched = schedule{{status, now}}
 		return nil
 	})
@@ -37,11 +41,11 @@ func (a *engine) setStatus(projectID, serviceID, status string) error {
 
 // setReplicaSetStatus forces a replica set into status (for example "error")
 // and cancels its pending transitions.
-func (a *engine) setReplicaSetStatus(projectID, serviceID, setID, status string) error {
+func (a *engine) setReplicaSetStatus(serviceID, setID, status string) error {
 	if status == "" {
 		return errors.New("dbcloudtest: SetReplicaSetStatus: empty status")
 	}
-	return a.withService(projectID, serviceID, func(s *service, now time.Time) error {
+	return a.withService(serviceID, func(s *service, now time.Time) error {
 		for _, rs := range s.sets {
 			if rs.id == setID {
 				rs.sched = schedule{{status, now}}

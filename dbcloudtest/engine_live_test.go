@@ -147,13 +147,13 @@ func TestLiveServiceEndpointFollowsStatus(t *testing.T) {
 	}
 
 	// Deleted: reset while DELETING, nothing listening once gone.
-	if err := f.api.setStatus(f.proj, id, "DELETED"); err != nil {
+	if err := f.api.setStatus(id, "DELETED"); err != nil {
 		t.Fatal(err)
 	}
 	if got := answer(t, port); got != "reset" {
 		t.Errorf("DELETED: %s", got)
 	}
-	if err := f.api.setStatus(f.proj, id, "READY"); err != nil {
+	if err := f.api.setStatus(id, "READY"); err != nil {
 		t.Fatal(err)
 	}
 	f.send("DELETE", f.svcPath(id), nil).must(t, 202)
@@ -212,7 +212,7 @@ func TestLivePoolerAndReplicaSetEndpoints(t *testing.T) {
 	if got := answer(t, setPooler); got != "up" {
 		t.Errorf("set pooler: %s", got)
 	}
-	if err := f.api.setReplicaSetStatus(f.proj, id, setID, "error"); err != nil {
+	if err := f.api.setReplicaSetStatus(id, setID, "error"); err != nil {
 		t.Fatal(err)
 	}
 	if got := answer(t, setPort); got != "reset" {

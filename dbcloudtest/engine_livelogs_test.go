@@ -15,7 +15,7 @@ func TestSinceInclusiveOrExclusive(t *testing.T) {
 		svc := f.create(nil)
 		at := f.clock.Now().Add(time.Second)
 		f.clock.advance(time.Minute)
-		err := f.api.appendLogs(f.proj, svc,
+		err := f.api.appendLogs(svc,
 			NodeLogEntry{LogEntry: dbcloud.LogEntry{Timestamp: at, Message: "a"}}, NodeLogEntry{LogEntry: dbcloud.LogEntry{Timestamp: at, Message: "b"}},
 			NodeLogEntry{LogEntry: dbcloud.LogEntry{Timestamp: at.Add(time.Nanosecond), Message: "c"}})
 		if err != nil {
@@ -43,9 +43,9 @@ func TestLogIntervalWritesDueLines(t *testing.T) {
 	f := newFake(t, engineOptions{logInterval: time.Second, seed: 4})
 	svc := f.create(nil)
 	created := f.clock.Now()
-	before, _ := f.api.logs(f.proj, svc)
+	before, _ := f.api.logs(svc)
 	f.clock.advance(10*time.Second + 500*time.Millisecond)
-	all, _ := f.api.logs(f.proj, svc)
+	all, _ := f.api.logs(svc)
 	if len(all) != len(before)+10 {
 		t.Fatalf("%d entries after 10.5 s, want %d + 10", len(all), len(before))
 	}
@@ -59,7 +59,7 @@ func TestLogIntervalWritesDueLines(t *testing.T) {
 		t.Errorf("since the first line: %d entries, want 10", len(p.entries))
 	}
 	f.clock.advance(400 * time.Millisecond)
-	if again, _ := f.api.logs(f.proj, svc); len(again) != len(all) {
+	if again, _ := f.api.logs(svc); len(again) != len(all) {
 		t.Errorf("%d entries before the next line is due, want %d", len(again), len(all))
 	}
 }
@@ -67,7 +67,7 @@ func TestLogIntervalWritesDueLines(t *testing.T) {
 func TestLogRetention(t *testing.T) {
 	f := newFake(t, engineOptions{logRetention: 100})
 	svc := f.create(nil)
-	startup, _ := f.api.logs(f.proj, svc)
+	startup, _ := f.api.logs(svc)
 	f.clock.advance(time.Second)
 	at := f.clock.Now()
 	appendN := func(prefix string, n int) {
@@ -76,16 +76,16 @@ func TestLogRetention(t *testing.T) {
 		for i := range es {
 			es[i] = NodeLogEntry{LogEntry: dbcloud.LogEntry{Timestamp: at, Message: prefix + strconv.Itoa(i)}}
 		}
-		if err := f.api.appendLogs(f.proj, svc, es...); err != nil {
+		if err := f.api.appendLogs(svc, es...); err != nil {
 			t.Fatal(err)
 		}
 	}
 	appendN("old", 200-len(startup))
-	if all, _ := f.api.logs(f.proj, svc); len(all) != 200 {
+	if all, _ := f.api.logs(svc); len(all) != 200 {
 		t.Fatalf("%d entries at twice the retention, want all 200", len(all))
 	}
 	appendN("new", 1)
-	all, _ := f.api.logs(f.proj, svc)
+	all, _ := f.api.logs(svc)
 	if len(all) != 100 {
 		t.Fatalf("%d entries once over twice the retention, want the newest 100", len(all))
 	}
@@ -104,15 +104,15 @@ func TestLogRetention(t *testing.T) {
 	// gives an empty page.
 	f2 := newFake(t, engineOptions{logRetention: 600, seed: 1})
 	s2 := f2.create(nil)
-	if err := f2.api.seedLogs(f2.proj, s2, 1000); err != nil {
+	if err := f2.api.seedLogs(s2, 1000); err != nil {
 		t.Fatal(err)
 	}
-	c1 := f2.logsPage(s2, nil).cursor                         // at the 501st newest entry
-	c2 := f2.logsPage(s2, url.Values{"cursor": {c1}}).cursor  // at the 1001st
-	if err := f2.api.seedLogs(f2.proj, s2, 300); err != nil { // 1,314 entries: over twice 600
+	c1 := f2.logsPage(s2, nil).cursor                        // at the 501st newest entry
+	c2 := f2.logsPage(s2, url.Values{"cursor": {c1}}).cursor // at the 1001st
+	if err := f2.api.seedLogs(s2, 300); err != nil {         // 1,314 entries: over twice 600
 		t.Fatal(err)
 	}
-	if all, _ := f2.api.logs(f2.proj, s2); len(all) != 600 {
+	if all, _ := f2.api.logs(s2); len(all) != 600 {
 		t.Fatalf("%d entries kept, want 600", len(all))
 	}
 	if p := f2.logsPage(s2, url.Values{"cursor": {c1}}); len(p.entries) != 100 || p.cursor != "" {
@@ -128,7 +128,7 @@ func TestLogIntervalAfterAJump(t *testing.T) {
 	f := newFake(t, engineOptions{logInterval: time.Millisecond, logRetention: 50})
 	svc := f.create(nil)
 	f.clock.advance(24 * time.Hour)
-	all, _ := f.api.logs(f.proj, svc)
+	all, _ := f.api.logs(svc)
 	now := f.clock.Now()
 	if len(all) <= 50 || !all[0].Timestamp.Equal(now) || !all[49].Timestamp.Equal(now.Add(-49*time.Millisecond)) ||
 		all[50].Timestamp.After(now.Add(-24*time.Hour)) {

@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -28,10 +27,6 @@ const (
 )
 
 var sevNames = [...]string{sevLog: "LOG", sevInfo: "INFO", sevWarning: "WARNING", sevError: "ERROR", sevFatal: "FATAL"}
-
-// errNotFound is returned by the test helpers for an unknown project, service
-// or replica set.
-var errNotFound = errors.New("dbcloudtest: not found")
 
 // logRec is one stored entry. Messages are rendered from a template and an
 // argument when read, so that a history of 100,000 entries stays small.
@@ -149,11 +144,11 @@ func (a *engine) randomRec(s *service, at int64) logRec {
 
 // seedLogs adds n realistic entries to a service's history, all older than
 // the entries it already has, so tests can exercise pagination and filters.
-func (a *engine) seedLogs(projectID, serviceID string, n int) error {
+func (a *engine) seedLogs(serviceID string, n int) error {
 	if n < 0 {
 		return fmt.Errorf("dbcloudtest: SeedLogs: negative count %d", n)
 	}
-	return a.withService(projectID, serviceID, func(s *service, now time.Time) error {
+	return a.withService(serviceID, func(s *service, now time.Time) error {
 		a.seed(s, n, now)
 		return nil
 	})
@@ -161,8 +156,8 @@ func (a *engine) seedLogs(projectID, serviceID string, n int) error {
 
 // logs returns a service's whole history, newest first: what the logs
 // endpoint returns without filters, all pages concatenated.
-func (a *engine) logs(projectID, serviceID string) (out []NodeLogEntry, err error) {
-	err = a.withService(projectID, serviceID, func(s *service, _ time.Time) error {
+func (a *engine) logs(serviceID string) (out []NodeLogEntry, err error) {
+	err = a.withService(serviceID, func(s *service, _ time.Time) error {
 		out = make([]NodeLogEntry, 0, len(s.logs.recs))
 		for i := len(s.logs.recs) - 1; i >= 0; i-- {
 			out = append(out, s.logs.entry(s.logs.recs[i]))

@@ -100,11 +100,11 @@ func sameEntries(t *testing.T, got, want []NodeLogEntry) {
 func TestLogsPagination(t *testing.T) {
 	f := newFake(t, engineOptions{})
 	svc := f.ready(nil)
-	startup, _ := f.api.logs(f.proj, svc)
-	if err := f.api.seedLogs(f.proj, svc, 1234); err != nil {
+	startup, _ := f.api.logs(svc)
+	if err := f.api.seedLogs(svc, 1234); err != nil {
 		t.Fatal(err)
 	}
-	all, _ := f.api.logs(f.proj, svc)
+	all, _ := f.api.logs(svc)
 	if len(all) != 1234+len(startup) {
 		t.Fatalf("history has %d entries", len(all))
 	}
@@ -133,10 +133,10 @@ func TestLogsPagination(t *testing.T) {
 	until := url.Values{"until": {all[0].Timestamp.Add(time.Nanosecond).Format(time.RFC3339Nano)}}
 	fixed := f.walk(svc, until)
 	f.send("POST", f.svcPath(svc)+"/enablePooler", nil).must(t, 200)
-	if err := f.api.seedLogs(f.proj, svc, 10); err != nil {
+	if err := f.api.seedLogs(svc, 10); err != nil {
 		t.Fatal(err)
 	}
-	all2, _ := f.api.logs(f.proj, svc)
+	all2, _ := f.api.logs(svc)
 	rest := f.walk(svc, url.Values{"cursor": {fixed[0].cursor}, "until": until["until"]})
 	sameEntries(t, flatten(rest), all2[1+500:])
 	rest = f.walk(svc, url.Values{"cursor": {pages[0].cursor}})
@@ -152,12 +152,12 @@ func TestLogsPagination(t *testing.T) {
 func TestLogsExactPage(t *testing.T) {
 	f := newFake(t, engineOptions{})
 	svc := f.ready(nil)
-	startup, _ := f.api.logs(f.proj, svc)
-	f.api.seedLogs(f.proj, svc, 500-len(startup))
+	startup, _ := f.api.logs(svc)
+	f.api.seedLogs(svc, 500-len(startup))
 	if p := f.logsPage(svc, nil); len(p.entries) != 500 || p.cursor != "" {
 		t.Errorf("exactly 500 entries: got %d, cursor %q", len(p.entries), p.cursor)
 	}
-	f.api.seedLogs(f.proj, svc, 1)
+	f.api.seedLogs(svc, 1)
 	pages := f.walk(svc, nil)
 	if len(pages) != 2 || len(pages[1].entries) != 1 {
 		t.Errorf("501 entries gave %d pages", len(pages))
@@ -167,10 +167,10 @@ func TestLogsExactPage(t *testing.T) {
 func TestLogFilters(t *testing.T) {
 	f := newFake(t, engineOptions{seed: 3})
 	svc := f.ready(map[string]any{"name": "ha", "replica_count": 2})
-	if err := f.api.seedLogs(f.proj, svc, 2500); err != nil {
+	if err := f.api.seedLogs(svc, 2500); err != nil {
 		t.Fatal(err)
 	}
-	all, _ := f.api.logs(f.proj, svc)
+	all, _ := f.api.logs(svc)
 	since, until := all[2000].Timestamp, all[150].Timestamp
 	keep := func(fn func(e NodeLogEntry) bool) []NodeLogEntry {
 		var out []NodeLogEntry
@@ -242,8 +242,8 @@ func TestLogQueryValidation(t *testing.T) {
 	f := newFake(t, engineOptions{})
 	svc := f.ready(nil)
 	other := f.ready(nil)
-	f.api.seedLogs(f.proj, svc, 1000)
-	f.api.seedLogs(f.proj, other, 1000)
+	f.api.seedLogs(svc, 1000)
+	f.api.seedLogs(other, 1000)
 	good := f.logsPage(svc, nil).cursor
 	foreign := f.logsPage(other, nil).cursor
 	tampered := []byte(good)
@@ -277,7 +277,7 @@ func TestLogQueryValidation(t *testing.T) {
 	// A cursor from another fake with another seed is foreign too.
 	g := newFake(t, engineOptions{seed: 99})
 	gs := g.ready(nil)
-	g.api.seedLogs(g.proj, gs, 1000)
+	g.api.seedLogs(gs, 1000)
 	c := g.logsPage(gs, nil).cursor
 	f.send("GET", f.svcPath(svc)+"/logs?cursor="+url.QueryEscape(c), nil).mustError(t, 400, "INVALID_REQUEST", "cursor: ")
 	f.send("GET", f.svcPath("nosuchsvc")+"/logs", nil).mustError(t, 404, "NOT_FOUND", "service")
@@ -286,7 +286,7 @@ func TestLogQueryValidation(t *testing.T) {
 func TestStartupLogs(t *testing.T) {
 	f := newFake(t, engineOptions{})
 	svc := f.ready(map[string]any{"name": "ts", "addons": []string{"time-series"}, "replica_count": 2})
-	all, err := f.api.logs(f.proj, svc)
+	all, err := f.api.logs(svc)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -323,7 +323,7 @@ func TestLifecycleLogs(t *testing.T) {
 	svc := f.ready(nil)
 	newest := func() string {
 		t.Helper()
-		all, _ := f.api.logs(f.proj, svc)
+		all, _ := f.api.logs(svc)
 		return all[0].Message
 	}
 	for _, tc := range []struct {
@@ -353,7 +353,7 @@ func TestLifecycleLogs(t *testing.T) {
 		}
 		f.clock.advance(time.Hour)
 	}
-	all, _ := f.api.logs(f.proj, svc)
+	all, _ := f.api.logs(svc)
 	for _, e := range all {
 		if strings.Contains(e.Message, "hunter2") {
 			t.Errorf("password in the logs: %q", e.Message)
@@ -365,7 +365,7 @@ func TestSeedLogsLarge(t *testing.T) {
 	f := newFake(t, engineOptions{})
 	svc := f.ready(nil)
 	start := time.Now()
-	if err := f.api.seedLogs(f.proj, svc, 100_000); err != nil {
+	if err := f.api.seedLogs(svc, 100_000); err != nil {
 		t.Fatal(err)
 	}
 	p := f.logsPage(svc, url.Values{"search": {"deadlock"}})
@@ -375,13 +375,10 @@ func TestSeedLogsLarge(t *testing.T) {
 	if d := time.Since(start); d > 5*time.Second {
 		t.Errorf("seeding and one filtered page took %v", d)
 	}
-	if err := f.api.seedLogs(f.proj, svc, -1); err == nil {
+	if err := f.api.seedLogs(svc, -1); err == nil {
 		t.Error("negative count accepted")
 	}
-	if err := f.api.seedLogs(f.proj, "nope", 1); err == nil {
+	if err := f.api.seedLogs("nope", 1); err == nil {
 		t.Error("unknown service accepted")
-	}
-	if _, err := f.api.logs("other", svc); err == nil {
-		t.Error("Logs in an unknown project")
 	}
 }

@@ -122,7 +122,7 @@ func TestReplicaSetConflicts(t *testing.T) {
 	f.send("POST", f.setPath(svc, rs)+"/resize", resize).must(t, 202)
 	f.send("POST", f.setPath(svc, rs)+"/resize", resize).mustError(t, 409, "CONFLICT", "resizing")
 	f.clock.advance(tstep)
-	if err := f.api.setReplicaSetStatus(f.proj, svc, rs, "error"); err != nil {
+	if err := f.api.setReplicaSetStatus(svc, rs, "error"); err != nil {
 		t.Fatal(err)
 	}
 	f.clock.advance(time.Hour)
@@ -133,13 +133,13 @@ func TestReplicaSetConflicts(t *testing.T) {
 	// A set in error can still be deleted.
 	f.send("DELETE", f.setPath(svc, rs), nil).must(t, 202)
 
-	if err := f.api.setReplicaSetStatus(f.proj, svc, "rs-none", "error"); err == nil {
+	if err := f.api.setReplicaSetStatus(svc, "rs-none", "error"); err == nil {
 		t.Error("SetReplicaSetStatus of an unknown set")
 	}
-	if err := f.api.setReplicaSetStatus(f.proj, svc, rs, ""); err == nil {
+	if err := f.api.setReplicaSetStatus(svc, rs, ""); err == nil {
 		t.Error("SetReplicaSetStatus with an empty status")
 	}
-	if err := f.api.setReplicaSetStatus(f.proj, "nope", rs, "error"); err == nil {
+	if err := f.api.setReplicaSetStatus("nope", rs, "error"); err == nil {
 		t.Error("SetReplicaSetStatus of an unknown service")
 	}
 }

@@ -196,7 +196,7 @@ func TestServiceStateMachine(t *testing.T) {
 	if n := len(f.send("GET", "/projects/"+f.proj+"/services", nil).list(t)); n != 0 {
 		t.Errorf("list after deletion has %d", n)
 	}
-	if _, err := f.api.logs(f.proj, id); err == nil {
+	if _, err := f.api.logs(id); err == nil {
 		t.Error("Logs of a deleted service")
 	}
 }
@@ -213,7 +213,7 @@ func TestServiceConflicts(t *testing.T) {
 		op    string
 		body  any
 	}{
-		{"stop QUEUED", func(f *fake, id string) { f.api.setStatus(f.proj, id, "QUEUED") }, "stop", nil},
+		{"stop QUEUED", func(f *fake, id string) { f.api.setStatus(id, "QUEUED") }, "stop", nil},
 		{"stop PAUSED", func(f *fake, id string) {
 			f.send("POST", f.svcPath(id)+"/stop", nil).must(t, 202)
 			f.clock.advance(time.Hour)
@@ -226,15 +226,15 @@ func TestServiceConflicts(t *testing.T) {
 			f.send("POST", f.svcPath(id)+"/start", nil).must(t, 202)
 		}, "start", nil},
 		{"resize CONFIGURING", func(f *fake, id string) { f.send("POST", f.svcPath(id)+"/resize", resize).must(t, 202) }, "resize", resize},
-		{"resize UNSTABLE", func(f *fake, id string) { f.api.setStatus(f.proj, id, "UNSTABLE") }, "resize", resize},
-		{"setHA PAUSED", func(f *fake, id string) { f.api.setStatus(f.proj, id, "PAUSED") }, "setHA", ha},
-		{"fork CONFIGURING", func(f *fake, id string) { f.api.setStatus(f.proj, id, "CONFIGURING") }, "forkService", fork},
+		{"resize UNSTABLE", func(f *fake, id string) { f.api.setStatus(id, "UNSTABLE") }, "resize", resize},
+		{"setHA PAUSED", func(f *fake, id string) { f.api.setStatus(id, "PAUSED") }, "setHA", ha},
+		{"fork CONFIGURING", func(f *fake, id string) { f.api.setStatus(id, "CONFIGURING") }, "forkService", fork},
 		{"enablePooler twice", func(f *fake, id string) { f.send("POST", f.svcPath(id)+"/enablePooler", nil).must(t, 200) }, "enablePooler", nil},
 		{"disablePooler when off", func(*fake, string) {}, "disablePooler", nil},
 		{"attach twice", func(f *fake, id string) { f.send("POST", f.svcPath(id)+"/attachToVPC", vpc).must(t, 202) }, "attachToVPC", map[string]any{"vpc_id": "456"}},
 		{"detach when not attached", func(*fake, string) {}, "detachFromVPC", vpc},
 		{"detach another VPC", func(f *fake, id string) { f.send("POST", f.svcPath(id)+"/attachToVPC", vpc).must(t, 202) }, "detachFromVPC", map[string]any{"vpc_id": "456"}},
-		{"create replica set PAUSED", func(f *fake, id string) { f.api.setStatus(f.proj, id, "PAUSED") },
+		{"create replica set PAUSED", func(f *fake, id string) { f.api.setStatus(id, "PAUSED") },
 			"replicaSets", map[string]any{"name": "r", "nodes": 1, "cpu_millis": 500, "memory_gbs": 2}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -264,7 +264,7 @@ func TestDeletingConflicts(t *testing.T) {
 			if st := sets[0].(map[string]any)["status"]; st != "deleting" {
 				t.Errorf("replica set of a DELETING service is %v", st)
 			}
-		} else if err := f.api.setStatus(f.proj, id, status); err != nil {
+		} else if err := f.api.setStatus(id, status); err != nil {
 			t.Fatal(err)
 		}
 		for _, op := range []struct {
@@ -302,7 +302,7 @@ func TestDeleteFromAnyStatus(t *testing.T) {
 		t.Run(status, func(t *testing.T) {
 			f := newFake(t, engineOptions{step: tstep})
 			id := f.create(nil)
-			if err := f.api.setStatus(f.proj, id, status); err != nil {
+			if err := f.api.setStatus(id, status); err != nil {
 				t.Fatal(err)
 			}
 			f.send("DELETE", f.svcPath(id), nil).must(t, 202)
@@ -344,7 +344,7 @@ func TestPoolerAndVPCFields(t *testing.T) {
 		}
 	}
 	// Synchronous operations need no READY status.
-	f.api.setStatus(f.proj, id, "PAUSED")
+	f.api.setStatus(id, "PAUSED")
 	f.send("POST", f.svcPath(id)+"/enablePooler", nil).must(t, 200)
 	f.send("POST", f.svcPath(id)+"/attachToVPC", map[string]any{"vpc_id": "7"}).must(t, 202)
 }
@@ -356,7 +356,7 @@ func TestPasswordAndEnvironment(t *testing.T) {
 	if len(r.raw) != 0 {
 		t.Errorf("updatePassword body %q", r.raw)
 	}
-	logs, _ := f.api.logs(f.proj, id)
+	logs, _ := f.api.logs(id)
 	if logs[0].Message != `password of role "tsdbadmin" changed` {
 		t.Errorf("newest log %q", logs[0].Message)
 	}
@@ -433,20 +433,17 @@ func TestSetStatusHelper(t *testing.T) {
 	f := newFake(t, engineOptions{step: tstep})
 	id := f.create(nil)
 	for _, s := range []string{"UNSTABLE", "OPTIMIZING", "HIBERNATING", "DELETED"} {
-		if err := f.api.setStatus(f.proj, id, s); err != nil {
+		if err := f.api.setStatus(id, s); err != nil {
 			t.Fatal(err)
 		}
 		f.clock.advance(time.Hour) // pending transitions are cancelled
 		f.wantStatus(id, s)
 	}
-	if err := f.api.setStatus(f.proj, "nope", "READY"); err == nil {
+	if err := f.api.setStatus("nope", "READY"); err == nil {
 		t.Error("SetStatus of an unknown service")
 	}
-	if err := f.api.setStatus(f.proj, id, ""); err == nil {
+	if err := f.api.setStatus(id, ""); err == nil {
 		t.Error("SetStatus with an empty status")
-	}
-	if err := f.api.setStatus("other", id, "READY"); err == nil {
-		t.Error("SetStatus in an unknown project")
 	}
 }
 
@@ -455,10 +452,10 @@ func TestDeterministicSeed(t *testing.T) {
 		f := newFake(t, engineOptions{seed: seed})
 		a := f.create(nil)
 		m := f.send("POST", "/projects/"+f.proj+"/services", map[string]any{"name": "b"}).must(t, 202).obj(t)
-		if err := f.api.seedLogs(f.proj, a, 50); err != nil {
+		if err := f.api.seedLogs(a, 50); err != nil {
 			t.Fatal(err)
 		}
-		logs, _ = f.api.logs(f.proj, a)
+		logs, _ = f.api.logs(a)
 		return []string{a, m["service_id"].(string)}, m["initial_password"].(string), logs
 	}
 	ids1, pw1, logs1 := run(7)

@@ -5,7 +5,7 @@ import "time"
 // serviceView returns the service with this id, in any project, encoded as a
 // GET of it would return it now. ok is false when there is no such service.
 func (a *engine) serviceView(serviceID string) (body []byte, ok bool) {
-	err := a.withService("", serviceID, func(s *service, now time.Time) error {
+	err := a.withService(serviceID, func(s *service, now time.Time) error {
 		body = wireJSON(s.view(now, s.sched.current(now)))
 		return nil
 	})

@@ -41,15 +41,11 @@ func TestServiceViews(t *testing.T) {
 	if _, ok := f.api.serviceView("nope"); ok {
 		t.Error("ServiceJSON of an unknown id")
 	}
-	// The helpers find a service by id alone with project "", and not in
-	// another project.
-	if err := f.api.setStatus("", second, "UNSTABLE"); err != nil {
-		t.Errorf(`SetStatus("", %s): %v`, second, err)
+	// The helpers find a service by id alone, in any project.
+	if err := f.api.setStatus(second, "UNSTABLE"); err != nil {
+		t.Errorf("SetStatus(%s): %v", second, err)
 	}
-	if err := f.api.setStatus("p1", second, "UNSTABLE"); !errors.Is(err, errNotFound) {
-		t.Errorf("SetStatus in the wrong project: %v, want ErrNotFound", err)
-	}
-	if err := f.api.seedLogs("", "nope", 1); !errors.Is(err, errNotFound) {
+	if err := f.api.seedLogs("nope", 1); !errors.Is(err, errNotFound) {
 		t.Errorf("SeedLogs of an unknown id: %v, want ErrNotFound", err)
 	}
 }
@@ -76,7 +72,7 @@ func TestDeletionsCompleteOnTime(t *testing.T) {
 	f.clock.advance(30 * time.Second)
 	f.send("DELETE", f.svcPath(b), nil).must(t, 202)
 	f.send("DELETE", f.svcPath(c), nil).must(t, 202)
-	if err := f.api.setStatus(f.proj, c, "UNSTABLE"); err != nil {
+	if err := f.api.setStatus(c, "UNSTABLE"); err != nil {
 		t.Fatal(err)
 	}
 

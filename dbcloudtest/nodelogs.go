@@ -21,7 +21,7 @@ type NodeLogEntry struct {
 // AppendNodeLogs with every Node 0. A negative Node is an error, and then
 // none of the entries is added.
 func (s *Server) AppendNodeLogs(serviceID string, entries ...NodeLogEntry) error {
-	return s.api.appendLogs("", serviceID, entries...)
+	return s.api.appendLogs(serviceID, entries...)
 }
 
 // NodeLogs returns a service's whole log history, newest first, as Logs
@@ -29,5 +29,5 @@ func (s *Server) AppendNodeLogs(serviceID string, entries ...NodeLogEntry) error
 // filters on dbcloud.LogOptions.Node can compute what the filter should
 // keep from what the server holds.
 func (s *Server) NodeLogs(serviceID string) ([]NodeLogEntry, error) {
-	return s.api.logs("", serviceID)
+	return s.api.logs(serviceID)
 }

@@ -61,21 +61,21 @@ func mustDecode(body []byte, v any) {
 // to. The model then treats the service as it treats that status: a
 // DELETED service stays readable and refuses every change with 409.
 func (s *Server) SetStatus(serviceID string, status dbcloud.ServiceStatus) error {
-	return s.api.setStatus("", serviceID, string(status))
+	return s.api.setStatus(serviceID, string(status))
 }
 
 // SetReplicaSetStatus forces a read replica set into status (for example
 // dbcloud.ReplicaSetError, from which the API refuses a resize but allows a
 // delete) and cancels the statuses its last operation had planned.
 func (s *Server) SetReplicaSetStatus(serviceID, replicaSetID string, status dbcloud.ReplicaSetStatus) error {
-	return s.api.setReplicaSetStatus("", serviceID, replicaSetID, string(status))
+	return s.api.setReplicaSetStatus(serviceID, replicaSetID, string(status))
 }
 
 // SeedLogs adds n generated PostgreSQL log entries to a service's history,
 // all older than the entries it has, a few seconds apart and of every
 // severity, so that a test can page through a long history or filter it.
 func (s *Server) SeedLogs(serviceID string, n int) error {
-	return s.api.seedLogs("", serviceID, n)
+	return s.api.seedLogs(serviceID, n)
 }
 
 // AppendLogs adds entries at the newest end of a service's history, in the
@@ -90,7 +90,7 @@ func (s *Server) AppendLogs(serviceID string, entries ...dbcloud.LogEntry) error
 	for i, e := range entries {
 		recs[i] = NodeLogEntry{LogEntry: e}
 	}
-	return s.api.appendLogs("", serviceID, recs...)
+	return s.api.appendLogs(serviceID, recs...)
 }
 
 // Logs returns a service's whole log history, newest first: what the logs
