@@ -10,20 +10,27 @@ import (
 // replica set.
 var errNotFound = errors.New("dbcloudtest: not found")
 
-// withService runs fn under the model's lock on a live service, found by id
-// in any project (ids are unique), for a test helper: it reads the clock
-// without ticking it (only requests and connections move a ticking clock)
-// and removes what is gone first.
-func (a *engine) withService(serviceID string, fn func(s *service, now time.Time) error) error {
+// helper runs fn under the model's lock, for a test helper: it reads the
+// clock without ticking it (only requests and connections move a ticking
+// clock) and removes what is gone first.
+func (a *engine) helper(fn func(now time.Time) error) error {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	now := a.clock.peek()
 	a.sweep(now)
-	s := a.byID[serviceID]
-	if s == nil {
-		return fmt.Errorf("%w: service %q", errNotFound, serviceID)
-	}
-	return fn(s, now)
+	return fn(now)
+}
+
+// withService runs fn as helper does on a live service, found by id in any
+// project (ids are unique).
+func (a *engine) withService(serviceID string, fn func(s *service, now time.Time) error) error {
+	return a.helper(func(now time.Time) error {
+		s := a.byID[serviceID]
+		if s == nil {
+			return fmt.Errorf("%w: service %q", errNotFound, serviceID)
+		}
+		return fn(s, now)
+	})
 }
 
 // setStatus forces a service into status (for example UNSTABLE, DELETED, or

@@ -14,15 +14,15 @@ func (a *engine) serviceView(serviceID string) (body []byte, ok bool) {
 
 // servicesView returns every service of every project as a JSON array,
 // newest first, each as a GET of it would return it now.
-func (a *engine) servicesView() []byte {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	now := a.clock.peek() // a test's look or change: the clock ticks only for requests and connections
-	a.sweep(now)
-	out := make([]serviceJSON, 0, len(a.services))
-	for i := len(a.services) - 1; i >= 0; i-- {
-		s := a.services[i]
-		out = append(out, s.view(now, s.sched.current(now)))
-	}
-	return wireJSON(out)
+func (a *engine) servicesView() (body []byte) {
+	_ = a.helper(func(now time.Time) error {
+		out := make([]serviceJSON, 0, len(a.services))
+		for i := len(a.services) - 1; i >= 0; i-- {
+			s := a.services[i]
+			out = append(out, s.view(now, s.sched.current(now)))
+		}
+		body = wireJSON(out)
+		return nil
+	})
+	return body
 }
