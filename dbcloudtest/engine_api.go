@@ -1,8 +1,8 @@
 // The engine of the fake: a stateful, in-memory model of the database
 // service API, with the status codes, error bodies and input rules of the
 // live service. Server is its face; the engine_*.go files hold how the model
-// works, and nothing in them is exported but what Server hands to users
-// (Fault, Request, NodeLogEntry).
+// works and export nothing but the engine's ServeHTTP (the types Server hands
+// to users, such as Fault, Request and NodeLogEntry, live beside Server).
 //
 // What the model does (the statuses and their transitions, the state tables
 // of services and replica sets, a new service's fields and defaults, the

@@ -3,7 +3,8 @@ package dbcloudtest
 import "fmt"
 
 // logTemplate renders one kind of PostgreSQL log line from a random argument.
-// weight is its share of the lines seedLogs writes; 0 keeps it for startup.
+// weight is its share of the random lines (seedLogs, WithLogInterval's);
+// 0 keeps it for startup.
 type logTemplate struct {
 	sev    uint8
 	weight int

@@ -285,7 +285,7 @@ func (a *engine) deleteService(c *call) (reply, error) {
 
 func (a *engine) startService(c *call) (reply, error) {
 	s := c.svc
-	return a.transition(c, s, "start", statusPaused, func() {
+	return a.transition(c, "start", statusPaused, func() {
 		s.logs.event(c.now, sevLog, "database system was shut down at "+c.now.UTC().Format("2006-01-02 15:04:05 MST"))
 		s.logs.event(c.now, sevLog, "database system is ready to accept connections")
 	}, statusResuming, statusReady)
@@ -293,16 +293,17 @@ func (a *engine) startService(c *call) (reply, error) {
 
 func (a *engine) stopService(c *call) (reply, error) {
 	s := c.svc
-	return a.transition(c, s, "stop", statusReady, func() {
+	return a.transition(c, "stop", statusReady, func() {
 		s.logs.event(c.now, sevLog, "received fast shutdown request")
 		s.logs.event(c.now, sevLog, "aborting any active transactions")
 		s.logs.event(c.now, sevLog, "database system is shut down")
 	}, statusPausing, statusPaused)
 }
 
-// transition runs an asynchronous operation that needs the service in status
-// from: it applies change and plans the statuses that follow.
-func (a *engine) transition(c *call, s *service, op, from string, change func(), plan ...string) (reply, error) {
+// transition runs an asynchronous operation that needs the call's service in
+// status from: it applies change and plans the statuses that follow.
+func (a *engine) transition(c *call, op, from string, change func(), plan ...string) (reply, error) {
+	s := c.svc
 	if err := needStatus(s, c.now, from, op); err != nil {
 		return reply{}, err
 	}
@@ -317,7 +318,7 @@ func (a *engine) resizeService(c *call) (reply, error) {
 	if err != nil {
 		return reply{}, err
 	}
-	return a.transition(c, s, "resize", statusReady, func() {
+	return a.transition(c, "resize", statusReady, func() {
 		s.cpu, s.mem = cpu, mem
 		s.logs.event(c.now, sevLog, fmt.Sprintf("configuration change requested: cpu_millis=%d memory_gbs=%d", cpu, mem))
 		s.logs.event(c.now, sevLog, "received SIGHUP, reloading configuration files")
@@ -330,7 +331,7 @@ func (a *engine) setHA(c *call) (reply, error) {
 	if err != nil {
 		return reply{}, err
 	}
-	return a.transition(c, s, "setHA", statusReady, func() {
+	return a.transition(c, "setHA", statusReady, func() {
 		s.replicas, s.syncReps = replicas, sync
 		s.logs.event(c.now, sevLog, fmt.Sprintf("high availability changed: %d replica(s), %d synchronous", replicas, sync))
 	}, statusConfiguring, statusReady)
