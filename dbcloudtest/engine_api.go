@@ -9,23 +9,22 @@
 // answers and their order of checks, validation, logs and cursors, and the
 // database endpoints) is stated once, in the package doc, under "What the
 // model does" and "Endpoints". The engine implements that statement; what
-// follows is only how it does so and what its own engineOptions change.
+// follows is only how it does so and what the options (config) change.
 //
 // newEngine returns an http.Handler (what Server.Handler returns); startEngine
 // serves one on a real socket, as NewServerAt does.
 //
 // Time. Nothing runs in the background but the listeners of live endpoints,
 // which only answer: no timer. An asynchronous operation stores a plan of
-// statuses, one engineOptions.step apart, and every read (a connection to a
-// live endpoint too) computes the current status from engineOptions.clock
-// (the machine's time when nil): the package's clock, manual, ticking or
-// real (clock.go). setStatus and setReplicaSetStatus replace a plan by the
+// statuses, one config.step apart, and every read (a connection to a
+// live endpoint too) computes the current status from the engine's clock:
+// the package's clock, manual, ticking or real (clock.go). setStatus and setReplicaSetStatus replace a plan by the
 // status they force.
 //
-// What only engineOptions change:
+// What only the options change:
 //
-//   - Without liveEndpoints (newEngine's default; startEngine turns it on) no
-//     listener is opened: a service's endpoint is
+//   - Without live endpoints (newEngine's live; startEngine turns them on)
+//     no listener is opened: a service's endpoint is
 //     <service_id>.<project_id>.fake.dbcloud.test:5432, its pooler the same
 //     host on 6432, its vpc_endpoint
 //     <service_id>.<project_id>.vpc.fake.dbcloud.test:5432, and a replica
@@ -33,7 +32,8 @@
 //   - sinceExclusive makes the logs endpoint's since bound exclusive
 //     (since < timestamp), the other reading of the API's "after this
 //     time", so that clients are tested against both.
-//   - recordRequests keeps every request for requestLog, each with the
+//   - Unless noLog (WithRequestLog(false)), every request is kept for
+//     requestLog, each with the
 //     status sent (set before the first byte of the answer); count counts
 //     every request, faulted and failed ones included, by method and
 //     escaped path, whether or not requests are recorded.
@@ -77,52 +77,6 @@ const (
 	maxBodyBytes = 1 << 20
 )
 
-// engineOptions configures a fake API. The zero value is ready to use.
-type engineOptions struct {
-	// apiKey is the only key accepted in "Authorization: Bearer <key>";
-	// "" means "fake-key-0123456789".
-	apiKey string
-	// projectIDs are the known projects; empty means []string{"proj-fake"}.
-	// Any other project id is answered with 404 NOT_FOUND.
-	projectIDs []string
-	// step is how long each status of an asynchronous operation lasts. With 0
-	// an operation completes at once: its own response still shows the first
-	// status (for example QUEUED) and the next read shows the final one.
-	step time.Duration
-	// clock drives every transition; nil means real time.
-	clock *clock
-	// seed makes ids, passwords and generated logs deterministic.
-	seed uint64
-	// recordRequests keeps every request for requestLog. Off, a long-running
-	// fake (examples/fakeserver) does not grow with its traffic.
-	recordRequests bool
-	// liveEndpoints makes every endpoint the API hands out (a service's,
-	// its pooler's, a replica set's and its pooler's) a listener on its own
-	// loopback port that answers like a PostgreSQL server. close stops
-	// them. startEngine turns it on.
-	liveEndpoints bool
-	// connectDelay is how long, on the clock, a live endpoint answers "starting
-	// up" (SQLSTATE 57P03) after its resource became READY or active.
-	connectDelay time.Duration
-	// sinceExclusive makes the logs endpoint's since bound exclusive
-	// (timestamp > since) instead of inclusive (timestamp >= since). The API
-	// does not say which it is, so clients are tested against both.
-	sinceExclusive bool
-	// logInterval, when not 0, has every service write one generated log
-	// line each logInterval of the fake's clock from its creation on,
-	// whatever its status, as a feed of lines to follow. Nothing runs in
-	// the background: the lines that are due are written, with the
-	// timestamps they were due at, when a request or a helper next reads
-	// the clock.
-	logInterval time.Duration
-	// logRetention, when not 0, bounds each service's history as a real
-	// service's retention does: once a history holds more than twice
-	// logRetention entries, all but the newest logRetention are dropped at
-	// the next request or helper call. A cursor into dropped entries gives an
-	// empty page. 0 keeps everything.
-	logRetention int
-}
-
 // engine is a stateful, in-memory model of the database service API. It
 // implements http.Handler and serves the routes under the prefix /v1. It is
 // safe for concurrent use.
@@ -131,17 +85,13 @@ type engine struct {
 	// engineServer.close ends and waits for.
 	calls handlerCalls
 
-	apiKey    string
-	projects  []string
-	step      time.Duration
+	// config is the server's options, with apiKey and projects defaulted;
+	// the engine only reads it.
+	config
 	clock     *clock
 	cursorKey []byte
 	requests  atomic.Int64
-
-	sinceExclusive bool
-	logInterval    time.Duration
-	logRetention   int
-	logsDue        int64 // no engineOptions.logInterval line is due before, Unix nanoseconds
+	logsDue   int64 // no WithLogInterval line is due before, Unix nanoseconds
 
 	mu       sync.Mutex
 	idRand   *rand.Rand // ids and passwords: kept apart from logRand so seeding logs never changes later ids
@@ -154,59 +104,42 @@ type engine struct {
 	faults   []*Fault
 	counts   map[countKey]int
 
-	recording bool
-	log       []Request
-	logBase   int // sequence number of log[0]: resetCounts moves it on
+	log     []Request
+	logBase int // sequence number of log[0]: resetCounts moves it on
 
-	live         *liveNet // nil: endpoints are not live
-	connectDelay time.Duration
+	live *liveNet // nil: endpoints are not live
 }
 
-// newEngine returns a fake API configured by opts.
-func newEngine(opts engineOptions) *engine {
+// newEngine returns a fake API configured by cfg, its clock made from cfg;
+// with live, the endpoints it hands out are live (engine_live.go).
+func newEngine(cfg config, live bool) *engine {
+	cfg.projects = slices.Clone(cfg.projects)
+	if cfg.apiKey == "" {
+		cfg.apiKey = defaultAPIKey
+	}
+	if len(cfg.projects) == 0 {
+		cfg.projects = []string{defaultProjectID}
+	}
 	a := &engine{
-		apiKey:   opts.apiKey,
-		projects: slices.Clone(opts.projectIDs),
-		step:     opts.step,
-		clock:    opts.clock,
-		idRand:   rand.New(rand.NewPCG(opts.seed, 0x6462636c6f7564)),
-		logRand:  rand.New(rand.NewPCG(opts.seed, 0x6c6f6773)),
-		counts:   make(map[countKey]int),
-		byID:     make(map[string]*service),
-		usedIDs:  make(map[string]bool),
-
-		recording:      opts.recordRequests,
-		connectDelay:   opts.connectDelay,
-		sinceExclusive: opts.sinceExclusive,
-		logInterval:    opts.logInterval,
-		logRetention:   opts.logRetention,
+		config:  cfg,
+		clock:   newClock(&cfg),
+		idRand:  rand.New(rand.NewPCG(cfg.seed, 0x6462636c6f7564)),
+		logRand: rand.New(rand.NewPCG(cfg.seed, 0x6c6f6773)),
+		counts:  make(map[countKey]int),
+		byID:    make(map[string]*service),
+		usedIDs: make(map[string]bool),
 	}
 	a.calls.init()
-	if opts.liveEndpoints {
+	if live {
 		a.live = newLiveNet()
 	}
-	if a.apiKey == "" {
-		a.apiKey = defaultAPIKey
-	}
-	if len(a.projects) == 0 {
-		a.projects = []string{defaultProjectID}
-	}
-	if a.clock == nil {
-		a.clock = newClock(&config{realTime: true})
-	}
-	key := rand.New(rand.NewPCG(opts.seed, 0x637572736f72))
+	key := rand.New(rand.NewPCG(cfg.seed, 0x637572736f72))
 	a.cursorKey = make([]byte, 32)
 	for i := range a.cursorKey {
 		a.cursorKey[i] = byte(key.Uint32())
 	}
 	return a
 }
-
-// key returns the key that requests must carry.
-func (a *engine) key() string { return a.apiKey }
-
-// firstProject returns the first known project.
-func (a *engine) firstProject() string { return a.projects[0] }
 
 // reply is what a handler decided to answer, before it is encoded.
 type reply struct {

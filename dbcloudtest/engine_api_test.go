@@ -9,7 +9,7 @@ import (
 )
 
 func TestAuth(t *testing.T) {
-	f := newFake(t, engineOptions{apiKey: "secret-key"})
+	f := newFake(t, config{apiKey: "secret-key"})
 	for _, tc := range []struct {
 		name  string
 		value string
@@ -31,13 +31,13 @@ func TestAuth(t *testing.T) {
 		})
 	}
 	f.send("GET", "/projects/"+f.proj+"/services", nil).must(t, 200)
-	if got := newEngine(engineOptions{}).key(); got != defaultAPIKey {
+	if got := newEngine(config{}, false).apiKey; got != defaultAPIKey {
 		t.Errorf("default key %q", got)
 	}
 }
 
 func TestRouting(t *testing.T) {
-	f := newFake(t, engineOptions{projectIDs: []string{"p1", "p2"}})
+	f := newFake(t, config{projects: []string{"p1", "p2"}})
 	f.proj = "p1"
 	id := f.create(nil)
 	for _, tc := range []struct {
@@ -70,7 +70,7 @@ func TestRouting(t *testing.T) {
 	}
 	// Outside /v1 nothing is served.
 	req, _ := http.NewRequest("GET", f.srv.URL+"/v2/projects/p1/services", nil)
-	req.Header.Set("Authorization", "Bearer "+f.api.key())
+	req.Header.Set("Authorization", "Bearer "+f.api.apiKey)
 	res, err := f.srv.Client().Do(req)
 	if err != nil {
 		t.Fatal(err)
@@ -82,7 +82,7 @@ func TestRouting(t *testing.T) {
 	if n := len(f.send("GET", "/projects/p2/services", nil).must(t, 200).list(t)); n != 0 {
 		t.Errorf("p2 has %d services", n)
 	}
-	if got := newEngine(engineOptions{projectIDs: []string{"p1", "p2"}}).firstProject(); got != "p1" {
+	if got := newEngine(config{projects: []string{"p1", "p2"}}, false).projects[0]; got != "p1" {
 		t.Errorf("ProjectID() = %q", got)
 	}
 }
@@ -90,7 +90,7 @@ func TestRouting(t *testing.T) {
 // Ids are path segments however they are escaped: they can never reach
 // another route or another resource.
 func TestEscapedIDs(t *testing.T) {
-	f := newFake(t, engineOptions{})
+	f := newFake(t, config{})
 	id := f.ready(nil)
 	f.send("POST", f.svcPath(id)+"/replicaSets", map[string]any{"name": "r", "nodes": 1, "cpu_millis": 500, "memory_gbs": 2}).must(t, 202)
 	for _, tc := range []struct{ method, path string }{
@@ -117,7 +117,7 @@ func TestEscapedIDs(t *testing.T) {
 }
 
 func TestRequestIDs(t *testing.T) {
-	f := newFake(t, engineOptions{})
+	f := newFake(t, config{})
 	seen := map[string]bool{}
 	for range 5 {
 		r := f.send("GET", "/projects/"+f.proj+"/services", nil)
@@ -132,7 +132,7 @@ func TestRequestIDs(t *testing.T) {
 // TestEveryRoute calls each of the 23 endpoints once and checks its success
 // status and the kind of body it answers with.
 func TestEveryRoute(t *testing.T) {
-	f := newFake(t, engineOptions{}) // Step 0: every operation completes by the next read
+	f := newFake(t, config{}) // Step 0: every operation completes by the next read
 	svcs := "/projects/" + f.proj + "/services"
 	var id, rs string
 	rsBody := map[string]any{"name": "r", "nodes": 1, "cpu_millis": 500, "memory_gbs": 2}
@@ -211,7 +211,7 @@ func TestEveryRoute(t *testing.T) {
 // TestUnknownIDs calls every route with an unknown service, then with an
 // unknown replica set: 404 comes before any body check.
 func TestUnknownIDs(t *testing.T) {
-	f := newFake(t, engineOptions{})
+	f := newFake(t, config{})
 	svc := f.ready(nil)
 	for _, rt := range routes {
 		if !slices.Contains(rt.segs, "{s}") {

@@ -9,7 +9,7 @@ import (
 )
 
 func TestAppendLogs(t *testing.T) {
-	f := newFake(t, engineOptions{})
+	f := newFake(t, config{})
 	svc := f.ready(nil)
 	before, _ := f.api.logs(svc)
 	first := f.logsPage(svc, nil)

@@ -14,12 +14,12 @@ import (
 // TestConcurrency drives every part of the fake from many goroutines; run it
 // with -race.
 func TestConcurrency(t *testing.T) {
-	f := newFake(t, engineOptions{step: time.Second})
+	f := newFake(t, config{step: time.Second})
 	client := f.srv.Client()
 	// do reports with t.Error only: it runs outside the test goroutine.
 	do := func(method, path, body string) (int, []byte) {
 		req, _ := http.NewRequest(method, f.base+path, strings.NewReader(body))
-		req.Header.Set("Authorization", "Bearer "+f.api.key())
+		req.Header.Set("Authorization", "Bearer "+f.api.apiKey)
 		req.Header.Set("Content-Type", "application/json")
 		res, err := client.Do(req)
 		if err != nil {

@@ -23,7 +23,7 @@ func (f *fake) rawDo(ctx context.Context, method, path, body string) (*http.Resp
 	if err != nil {
 		f.t.Fatal(err)
 	}
-	req.Header.Set("Authorization", "Bearer "+f.api.key())
+	req.Header.Set("Authorization", "Bearer "+f.api.apiKey)
 	req.Header.Set("Content-Type", "application/json")
 	tr := &http.Transport{DisableKeepAlives: true}
 	f.t.Cleanup(tr.CloseIdleConnections)
@@ -31,7 +31,7 @@ func (f *fake) rawDo(ctx context.Context, method, path, body string) (*http.Resp
 }
 
 func TestFaultStatus(t *testing.T) {
-	f := newFake(t, engineOptions{})
+	f := newFake(t, config{})
 	list := "/projects/" + f.proj + "/services"
 	f.api.injectFault(Fault{Method: "GET", Path: "/projects/*/services", Times: 2, Status: 503,
 		Header: http.Header{"Retry-After": {"7"}}, Body: "<html>busy</html>"})
@@ -63,7 +63,7 @@ func TestFaultStatus(t *testing.T) {
 }
 
 func TestFaultMatching(t *testing.T) {
-	f := newFake(t, engineOptions{})
+	f := newFake(t, config{})
 	id := f.ready(nil)
 	f.api.injectFault(Fault{Method: "POST", Path: "/projects/*/services/*/start", Status: 500})
 	f.api.injectFault(Fault{Method: "GET", Status: 502})
@@ -111,7 +111,7 @@ func TestFaultMatching(t *testing.T) {
 }
 
 func TestFaultDrop(t *testing.T) {
-	f := newFake(t, engineOptions{})
+	f := newFake(t, config{})
 	list := "/projects/" + f.proj + "/services"
 	f.api.injectFault(Fault{Method: "POST", Path: "/projects/*/services", Drop: true})
 	if _, err := f.rawDo(t.Context(), "POST", list, `{"name": "lost"}`); err == nil {
@@ -137,7 +137,7 @@ func TestFaultDrop(t *testing.T) {
 // A status with AfterHandling answers as a proxy that failed after the
 // server acted: the change is made, the caller gets the canned answer.
 func TestFaultStatusAfterHandling(t *testing.T) {
-	f := newFake(t, engineOptions{})
+	f := newFake(t, config{})
 	list := "/projects/" + f.proj + "/services"
 	f.api.injectFault(Fault{Method: "POST", Path: "/projects/*/services", Status: 504, Body: "gateway timeout", AfterHandling: true})
 	resp, err := f.rawDo(t.Context(), "POST", list, `{"name": "made"}`)
@@ -156,7 +156,7 @@ func TestFaultStatusAfterHandling(t *testing.T) {
 }
 
 func TestFaultTruncate(t *testing.T) {
-	f := newFake(t, engineOptions{})
+	f := newFake(t, config{})
 	f.create(nil)
 	f.create(nil)
 	list := "/projects/" + f.proj + "/services"
@@ -180,7 +180,7 @@ func TestFaultTruncate(t *testing.T) {
 }
 
 func TestFaultDelay(t *testing.T) {
-	f := newFake(t, engineOptions{})
+	f := newFake(t, config{})
 	list := "/projects/" + f.proj + "/services"
 	// A delay alone answers normally, late.
 	f.api.injectFault(Fault{Delay: 30 * time.Millisecond})
@@ -195,7 +195,7 @@ func TestFaultDelay(t *testing.T) {
 
 	// The delay ends with the request's context: closing the server, which
 	// waits for every handler, is quick.
-	g := newFake(t, engineOptions{})
+	g := newFake(t, config{})
 	g.api.injectFault(Fault{Delay: time.Minute})
 	ctx, cancel := context.WithTimeout(t.Context(), 50*time.Millisecond)
 	defer cancel()
@@ -210,7 +210,7 @@ func TestFaultDelay(t *testing.T) {
 }
 
 func TestCount(t *testing.T) {
-	f := newFake(t, engineOptions{})
+	f := newFake(t, config{})
 	id := f.ready(nil)
 	f.api.resetCounts()
 	f.send("GET", f.svcPath(id), nil)

@@ -23,16 +23,20 @@ type fake struct {
 	proj  string
 }
 
-func newFake(t *testing.T, opts engineOptions) *fake {
+// newFake serves an engine configured by cfg, its clock at epoch unless cfg
+// says otherwise, with httptest until the test ends.
+func newFake(t *testing.T, cfg config) *fake { return startFake(t, cfg, false) }
+
+// startFake is newFake, with live endpoints if live.
+func startFake(t *testing.T, cfg config, live bool) *fake {
 	t.Helper()
-	clock := newClock(&config{start: epoch})
-	if opts.clock == nil {
-		opts.clock = clock
+	if cfg.start.IsZero() && !cfg.realTime {
+		cfg.start = epoch
 	}
-	api := newEngine(opts)
+	api := newEngine(cfg, live)
 	srv := httptest.NewServer(api)
 	t.Cleanup(srv.Close)
-	return &fake{t: t, api: api, clock: clock, srv: srv, base: srv.URL + "/v1", proj: api.firstProject()}
+	return &fake{t: t, api: api, clock: api.clock, srv: srv, base: srv.URL + "/v1", proj: api.projects[0]}
 }
 
 type resp struct {
@@ -81,7 +85,7 @@ func (f *fake) send(method, path string, body any, hdr ...string) *resp {
 	if err != nil {
 		f.t.Fatal(err)
 	}
-	req.Header.Set("Authorization", "Bearer "+f.api.key())
+	req.Header.Set("Authorization", "Bearer "+f.api.apiKey)
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}

@@ -174,7 +174,7 @@ func (l *liveNet) close() {
 	l.wg.Wait()
 }
 
-// close stops the live endpoints (engineOptions.liveEndpoints) and returns once
+// close stops the live endpoints (live endpoints) and returns once
 // their goroutines have ended. Stop the HTTP server in front of the API
 // first: after close, a request that needs a new endpoint fails with 503.
 // Without live endpoints it does nothing. It is safe to call more than once.

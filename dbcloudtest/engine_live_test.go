@@ -13,11 +13,10 @@ import (
 )
 
 // liveFake is a fake with live endpoints, closed with the test.
-func liveFake(t *testing.T, opts engineOptions) *fake {
+func liveFake(t *testing.T, cfg config) *fake {
 	t.Helper()
 	CheckGoroutines(t)
-	opts.liveEndpoints = true
-	f := newFake(t, opts)
+	f := startFake(t, cfg, true)
 	t.Cleanup(f.api.close) // runs before the server's Close: no request is in flight by then
 	return f
 }
@@ -97,7 +96,7 @@ func answer(t *testing.T, port int) string {
 }
 
 func TestLiveServiceEndpointFollowsStatus(t *testing.T) {
-	f := liveFake(t, engineOptions{step: tstep, connectDelay: 30 * time.Second})
+	f := liveFake(t, config{step: tstep, connect: 30 * time.Second})
 	r := f.send("POST", "/projects/"+f.proj+"/services", map[string]any{"name": "db"}).must(t, 202)
 	id := r.obj(t)["service_id"].(string)
 	port := livePort(t, sub(t, r.obj(t), "endpoint"))
@@ -168,7 +167,7 @@ func TestLiveServiceEndpointFollowsStatus(t *testing.T) {
 }
 
 func TestLivePoolerAndReplicaSetEndpoints(t *testing.T) {
-	f := liveFake(t, engineOptions{step: tstep, connectDelay: 5 * time.Second})
+	f := liveFake(t, config{step: tstep, connect: 5 * time.Second})
 	id := f.ready(nil)
 	f.clock.advance(5 * time.Second)
 
@@ -234,7 +233,7 @@ func TestLivePoolerAndReplicaSetEndpoints(t *testing.T) {
 // nothing, and later requests that need an endpoint fail instead of
 // leaking one.
 func TestLiveCloseEndsEverything(t *testing.T) {
-	f := liveFake(t, engineOptions{})
+	f := liveFake(t, config{})
 	id := f.ready(nil)
 	port := livePort(t, sub(t, f.get(id), "endpoint"))
 	silent, err := net.Dial("tcp", "127.0.0.1:"+strconv.Itoa(port))
@@ -267,7 +266,7 @@ func TestLiveCloseEndsEverything(t *testing.T) {
 // Malformed packets and unknown requests end the connection without an
 // answer; the listener goes on serving.
 func TestLiveEndpointRejectsMalformedPackets(t *testing.T) {
-	f := liveFake(t, engineOptions{})
+	f := liveFake(t, config{})
 	port := livePort(t, sub(t, f.get(f.ready(nil)), "endpoint"))
 	for name, packet := range map[string][]byte{
 		"length too small":    {0, 0, 0, 4, 0, 0, 0, 0},
@@ -306,7 +305,7 @@ func TestLiveEndpointRejectsMalformedPackets(t *testing.T) {
 
 // Without LiveEndpoints nothing listens: endpoints keep their fake hosts.
 func TestEndpointsAreNotLiveByDefault(t *testing.T) {
-	f := newFake(t, engineOptions{})
+	f := newFake(t, config{})
 	ep := sub(t, f.get(f.ready(nil)), "endpoint")
 	if host, _ := ep["host"].(string); !strings.HasSuffix(host, ".fake.dbcloud.test") || num(t, ep, "port") != 5432 {
 		t.Errorf("endpoint %v", ep)

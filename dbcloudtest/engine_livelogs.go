@@ -5,23 +5,23 @@ import (
 	"time"
 )
 
-// startLogInterval makes a new service write its engineOptions.logInterval lines,
+// startLogInterval makes a new service write its WithLogInterval lines,
 // the first one interval after it was created.
 func (a *engine) startLogInterval(s *service) {
-	if a.logInterval <= 0 {
+	if a.logEvery <= 0 {
 		return
 	}
-	s.logs.next = s.created.Add(a.logInterval).UnixNano()
+	s.logs.next = s.created.Add(a.logEvery).UnixNano()
 	a.logsDue = min(a.logsDue, s.logs.next)
 }
 
-// writeDueLogs writes the engineOptions.logInterval lines due by now, each at the
+// writeDueLogs writes the WithLogInterval lines due by now, each at the
 // instant it was due, so a reader sees the same history whenever it reads.
 // It runs on every request, so it looks at the services only once a line is
 // due somewhere.
 func (a *engine) writeDueLogs(now time.Time) {
 	end := now.UnixNano()
-	if a.logInterval <= 0 || end < a.logsDue {
+	if a.logEvery <= 0 || end < a.logsDue {
 		return
 	}
 	a.logsDue = math.MaxInt64
@@ -34,7 +34,7 @@ func (a *engine) writeDueLogs(now time.Time) {
 // writeServiceLogs writes the lines of s due by end.
 func (a *engine) writeServiceLogs(s *service, end int64) {
 	st := &s.logs
-	every := int64(a.logInterval)
+	every := int64(a.logEvery)
 	if st.next > end {
 		return
 	}

@@ -11,7 +11,7 @@ import (
 
 func TestSinceInclusiveOrExclusive(t *testing.T) {
 	for _, exclusive := range []bool{false, true} {
-		f := newFake(t, engineOptions{sinceExclusive: exclusive})
+		f := newFake(t, config{sinceExclusive: exclusive})
 		svc := f.create(nil)
 		at := f.clock.Now().Add(time.Second)
 		f.clock.advance(time.Minute)
@@ -40,7 +40,7 @@ func TestSinceInclusiveOrExclusive(t *testing.T) {
 }
 
 func TestLogIntervalWritesDueLines(t *testing.T) {
-	f := newFake(t, engineOptions{logInterval: time.Second, seed: 4})
+	f := newFake(t, config{logEvery: time.Second, seed: 4})
 	svc := f.create(nil)
 	created := f.clock.Now()
 	before, _ := f.api.logs(svc)
@@ -65,7 +65,7 @@ func TestLogIntervalWritesDueLines(t *testing.T) {
 }
 
 func TestLogRetention(t *testing.T) {
-	f := newFake(t, engineOptions{logRetention: 100})
+	f := newFake(t, config{logKeep: 100})
 	svc := f.create(nil)
 	startup, _ := f.api.logs(svc)
 	f.clock.advance(time.Second)
@@ -102,7 +102,7 @@ func TestLogRetention(t *testing.T) {
 
 	// A cursor into kept entries still works; one into dropped entries
 	// gives an empty page.
-	f2 := newFake(t, engineOptions{logRetention: 600, seed: 1})
+	f2 := newFake(t, config{logKeep: 600, seed: 1})
 	s2 := f2.create(nil)
 	if err := f2.api.seedLogs(s2, 1000); err != nil {
 		t.Fatal(err)
@@ -125,7 +125,7 @@ func TestLogRetention(t *testing.T) {
 
 // A clock that jumps far ahead writes only the lines retention keeps.
 func TestLogIntervalAfterAJump(t *testing.T) {
-	f := newFake(t, engineOptions{logInterval: time.Millisecond, logRetention: 50})
+	f := newFake(t, config{logEvery: time.Millisecond, logKeep: 50})
 	svc := f.create(nil)
 	f.clock.advance(24 * time.Hour)
 	all, _ := f.api.logs(svc)

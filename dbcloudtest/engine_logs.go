@@ -45,8 +45,8 @@ type logStore struct {
 	base  int64
 	recs  []logRec
 	texts []string
-	next  int64 // when the next engineOptions.logInterval line is due, Unix nanoseconds
-	keep  int   // engineOptions.logRetention: trim applies it as entries are added
+	next  int64 // when the next WithLogInterval line is due, Unix nanoseconds
+	keep  int   // WithLogRetention: trim applies it as entries are added
 }
 
 func (st *logStore) last() int64 {

@@ -98,7 +98,7 @@ func sameEntries(t *testing.T, got, want []NodeLogEntry) {
 }
 
 func TestLogsPagination(t *testing.T) {
-	f := newFake(t, engineOptions{})
+	f := newFake(t, config{})
 	svc := f.ready(nil)
 	startup, _ := f.api.logs(svc)
 	if err := f.api.seedLogs(svc, 1234); err != nil {
@@ -150,7 +150,7 @@ func TestLogsPagination(t *testing.T) {
 }
 
 func TestLogsExactPage(t *testing.T) {
-	f := newFake(t, engineOptions{})
+	f := newFake(t, config{})
 	svc := f.ready(nil)
 	startup, _ := f.api.logs(svc)
 	f.api.seedLogs(svc, 500-len(startup))
@@ -165,7 +165,7 @@ func TestLogsExactPage(t *testing.T) {
 }
 
 func TestLogFilters(t *testing.T) {
-	f := newFake(t, engineOptions{seed: 3})
+	f := newFake(t, config{seed: 3})
 	svc := f.ready(map[string]any{"name": "ha", "replica_count": 2})
 	if err := f.api.seedLogs(svc, 2500); err != nil {
 		t.Fatal(err)
@@ -239,7 +239,7 @@ func TestLogFilters(t *testing.T) {
 }
 
 func TestLogQueryValidation(t *testing.T) {
-	f := newFake(t, engineOptions{})
+	f := newFake(t, config{})
 	svc := f.ready(nil)
 	other := f.ready(nil)
 	f.api.seedLogs(svc, 1000)
@@ -275,7 +275,7 @@ func TestLogQueryValidation(t *testing.T) {
 		})
 	}
 	// A cursor from another fake with another seed is foreign too.
-	g := newFake(t, engineOptions{seed: 99})
+	g := newFake(t, config{seed: 99})
 	gs := g.ready(nil)
 	g.api.seedLogs(gs, 1000)
 	c := g.logsPage(gs, nil).cursor
@@ -284,7 +284,7 @@ func TestLogQueryValidation(t *testing.T) {
 }
 
 func TestStartupLogs(t *testing.T) {
-	f := newFake(t, engineOptions{})
+	f := newFake(t, config{})
 	svc := f.ready(map[string]any{"name": "ts", "addons": []string{"time-series"}, "replica_count": 2})
 	all, err := f.api.logs(svc)
 	if err != nil {
@@ -319,7 +319,7 @@ func TestStartupLogs(t *testing.T) {
 
 // Each lifecycle event leaves a line.
 func TestLifecycleLogs(t *testing.T) {
-	f := newFake(t, engineOptions{})
+	f := newFake(t, config{})
 	svc := f.ready(nil)
 	newest := func() string {
 		t.Helper()
@@ -362,7 +362,7 @@ func TestLifecycleLogs(t *testing.T) {
 }
 
 func TestSeedLogsLarge(t *testing.T) {
-	f := newFake(t, engineOptions{})
+	f := newFake(t, config{})
 	svc := f.ready(nil)
 	start := time.Now()
 	if err := f.api.seedLogs(svc, 100_000); err != nil {

@@ -35,7 +35,7 @@ func (a *engine) openSetEndpoint(rs *replicaSet, pooler bool) (*liveEndpoint, er
 		if pooler && !rs.pooler.on {
 			return pgRefuse
 		}
-		return answerFor(rs.sched, now, rsActive, a.connectDelay)
+		return answerFor(rs.sched, now, rsActive, a.connect)
 	})
 }
 

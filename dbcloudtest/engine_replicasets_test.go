@@ -28,7 +28,7 @@ func (f *fake) setStatus(svc, rs string) string {
 }
 
 func TestReplicaSetLifecycle(t *testing.T) {
-	f := newFake(t, engineOptions{step: tstep})
+	f := newFake(t, config{step: tstep})
 	svc := f.ready(map[string]any{"name": "main", "environment_tag": "PROD"})
 	if got := f.sets(svc); len(got) != 0 {
 		t.Fatalf("new service has sets %v", got)
@@ -113,7 +113,7 @@ func TestReplicaSetLifecycle(t *testing.T) {
 }
 
 func TestReplicaSetConflicts(t *testing.T) {
-	f := newFake(t, engineOptions{step: tstep})
+	f := newFake(t, config{step: tstep})
 	svc := f.ready(nil)
 	rs := f.send("POST", f.svcPath(svc)+"/replicaSets", map[string]any{"name": "r", "nodes": 1, "cpu_millis": 500, "memory_gbs": 2}).must(t, 202).obj(t)["id"].(string)
 	resize := map[string]any{"cpu_millis": "1000", "memory_gbs": "4"}
@@ -146,7 +146,7 @@ func TestReplicaSetConflicts(t *testing.T) {
 
 // Deleting a service takes its replica sets with it.
 func TestServiceDeletionRemovesSets(t *testing.T) {
-	f := newFake(t, engineOptions{step: tstep})
+	f := newFake(t, config{step: tstep})
 	svc := f.ready(nil)
 	other := f.ready(nil)
 	body := map[string]any{"name": "r", "nodes": 1, "cpu_millis": 500, "memory_gbs": 2}

@@ -1,6 +1,6 @@
 package dbcloudtest
 
-// arrive counts a request, records it when engineOptions.recordRequests is set,
+// arrive counts a request, records it when requests are recorded (not WithRequestLog(false)),
 // and returns the fault that answers it, if any, and its sequence number
 // for answered.
 func (a *engine) arrive(method, path, query string) (*Fault, int) {
@@ -8,7 +8,7 @@ func (a *engine) arrive(method, path, query string) (*Fault, int) {
 	defer a.mu.Unlock()
 	a.counts[countKey{method, path}]++
 	seq := -1
-	if a.recording {
+	if !a.noLog {
 		seq = a.logBase + len(a.log)
 		a.log = append(a.log, Request{Method: method, Path: path, Query: query})
 	}
@@ -29,7 +29,7 @@ func (a *engine) answered(seq, status int) {
 }
 
 // requestLog returns every request seen since newEngine or the last resetCounts, in
-// the order they arrived. It is empty unless engineOptions.recordRequests is set.
+// the order they arrived. It is empty unless requests are recorded (not WithRequestLog(false)).
 func (a *engine) requestLog() []Request {
 	a.mu.Lock()
 	defer a.mu.Unlock()

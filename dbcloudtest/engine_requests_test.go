@@ -8,7 +8,7 @@ import (
 )
 
 func TestRequestsRecordsEveryAnswer(t *testing.T) {
-	f := newFake(t, engineOptions{recordRequests: true})
+	f := newFake(t, config{})
 	list := "/projects/" + f.proj + "/services"
 	id := f.create(nil)
 	f.send("GET", f.svcPath(id)+"/logs?severities=ERROR&search=a%20b", nil)
@@ -51,9 +51,9 @@ func TestRequestsRecordsEveryAnswer(t *testing.T) {
 	}
 }
 
-// Without RecordRequests a long-running fake keeps only the counts.
+// With WithRequestLog(false) a long-running fake keeps only the counts.
 func TestRequestsOff(t *testing.T) {
-	f := newFake(t, engineOptions{})
+	f := newFake(t, config{noLog: true})
 	f.create(nil)
 	if got := f.api.requestLog(); len(got) != 0 {
 		t.Errorf("recorded %v", got)

@@ -29,10 +29,10 @@ type engineServer struct {
 	err     error
 }
 
-// startEngine serves a new fake API, configured by opts, on addr; "" means
-// "127.0.0.1:0", a free loopback port. Its endpoints are live
-// (engineOptions.liveEndpoints is set): programs can probe their databases.
-func startEngine(addr string, opts engineOptions) (*engineServer, error) {
+// startEngine serves a new fake API, configured by cfg, on addr; "" means
+// "127.0.0.1:0", a free loopback port. Its endpoints are live: programs can
+// probe their databases.
+func startEngine(addr string, cfg config) (*engineServer, error) {
 	if addr == "" {
 		addr = "127.0.0.1:0"
 	}
@@ -40,8 +40,7 @@ func startEngine(addr string, opts engineOptions) (*engineServer, error) {
 	if err != nil {
 		return nil, err
 	}
-	opts.liveEndpoints = true
-	api := newEngine(opts)
+	api := newEngine(cfg, true)
 	s := &engineServer{
 		url:    "http://" + dialable(ln.Addr().(*net.TCPAddr)) + "/v1",
 		api:    api,

@@ -12,7 +12,7 @@ import (
 func get(t *testing.T, c *http.Client, s *engineServer, path string) int {
 	t.Helper()
 	req, _ := http.NewRequest("GET", s.url+path, nil)
-	req.Header.Set("Authorization", "Bearer "+s.api.key())
+	req.Header.Set("Authorization", "Bearer "+s.api.apiKey)
 	res, err := c.Do(req)
 	if err != nil {
 		t.Fatal(err)
@@ -24,12 +24,12 @@ func get(t *testing.T, c *http.Client, s *engineServer, path string) int {
 
 func TestServer(t *testing.T) {
 	CheckGoroutines(t)
-	s, err := startEngine("", engineOptions{apiKey: "k-123", projectIDs: []string{"pA"}})
+	s, err := startEngine("", config{apiKey: "k-123", projects: []string{"pA"}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = s.close() }) // on an early failure; close is idempotent
-	if !strings.HasPrefix(s.url, "http://127.0.0.1:") || !strings.HasSuffix(s.url, "/v1") || s.api.key() != "k-123" || s.api.firstProject() != "pA" || s.api == nil {
+	if !strings.HasPrefix(s.url, "http://127.0.0.1:") || !strings.HasSuffix(s.url, "/v1") || s.api.apiKey != "k-123" || s.api.projects[0] != "pA" || s.api == nil {
 		t.Fatalf("server %+v", s)
 	}
 	tr := &http.Transport{}
@@ -91,13 +91,13 @@ func TestServer(t *testing.T) {
 }
 
 func TestStartErrors(t *testing.T) {
-	s, err := startEngine("", engineOptions{})
+	s, err := startEngine("", config{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.close()
 	addr := strings.TrimSuffix(strings.TrimPrefix(s.url, "http://"), "/v1")
-	if _, err := startEngine(addr, engineOptions{}); err == nil {
+	if _, err := startEngine(addr, config{}); err == nil {
 		t.Error("second server on a busy port")
 	}
 }
@@ -119,7 +119,7 @@ func TestDialable(t *testing.T) {
 }
 
 func TestTickingClockMovesEachRequestOneTick(t *testing.T) {
-	f := newFake(t, engineOptions{clock: newClock(&config{start: epoch, tick: 30 * time.Second}), step: time.Minute})
+	f := newFake(t, config{start: epoch, tick: 30 * time.Second, step: time.Minute})
 	id := f.create(nil) // read at epoch: QUEUED until +1m, CONFIGURING until +2m
 	var seen []string
 	for range 5 {

@@ -167,7 +167,7 @@ func (a *engine) openServiceEndpoint(s *service, pooler bool) (*liveEndpoint, er
 		if pooler && !s.pooler.on {
 			return pgRefuse
 		}
-		return answerFor(s.sched, now, statusReady, a.connectDelay)
+		return answerFor(s.sched, now, statusReady, a.connect)
 	})
 }
 
@@ -229,7 +229,7 @@ func (a *engine) newService(now time.Time, project, name, typ, region, env strin
 		replicas:   replicas,
 		load:       a.idRand.IntN(1 << 20),
 	}
-	s.logs.keep = a.logRetention
+	s.logs.keep = a.logKeep
 	var err error
 	if s.ep, err = a.openServiceEndpoint(s, false); err != nil {
 		return nil, err

@@ -10,7 +10,7 @@ import (
 const tstep = 10 * time.Second
 
 func TestCreateServiceResponse(t *testing.T) {
-	f := newFake(t, engineOptions{step: tstep})
+	f := newFake(t, config{step: tstep})
 	r := f.send("POST", "/projects/"+f.proj+"/services", map[string]any{"name": "db"}).must(t, 202)
 	if ct := r.header.Get("Content-Type"); ct != "application/json" {
 		t.Errorf("Content-Type %q", ct)
@@ -103,7 +103,7 @@ func TestCreateVariants(t *testing.T) {
 		{"null is absent", map[string]any{"name": "a", "region_code": nil}, "POSTGRES", "us-east-1", "DEV", 500, 2, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			f := newFake(t, engineOptions{})
+			f := newFake(t, config{})
 			m := f.send("POST", "/projects/"+f.proj+"/services", tc.body).must(t, 202).obj(t)
 			spec := sub(t, m["resources"].([]any)[0].(map[string]any), "spec")
 			ha := sub(t, m, "ha_replicas")
@@ -116,7 +116,7 @@ func TestCreateVariants(t *testing.T) {
 }
 
 func TestStepZero(t *testing.T) {
-	f := newFake(t, engineOptions{clock: newClock(&config{realTime: true})})
+	f := newFake(t, config{realTime: true})
 	m := f.send("POST", "/projects/"+f.proj+"/services", map[string]any{"name": "x"}).must(t, 202).obj(t)
 	if m["status"] != "QUEUED" {
 		t.Errorf("create response status %v", m["status"])
@@ -133,7 +133,7 @@ func TestStepZero(t *testing.T) {
 
 // TestServiceStateMachine walks every service transition of the doc table.
 func TestServiceStateMachine(t *testing.T) {
-	f := newFake(t, engineOptions{step: tstep})
+	f := newFake(t, config{step: tstep})
 	post := func(id, op string, body any, want string) map[string]any {
 		t.Helper()
 		m := f.send("POST", f.svcPath(id)+"/"+op, body).must(t, 202).obj(t)
@@ -238,7 +238,7 @@ func TestServiceConflicts(t *testing.T) {
 			"replicaSets", map[string]any{"name": "r", "nodes": 1, "cpu_millis": 500, "memory_gbs": 2}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			f := newFake(t, engineOptions{step: tstep})
+			f := newFake(t, config{step: tstep})
 			id := f.ready(nil)
 			tc.setup(f, id)
 			before := f.get(id)
@@ -253,7 +253,7 @@ func TestServiceConflicts(t *testing.T) {
 // Everything but reads is refused while a service is being deleted.
 func TestDeletingConflicts(t *testing.T) {
 	for _, status := range []string{"DELETING", "DELETED"} {
-		f := newFake(t, engineOptions{step: tstep})
+		f := newFake(t, config{step: tstep})
 		id := f.ready(nil)
 		f.send("POST", f.svcPath(id)+"/replicaSets", map[string]any{"name": "r", "nodes": 1, "cpu_millis": 500, "memory_gbs": 2}).must(t, 202)
 		f.clock.advance(time.Hour)
@@ -300,7 +300,7 @@ func TestDeletingConflicts(t *testing.T) {
 func TestDeleteFromAnyStatus(t *testing.T) {
 	for _, status := range []string{"QUEUED", "CONFIGURING", "PAUSED", "UNSTABLE", "UPGRADING"} {
 		t.Run(status, func(t *testing.T) {
-			f := newFake(t, engineOptions{step: tstep})
+			f := newFake(t, config{step: tstep})
 			id := f.create(nil)
 			if err := f.api.setStatus(id, status); err != nil {
 				t.Fatal(err)
@@ -312,7 +312,7 @@ func TestDeleteFromAnyStatus(t *testing.T) {
 }
 
 func TestPoolerAndVPCFields(t *testing.T) {
-	f := newFake(t, engineOptions{})
+	f := newFake(t, config{})
 	id := f.ready(nil)
 	msg := func(r *resp) {
 		t.Helper()
@@ -350,7 +350,7 @@ func TestPoolerAndVPCFields(t *testing.T) {
 }
 
 func TestPasswordAndEnvironment(t *testing.T) {
-	f := newFake(t, engineOptions{})
+	f := newFake(t, config{})
 	id := f.ready(nil)
 	r := f.send("POST", f.svcPath(id)+"/updatePassword", map[string]any{"password": "Sup3r-Secret-Pass"}).must(t, 204)
 	if len(r.raw) != 0 {
@@ -375,7 +375,7 @@ func TestPasswordAndEnvironment(t *testing.T) {
 }
 
 func TestFork(t *testing.T) {
-	f := newFake(t, engineOptions{step: tstep})
+	f := newFake(t, config{step: tstep})
 	parent := f.ready(map[string]any{"name": "main", "addons": []string{"time-series"}, "region_code": "eu-central-1",
 		"cpu_millis": "2000", "memory_gbs": "8", "replica_count": 2, "environment_tag": "PROD"})
 	created := epoch
@@ -430,7 +430,7 @@ func TestFork(t *testing.T) {
 }
 
 func TestSetStatusHelper(t *testing.T) {
-	f := newFake(t, engineOptions{step: tstep})
+	f := newFake(t, config{step: tstep})
 	id := f.create(nil)
 	for _, s := range []string{"UNSTABLE", "OPTIMIZING", "HIBERNATING", "DELETED"} {
 		if err := f.api.setStatus(id, s); err != nil {
@@ -449,7 +449,7 @@ func TestSetStatusHelper(t *testing.T) {
 
 func TestDeterministicSeed(t *testing.T) {
 	run := func(seed uint64) (ids []string, pw string, logs []NodeLogEntry) {
-		f := newFake(t, engineOptions{seed: seed})
+		f := newFake(t, config{seed: seed})
 		a := f.create(nil)
 		m := f.send("POST", "/projects/"+f.proj+"/services", map[string]any{"name": "b"}).must(t, 202).obj(t)
 		if err := f.api.seedLogs(a, 50); err != nil {

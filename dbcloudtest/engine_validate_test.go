@@ -9,7 +9,7 @@ import (
 // TestValidation checks each input rule: a 400 INVALID_REQUEST whose message
 // starts with the field, and no change of state.
 func TestValidation(t *testing.T) {
-	f := newFake(t, engineOptions{})
+	f := newFake(t, config{})
 	svc := f.ready(map[string]any{"name": "main"})
 	rs := f.send("POST", f.svcPath(svc)+"/replicaSets", map[string]any{"name": "r", "nodes": 1, "cpu_millis": 500, "memory_gbs": 2}).must(t, 202).obj(t)["id"].(string)
 	f.clock.advance(time.Minute)
@@ -138,7 +138,7 @@ func TestValidation(t *testing.T) {
 }
 
 func TestValidationAccepts(t *testing.T) {
-	f := newFake(t, engineOptions{})
+	f := newFake(t, config{})
 	create := "/projects/" + f.proj + "/services"
 	for _, body := range []string{
 		`{"name": "` + strings.Repeat("é", 128) + `"}`,

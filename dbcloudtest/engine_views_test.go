@@ -12,7 +12,7 @@ import (
 
 // The views are what a GET answers, for services of any project.
 func TestServiceViews(t *testing.T) {
-	f := newFake(t, engineOptions{projectIDs: []string{"p1", "p2"}, step: time.Minute})
+	f := newFake(t, config{projects: []string{"p1", "p2"}, step: time.Minute})
 	first := f.create(nil)
 	f.proj = "p2"
 	second := f.create(map[string]any{"name": "other"})
@@ -66,7 +66,7 @@ func decode(t *testing.T, body []byte) map[string]any {
 // at their own moment, also when the sweep of the first finds the second
 // still pending, and a deletion that setStatus cancelled takes nothing.
 func TestDeletionsCompleteOnTime(t *testing.T) {
-	f := newFake(t, engineOptions{step: time.Minute})
+	f := newFake(t, config{step: time.Minute})
 	a, b, c := f.ready(nil), f.ready(nil), f.ready(nil)
 	f.send("DELETE", f.svcPath(a), nil).must(t, 202)
 	f.clock.advance(30 * time.Second)
@@ -87,7 +87,7 @@ func TestDeletionsCompleteOnTime(t *testing.T) {
 
 // An id is never handed out twice, not even after its service is gone.
 func TestIDsAreNotReused(t *testing.T) {
-	f := newFake(t, engineOptions{})
+	f := newFake(t, config{})
 	seen := map[string]bool{}
 	for range 50 {
 		id := f.create(nil)

@@ -8,12 +8,14 @@ import (
 // Option configures a Server in NewServer or NewServerAt.
 type Option func(*config)
 
+// config is what the options set, each field meaning what its option's
+// doc says; the engine keeps it and only reads it.
 type config struct {
-	step     time.Duration
-	seed     uint64
-	apiKey   string
-	projects []string
-	start    time.Time
+	step     time.Duration // WithStep
+	seed     uint64        // WithSeed
+	apiKey   string        // WithAPIKey; "" is defaultAPIKey
+	projects []string      // WithProjects; empty is defaultProjectID alone
+	start    time.Time     // WithStartTime; zero is the machine's time
 	connect  time.Duration // WithConnectDelay
 	tick     time.Duration // WithTickingClock; 0: the clock is not ticking
 	realTime bool          // WithRealTime

@@ -36,9 +36,8 @@ type Server struct {
 	// ProjectID is the first project the server knows.
 	ProjectID string
 
-	srv   *engineServer
-	api   *engine
-	clock *clock
+	srv *engineServer
+	api *engine
 
 	mu      sync.Mutex
 	clients []*dbcloud.Client
@@ -69,23 +68,11 @@ func NewServerAt(addr string, opts ...Option) (*Server, error) {
 	for _, opt := range opts {
 		opt(&cfg)
 	}
-	clock := newClock(&cfg)
-	srv, err := startEngine(addr, engineOptions{
-		apiKey:         cfg.apiKey,
-		projectIDs:     cfg.projects,
-		step:           cfg.step,
-		clock:          clock,
-		seed:           cfg.seed,
-		recordRequests: !cfg.noLog,
-		connectDelay:   cfg.connect, // startEngine makes every endpoint live
-		logInterval:    cfg.logEvery,
-		logRetention:   cfg.logKeep,
-		sinceExclusive: cfg.sinceExclusive,
-	})
+	srv, err := startEngine(addr, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("dbcloudtest: %w", err) // errors.Is(err, syscall.EADDRINUSE) holds
 	}
-	s := &Server{URL: srv.url, APIKey: srv.api.key(), ProjectID: srv.api.firstProject(), srv: srv, api: srv.api, clock: clock}
+	s := &Server{URL: srv.url, APIKey: srv.api.apiKey, ProjectID: srv.api.projects[0], srv: srv, api: srv.api}
 	return s, nil
 }
 
@@ -124,7 +111,7 @@ func (s *Server) Client(opts ...dbcloud.Option) *dbcloud.Client {
 		dbcloud.WithRetryWait(clientRetryWaitMin, clientRetryWaitMax),
 		dbcloud.WithCreateSettle(clientCreateSettle),
 	}
-	if !s.clock.real { // WithRealTime: Client keeps the SDK's wait polling
+	if !s.api.clock.real { // WithRealTime: Client keeps the SDK's wait polling
 		all = append(all, dbcloud.WithDefaultPollInterval(clientPollFirst, clientPollLongest))
 	}
 	all = append(all, opts...)

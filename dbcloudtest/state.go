@@ -14,7 +14,7 @@ func (s *Server) Advance(d time.Duration) {
 	if d < 0 {
 		panic("dbcloudtest: Advance: negative duration " + d.String())
 	}
-	s.clock.advance(d)
+	s.api.clock.advance(d)
 }
 
 // Now returns the time on the server's clock: where it started plus every
@@ -22,7 +22,7 @@ func (s *Server) Advance(d time.Duration) {
 // WithTickingClock, the ticks so far: Now itself does not tick). The server
 // compares times it is sent with this clock, not with
 // time.Now: derive a PITR fork's TargetTime or a log window from it.
-func (s *Server) Now() time.Time { return s.clock.peek() }
+func (s *Server) Now() time.Time { return s.api.clock.peek() }
 
 // Service returns the service with this id, in any project, as a GET of it
 // would return it now (InitialPassword is empty: the API sends it only in
