@@ -45,6 +45,11 @@ func newFake(t testing.TB, opts []dbcloudtest.Option, extra ...dbcloud.Option) (
 	return srv.Client(append([]dbcloud.Option{tinyRetries}, extra...)...), srv
 }
 
+// statusResponder answers code with an API error body naming it.
+func statusResponder(code int) httpmock.Responder {
+	return httpmock.NewStringResponder(code, `{"code":"X","message":"status `+http.StatusText(code)+`"}`)
+}
+
 // setStatus forces a service of srv into status, failing the test if it
 // cannot.
 func setStatus(t testing.TB, srv *dbcloudtest.Server, serviceID string, status dbcloud.ServiceStatus) {

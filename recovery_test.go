@@ -458,9 +458,6 @@ var createOps = []createOp{
 // (a connection error before or after sending; a 429 alone or followed by a
 // failure after sending) are tested both ways.
 func TestCreateFailuresSortedIntoMaybeCreated(t *testing.T) {
-	status := func(code int) httpmock.Responder {
-		return httpmock.NewStringResponder(code, `{"code":"X","message":"status `+http.StatusText(code)+`"}`)
-	}
 	fail := httpmock.NewErrorResponder
 	dnsErr := &net.OpError{Op: "dial", Err: &net.DNSError{Err: "no such host", Name: "api.test"}}
 	certErr := &tls.CertificateVerificationError{Err: x509.UnknownAuthorityError{}}
@@ -479,33 +476,33 @@ func TestCreateFailuresSortedIntoMaybeCreated(t *testing.T) {
 		not       error // a sentinel the error must not match
 		attempts  int
 	}{
-		{name: "500", responder: func(createOp) httpmock.Responder { return status(500) }, maybe: true, also: dbcloud.ErrServer, attempts: 1},
-		{name: "501", responder: func(createOp) httpmock.Responder { return status(501) }, maybe: true, also: dbcloud.ErrServer, attempts: 1},
-		{name: "502", responder: func(createOp) httpmock.Responder { return status(502) }, maybe: true, also: dbcloud.ErrServer, attempts: 1},
-		{name: "503", responder: func(createOp) httpmock.Responder { return status(503) }, maybe: true, also: dbcloud.ErrServer, attempts: 1},
-		{name: "504", responder: func(createOp) httpmock.Responder { return status(504) }, maybe: true, also: dbcloud.ErrServer, attempts: 1},
+		{name: "500", responder: func(createOp) httpmock.Responder { return statusResponder(500) }, maybe: true, also: dbcloud.ErrServer, attempts: 1},
+		{name: "501", responder: func(createOp) httpmock.Responder { return statusResponder(501) }, maybe: true, also: dbcloud.ErrServer, attempts: 1},
+		{name: "502", responder: func(createOp) httpmock.Responder { return statusResponder(502) }, maybe: true, also: dbcloud.ErrServer, attempts: 1},
+		{name: "503", responder: func(createOp) httpmock.Responder { return statusResponder(503) }, maybe: true, also: dbcloud.ErrServer, attempts: 1},
+		{name: "504", responder: func(createOp) httpmock.Responder { return statusResponder(504) }, maybe: true, also: dbcloud.ErrServer, attempts: 1},
 		{name: "reset after sending", responder: func(createOp) httpmock.Responder { return fail(errReset) }, maybe: true, also: syscall.ECONNRESET, attempts: 1},
 		{name: "timeout after sending", responder: func(createOp) httpmock.Responder { return hang }, ctx: deadline(50 * time.Millisecond), maybe: true, also: context.DeadlineExceeded, attempts: 1},
 		{name: "2xx body cut off", responder: func(op createOp) httpmock.Responder { return cutOff(202, op.ok) }, maybe: true, also: dbcloud.ErrInvalidResponse, attempts: 1},
 		{name: "2xx malformed", responder: func(createOp) httpmock.Responder { return httpmock.NewStringResponder(202, `{"id":`) }, maybe: true, also: dbcloud.ErrInvalidResponse, attempts: 1},
 		{name: "2xx empty", responder: func(createOp) httpmock.Responder { return httpmock.NewStringResponder(202, "") }, maybe: true, also: dbcloud.ErrInvalidResponse, attempts: 1},
 		{name: "2xx without its id", responder: func(createOp) httpmock.Responder { return httpmock.NewStringResponder(202, `{"name":"x"}`) }, maybe: true, also: dbcloud.ErrInvalidResponse, attempts: 1},
-		{name: "429 then reset after sending", responder: func(createOp) httpmock.Responder { return status(429).Then(fail(errReset)) }, maybe: true, not: dbcloud.ErrRateLimited, attempts: 2},
-		{name: "429 then 503", responder: func(createOp) httpmock.Responder { return status(429).Then(status(503)) }, maybe: true, also: dbcloud.ErrServer, not: dbcloud.ErrRateLimited, attempts: 2},
+		{name: "429 then reset after sending", responder: func(createOp) httpmock.Responder { return statusResponder(429).Then(fail(errReset)) }, maybe: true, not: dbcloud.ErrRateLimited, attempts: 2},
+		{name: "429 then 503", responder: func(createOp) httpmock.Responder { return statusResponder(429).Then(statusResponder(503)) }, maybe: true, also: dbcloud.ErrServer, not: dbcloud.ErrRateLimited, attempts: 2},
 		{name: "refused then reset after sending", responder: func(createOp) httpmock.Responder { return fail(errRefused).Then(fail(errReset)) }, maybe: true, also: syscall.ECONNRESET, attempts: 2},
-		{name: "429 then timeout after sending", responder: func(createOp) httpmock.Responder { return status(429).Then(hang) }, ctx: deadline(200 * time.Millisecond), maybe: true, also: context.DeadlineExceeded, not: dbcloud.ErrRateLimited, attempts: 2},
+		{name: "429 then timeout after sending", responder: func(createOp) httpmock.Responder { return statusResponder(429).Then(hang) }, ctx: deadline(200 * time.Millisecond), maybe: true, also: context.DeadlineExceeded, not: dbcloud.ErrRateLimited, attempts: 2},
 
-		{name: "400", responder: func(createOp) httpmock.Responder { return status(400) }, also: dbcloud.ErrBadRequest, attempts: 1},
-		{name: "404", responder: func(createOp) httpmock.Responder { return status(404) }, also: dbcloud.ErrNotFound, attempts: 1},
-		{name: "409", responder: func(createOp) httpmock.Responder { return status(409) }, also: dbcloud.ErrConflict, attempts: 1},
-		{name: "429 every time", responder: func(createOp) httpmock.Responder { return status(429) }, also: dbcloud.ErrRateLimited, attempts: 5},
+		{name: "400", responder: func(createOp) httpmock.Responder { return statusResponder(400) }, also: dbcloud.ErrBadRequest, attempts: 1},
+		{name: "404", responder: func(createOp) httpmock.Responder { return statusResponder(404) }, also: dbcloud.ErrNotFound, attempts: 1},
+		{name: "409", responder: func(createOp) httpmock.Responder { return statusResponder(409) }, also: dbcloud.ErrConflict, attempts: 1},
+		{name: "429 every time", responder: func(createOp) httpmock.Responder { return statusResponder(429) }, also: dbcloud.ErrRateLimited, attempts: 5},
 		{name: "429 Retry-After over the max", responder: func(createOp) httpmock.Responder {
-			return status(429).HeaderSet(http.Header{"Retry-After": {"3600"}})
+			return statusResponder(429).HeaderSet(http.Header{"Retry-After": {"3600"}})
 		}, also: dbcloud.ErrRateLimited, attempts: 1},
 		{name: "refused every time", responder: func(createOp) httpmock.Responder { return fail(errRefused) }, also: syscall.ECONNREFUSED, attempts: 5},
 		{name: "DNS failure every time", responder: func(createOp) httpmock.Responder { return fail(dnsErr) }, attempts: 5},
 		{name: "untrusted certificate", responder: func(createOp) httpmock.Responder { return fail(certErr) }, attempts: 1},
-		{name: "429 then refused every time", responder: func(createOp) httpmock.Responder { return status(429).Then(fail(errRefused)) }, also: syscall.ECONNREFUSED, attempts: 5},
+		{name: "429 then refused every time", responder: func(createOp) httpmock.Responder { return statusResponder(429).Then(fail(errRefused)) }, also: syscall.ECONNREFUSED, attempts: 5},
 		{name: "cancelled before sending", responder: func(op createOp) httpmock.Responder { return httpmock.NewStringResponder(202, op.ok) }, ctx: cancelled, also: context.Canceled, attempts: 0},
 	}
 	for _, op := range createOps {
