@@ -70,7 +70,7 @@ func NewServerAt(addr string, opts ...Option) (*Server, error) {
 	}
 	srv, err := startEngine(addr, cfg)
 	if err != nil {
-		return nil, fmt.Errorf("dbcloudtest: %w", err) // errors.Is(err, syscall.EADDRINUSE) holds
+		return nil, fmt.Errorf("dbcloudtest: %w", err) // on Unix, errors.Is(err, syscall.EADDRINUSE) holds
 	}
 	s := &Server{URL: srv.url, APIKey: srv.api.apiKey, ProjectID: srv.api.projects[0], srv: srv, api: srv.api}
 	return s, nil
