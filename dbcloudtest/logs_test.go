@@ -96,18 +96,14 @@ func TestLogs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	i := 0
-	for e, err := range c.Services.AllLogs(t.Context(), srv.ProjectID, svc.ServiceID, nil) {
-		if err != nil {
-			t.Fatal(err)
-		}
-		if i >= len(held) || !e.Timestamp.Equal(held[i].Timestamp) || e.Severity != held[i].Severity || e.Message != held[i].Message {
-			t.Fatalf("entry %d: read %+v, Logs has %d entries", i, e, len(held))
-		}
-		i++
+	read := allLogs(t, c, srv.ProjectID, svc.ServiceID)
+	if len(read) != len(held) || len(read) < 1200 {
+		t.Fatalf("read %d entries, Logs returned %d", len(read), len(held))
 	}
-	if i != len(held) || i < 1200 {
-		t.Errorf("read %d entries, Logs returned %d", i, len(held))
+	for i, e := range read {
+		if !e.Timestamp.Equal(held[i].Timestamp) || e.Severity != held[i].Severity || e.Message != held[i].Message {
+			t.Fatalf("entry %d: read %+v, Logs has %+v", i, e, held[i])
+		}
 	}
 	if _, err := srv.Logs("no-such-service"); err == nil || !strings.HasPrefix(err.Error(), "dbcloudtest: ") {
 		t.Errorf("Logs of an unknown service: %v", err)
