@@ -355,6 +355,42 @@ func TestHandlerClose(t *testing.T) {
 	ts.Client().CloseIdleConnections()
 }
 
+// A client that stops reading a truncated answer does not hold Close: the
+// half body (16 MiB here) fills the socket's buffers, and Close ends the
+// write by closing the taken-over connection.
+func TestCloseEndsATruncatedWrite(t *testing.T) {
+	dbcloudtest.CheckGoroutines(t)
+	srv := dbcloudtest.NewServer()
+	defer srv.Close() // on an early failure
+	srv.InjectFault(dbcloudtest.Fault{Method: "GET", Status: 200, Body: strings.Repeat("x", 32<<20), Truncate: true})
+	u, err := url.Parse(srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn, err := net.Dial("tcp", u.Host)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := io.WriteString(conn, "GET /v1/projects/"+srv.ProjectID+"/services HTTP/1.1\r\nHost: fake\r\n\r\n"); err != nil {
+		t.Fatal(err)
+	}
+	// The status line has come: the server is writing; the client reads no more.
+	_ = conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+	if _, err := io.ReadFull(conn, make([]byte, len("HTTP/1.1 200"))); err != nil {
+		t.Fatal(err)
+	}
+	closed := make(chan struct{})
+	go func() { srv.Close(); close(closed) }()
+	select {
+	case <-closed:
+	case <-time.After(10 * time.Second):
+		conn.Close() // let Close and the test end
+		<-closed
+		t.Fatal("Close waited on a client that stopped reading")
+	}
+}
+
 // doneNotifier is a request context that calls notify whenever its Done
 // is asked for.
 type doneNotifier struct {
