@@ -9,34 +9,28 @@ import (
 	"net/url"
 	"time"
 
-	"github.com/hashicorp/go-retryablehttp"
+	"github.com/dbcloud/dbcloud-go/internal/pipeline"
+	"github.com/dbcloud/dbcloud-go/internal/poll"
 )
 
-// caller makes every API call of a Client: it has retryablehttp run the
-// attempts under the retry rule (retry.go), and returns their outcome for
-// the operation to decide what it means. It is immutable after NewClient
-// (the retry budget is atomic), so a Client is safe for concurrent use.
+// caller makes every API call of a Client: an operation builds a request,
+// and run (or send, for an operation that settles its outcome itself) sends
+// it through the pipeline and turns what the attempts came to into the
+// caller's outcome. It is immutable after NewClient but for its pollers,
+// which their registry guards, so a Client is safe for concurrent use.
 type caller struct {
-	base string // scheme://host/.../v1, no trailing slash
-	key  credential
-	rc   *retryablehttp.Client
-	// roundTripper is the transport of the attempts' client, for
-	// Client.CloseIdleConnections.
-	roundTripper http.RoundTripper
-	retryMax     int
-	waitMin      time.Duration
-	waitMax      time.Duration
-	attemptMax   time.Duration // WithAttemptTimeout
-	budget       *retryBudget  // WithRetryBudget; nil: unlimited
-	recovery     bool          // WithCreateRecovery
-	settle       time.Duration // WithCreateSettle
-	logger       *slog.Logger
-	observer     Observer // WithObserver; nil observes nothing
-	now          func() time.Time
-	projectID    string        // WithProjectID, DBCLOUD_PROJECT_ID
-	readOnly     readOnlyMode  // WithReadOnly, WithReadOnlyProd
-	pollFirst    time.Duration // WithDefaultPollInterval
-	pollLongest  time.Duration
+	base        string // scheme://host/.../v1, no trailing slash
+	cred        credential
+	pipe        *pipeline.Client
+	recovery    bool          // WithCreateRecovery
+	settle      time.Duration // WithCreateSettle
+	logger      *slog.Logger
+	observer    Observer      // WithObserver; nil observes nothing
+	projectID   string        // WithProjectID, DBCLOUD_PROJECT_ID
+	readOnly    readOnlyMode  // WithReadOnly, WithReadOnlyProd
+	pollFirst   time.Duration // WithDefaultPollInterval
+	pollLongest time.Duration
+	pollers     poll.Registry // the waits' pollers, one per scope
 }
 
 // request describes one API request.
@@ -50,6 +44,16 @@ type request struct {
 	// creates names what a request that makes a new resource makes
 	// ("service", "replica set"); "" for every other request.
 	creates string
+	// err is why the request cannot be built (an id that names nothing):
+	// returned before anything is sent or observed.
+	err error
+	// partOf: the request is a step of an operation that the read-only
+	// guard already let through (recovery setting the password of the
+	// service the user's create made), and is not asked again.
+	partOf bool
+	// serves are the contexts of the waits a shared read is for, told to
+	// an observer that wants them (SharedReadObserver).
+	serves []context.Context
 }
 
 // outcome is what the attempts of one request came to, for the operation
@@ -64,88 +68,99 @@ type outcome struct {
 	// before the last may have.
 	acted, earlierActed bool
 	attempts            int
-	elapsed             time.Duration
 	// status and requestID are the last answer's; 0 and "" if none came.
 	status    int
 	requestID string
 }
 
-// answeredByEarlier reports a retry answered 404 or 409 after an earlier
-// attempt may have acted: the earlier attempt may have done the work, and
-// the operation can read the resource to find out. A first attempt's own
-// 404 or 409 is never such an answer: it is the truth about the request.
-func (o *outcome) answeredByEarlier() bool {
-	return o.earlierActed && o.lastErr != nil && o.err == error(o.lastErr) &&
-		(o.lastErr.StatusCode == http.StatusNotFound || o.lastErr.StatusCode == http.StatusConflict)
+// run is the whole life of a plain operation: begin, send r through the
+// pipeline, end. A 2xx body is decoded into out on the way back. Its error
+// is the caller's (see failure).
+func (api *caller) run(ctx context.Context, r request, out any) error {
+	ctx, c, err := api.begin(ctx, r)
+	if err != nil {
+		return err
+	}
+	pr, err := api.wire(ctx, &r, out)
+	if err != nil {
+		return api.end(c, nil, err)
+	}
+	o := api.outcome(&r, api.pipe.Do(ctx, pr))
+	return api.end(c, &o, api.failure(&r, &o))
+}
+
+// send sends r through the pipeline, for an operation that begins, settles
+// and ends the call itself (an action, a command, a create).
+func (api *caller) send(ctx context.Context, r request, out any) outcome {
+	pr, err := api.wire(ctx, &r, out)
+	if err != nil {
+		return outcome{err: err}
+	}
+	return api.outcome(&r, api.pipe.Do(ctx, pr))
+}
+
+// wire is r as the pipeline sends it: the URL, the encoded body, the
+// decoder of a 2xx answer, and the attempts' observer when anyone listens.
+func (api *caller) wire(ctx context.Context, r *request, out any) (pipeline.Request, error) {
+	if err := ctx.Err(); err != nil {
+		return pipeline.Request{}, fmt.Errorf("dbcloud: %s %s: %w", r.method, r.path, err)
+	}
+	pr := pipeline.Request{Method: r.method, URL: api.base + r.path, Creating: r.creates != "", Out: out, Decode: decodeAnswer}
+	if len(r.query) > 0 {
+		pr.URL += "?" + r.query.Encode()
+	}
+	if r.body != nil {
+		b, err := json.Marshal(r.body)
+		if err != nil {
+			return pr, fmt.Errorf("dbcloud: %s %s: encoding body: %w", r.method, r.path, err)
+		}
+		pr.Body = b
+	}
+	if api.observer != nil || api.logger != nil {
+		pr.Observe = &attempts{api: api, info: r.info, method: r.method, path: r.path, scrub: r.scrub}
+	}
+	return pr, nil
+}
+
+// outcome is what res means for r: the error a failure comes to, and what
+// the operations reconcile with.
+func (api *caller) outcome(r *request, res pipeline.Result) outcome {
+	o := outcome{acted: res.Acted, earlierActed: res.EarlierActed, attempts: res.Attempts, status: res.Last.Status}
+	if res.Last.Status != 0 {
+		o.requestID = api.serverText(res.Last.Header.Get("X-Request-Id"), r)
+	}
+	if res.Failed.Status != 0 {
+		o.lastErr = api.apiError(r, res.Failed)
+	}
+	switch {
+	case res.OK():
+	case res.Err == nil:
+		o.err = o.lastErr // the last attempt was answered with an error
+	case res.Came == pipeline.Unusable || res.Came == pipeline.TooLarge:
+		o.err = api.responseError(r, res)
+	default:
+		o.err = api.transportError(r, res, o.lastErr)
+	}
+	return o
 }
 
 // failure is the error a caller gets for o when the operation has nothing
 // to reconcile.
-func (api *caller) failure(r request, o *outcome) error {
+func (api *caller) failure(r *request, o *outcome) error {
 	if o.err != nil && r.creates != "" && o.acted {
 		return &MaybeCreatedError{Resource: r.creates, Err: o.err}
 	}
 	return o.err
 }
 
-// send runs the attempts of one request through retryablehttp and returns
-// their outcome.
-func (api *caller) send(ctx context.Context, r request, out any) outcome {
-	start := api.now()
-	if err := ctx.Err(); err != nil {
-		return outcome{err: fmt.Errorf("dbcloud: %s %s: %w", r.method, r.path, err)}
-	}
-	x := &exchange{Context: ctx, info: r.info, creating: r.creates != "", method: r.method, path: r.path, scrub: r.scrub, out: out}
-	err := api.attempts(x, r)
-	if err == nil {
-		if x.spent > 0 {
-			api.budget.give(x.spent)
-		} else {
-			api.budget.give(successGain)
-		}
-	}
-	return outcome{err: err, lastErr: x.lastErr, acted: x.acted, earlierActed: x.earlierActed,
-		attempts: x.attempts, elapsed: api.now().Sub(start), status: x.status, requestID: x.requestID}
-}
-
-// attempts sends r's attempts and returns why the last one failed, or nil.
-func (api *caller) attempts(x *exchange, r request) error {
-	u := api.base + r.path
-	if len(r.query) > 0 {
-		u += "?" + r.query.Encode()
-	}
-	// body stays an untyped nil without a payload: a typed []byte(nil) would
-	// give a GET a chunked empty body.
-	var body any
-	if r.body != nil {
-		b, err := json.Marshal(r.body)
-		if err != nil {
-			return fmt.Errorf("dbcloud: %s %s: encoding body: %w", r.method, r.path, err)
-		}
-		body = b // []byte: retryablehttp resends it whole on every attempt
-	}
-	req, err := retryablehttp.NewRequestWithContext(x, r.method, u, body)
-	if err != nil {
-		return fmt.Errorf("dbcloud: %s %s: %w", r.method, r.path, err)
-	}
-	if err := api.tokenFirst(x); err != nil {
-		return fmt.Errorf("dbcloud: %s %s: %w", r.method, r.path, api.scrubError(err, x))
-	}
-	resp, err := api.rc.Do(req)
-	if err != nil {
-		if x.cancelAttempt != nil { // the context ended before checkRetry ran
-			x.endAttempt()
-		}
-		return api.transportError(x, err)
-	}
-	// checkRetry has read and closed the body, into x.lastErr or x.out.
-	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return x.lastErr
-	}
-	if x.answerErr != nil {
-		return api.responseError(resp, x)
-	}
-	return nil
+// answeredByEarlier is the rule of what a retry's 404 or 409 means: after an
+// earlier attempt may have acted, the earlier attempt may have done the
+// work, and the operation can read the resource to find out. A first
+// attempt's own 404 or 409 is never such an answer: it is the truth about
+// the request.
+func (o *outcome) answeredByEarlier() bool {
+	return o.earlierActed && o.lastErr != nil && o.err == error(o.lastErr) &&
+		(o.lastErr.StatusCode == http.StatusNotFound || o.lastErr.StatusCode == http.StatusConflict)
 }
 
 // reconciled logs that a retry's error answer was turned into success

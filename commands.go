@@ -11,34 +11,21 @@ import (
 // turned into the success it may be (see "Under faults" in the package
 // documentation).
 
-// request is the request of op on the resource at names, or the error of
-// ids that cannot name one. tpl is the operation's CallInfo.Path: the place's
-// tpl followed by what the operation adds to the resource's path
-// (tplService+"/stop"), so that the path's tail is read from it without
-// building a string.
-func (pl place) request(op, method, tpl string, at ref) (request, error) {
+// request is the request of op on the resource at names; its err is the
+// error of ids that cannot name one. tpl is the operation's CallInfo.Path:
+// the place's tpl followed by what the operation adds to the resource's
+// path (tplService+"/stop"), so that the path's tail is read from it
+// without building a string.
+func (pl place) request(op, method, tpl string, at ref) request {
 	path, err := pl.path(at, tpl[len(pl.tpl):])
-	return request{info: at.call(op, method, tpl), method: method, path: path}, err
-}
-
-// get sends the GET of op on the resource at names, tpl as for request, and
-// decodes the answer into out.
-func (pl place) get(ctx context.Context, api *caller, op, tpl string, at ref, out any) error {
-	r, err := pl.request(op, http.MethodGet, tpl, at)
-	if err != nil {
-		return err
-	}
-	return api.run(ctx, r, out)
+	return request{info: at.call(op, method, tpl), method: method, path: path, err: err}
 }
 
 // command sends a repeatable request on the resource at names, whose
 // answer, if any, carries nothing to return; see caller.command for
 // confirmed, and request for tpl.
 func (k *kind[T, W]) command(ctx context.Context, api *caller, op, method, tpl string, at ref, body any, confirmed confirmation) error {
-	r, err := k.request(op, method, tpl, at)
-	if err != nil {
-		return err
-	}
+	r := k.request(op, method, tpl, at)
 	r.body = body
 	return api.command(ctx, r, confirmed)
 }
@@ -89,12 +76,9 @@ func (k *kind[T, W]) confirmDeleted(api *caller, at ref) confirmation {
 // faults" in the package documentation says: done tells, from a read of the
 // resource, whether the action has taken effect. tpl is as for request.
 func (k *kind[T, W]) action(ctx context.Context, api *caller, op, tpl string, at ref, body any, done func(*T) bool) (*T, error) {
-	r, err := k.request(op, http.MethodPost, tpl, at)
-	if err != nil {
-		return nil, err
-	}
+	r := k.request(op, http.MethodPost, tpl, at)
 	r.body = body
-	ctx, c, err := api.begin(ctx, r.info)
+	ctx, c, err := api.begin(ctx, r)
 	if err != nil {
 		return nil, err
 	}

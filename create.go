@@ -9,14 +9,14 @@ import "context"
 // adopt.
 func (k *kind[T, W]) create(ctx context.Context, api *caller, r request, at ref, ours func(before []T) func(*T) bool) (*T, error) {
 	r.creates = k.noun // what may have been made, for failure's ErrMaybeCreated
-	ctx, c, err := api.begin(ctx, r.info)
+	ctx, c, err := api.begin(ctx, r)
 	if err != nil {
 		return nil, err
 	}
 	if !api.recovery { // no closure: the common path allocates nothing more
 		var w W
 		o := api.send(ctx, r, &w)
-		if err := api.failure(r, &o); err != nil {
+		if err := api.failure(&r, &o); err != nil {
 			return nil, api.end(c, &o, err)
 		}
 		return k.value(&w), api.end(c, &o, nil)
@@ -30,7 +30,7 @@ func (k *kind[T, W]) create(ctx context.Context, api *caller, r request, at ref,
 		send: func(ctx context.Context) (*T, error) {
 			var w W
 			o = api.send(ctx, r, &w)
-			if err := api.failure(r, &o); err != nil {
+			if err := api.failure(&r, &o); err != nil {
 				return nil, err
 			}
 			return k.value(&w), nil

@@ -4,6 +4,8 @@ import (
 	"encoding/base64"
 	"strings"
 	"time"
+
+	"github.com/dbcloud/dbcloud-go/internal/pipeline"
 )
 
 // Credentials is how a Client proves who it is: an API key (APIKey), a
@@ -21,6 +23,12 @@ type Credentials struct {
 	err error // why the credentials are unusable; reported by NewClientWithCredentials
 }
 
+// credential holds a Client's credentials behind a function value. fmt
+// prints a function as an address, even through reflection and its
+// bad-verb path (%s on a struct dereferences unexported pointers), so no
+// verb on any value of this package can reach a secret.
+type credential func() pipeline.Authorizer
+
 // APIKey returns credentials that send "Authorization: Bearer <key>", the
 // scheme of the API's document. NewClient(key) is
 // NewClientWithCredentials(APIKey(key)).
@@ -28,10 +36,11 @@ func APIKey(key string) Credentials {
 	switch {
 	case key == "":
 		return Credentials{err: invalid("apiKey", "empty: pass your API key, or set "+EnvAPIKey+" and use NewClientFromEnv")}
-	case strings.ContainsFunc(key, func(r rune) bool { return r == ' ' || isControl(r) }):
+	case strings.ContainsFunc(key, func(r rune) bool { return r == ' ' || pipeline.IsControl(r) }):
 		return Credentials{err: invalid("apiKey", "contains spaces or control characters")}
 	}
-	return Credentials{c: newCredential(key)}
+	a := pipeline.Static("Bearer "+key, key)
+	return Credentials{c: func() pipeline.Authorizer { return a }}
 }
 
 // PersonalAccessToken returns credentials that send a personal access token
@@ -42,17 +51,17 @@ func PersonalAccessToken(publicKey, secretKey string) Credentials {
 	switch {
 	case publicKey == "":
 		return Credentials{err: invalid("publicKey", "empty")}
-	case strings.ContainsFunc(publicKey, func(r rune) bool { return r == ':' || isControl(r) }):
+	case strings.ContainsFunc(publicKey, func(r rune) bool { return r == ':' || pipeline.IsControl(r) }):
 		// Basic authentication ends the user name at the first colon.
 		return Credentials{err: invalid("publicKey", "contains a colon or control characters")}
 	case secretKey == "":
 		return Credentials{err: invalid("secretKey", "empty")}
-	case strings.ContainsFunc(secretKey, isControl):
+	case strings.ContainsFunc(secretKey, pipeline.IsControl):
 		return Credentials{err: invalid("secretKey", "contains control characters")}
 	}
 	encoded := base64.StdEncoding.EncodeToString([]byte(publicKey + ":" + secretKey))
-	a := &staticAuth{header: []string{"Basic " + encoded}, hide: []string{secretKey, encoded}}
-	return Credentials{c: func() authorizer { return a }}
+	a := pipeline.Static("Basic "+encoded, secretKey, encoded)
+	return Credentials{c: func() pipeline.Authorizer { return a }}
 }
 
 // BearerTokens returns credentials that send "Authorization: Bearer
@@ -80,8 +89,14 @@ func BearerTokens(src TokenSource) Credentials {
 	if src == nil {
 		return Credentials{err: invalid("tokenSource", "nil")}
 	}
-	t := &tokenAuth{src: src, now: time.Now}
-	return Credentials{c: func() authorizer { return t }}
+	t := pipeline.Tokens(func() (string, time.Time, error) {
+		tok, err := src.Token()
+		if err != nil || tok == nil {
+			return "", time.Time{}, err
+		}
+		return string(tok.AccessToken), tok.Expiry, nil
+	}, TokenRefreshMargin)
+	return Credentials{c: func() pipeline.Authorizer { return t }}
 }
 
 // TokenSource supplies Bearer tokens. Its shape is that of

@@ -3,6 +3,7 @@ package dbcloud
 import (
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"strings"
 	"time"
@@ -45,6 +46,21 @@ var (
 	// exhaust memory.
 	ErrResponseTooLarge = errors.New("dbcloud: response body too large")
 )
+
+// ErrAttemptTimeout matches the failure of a call whose last attempt was
+// ended by the attempt timeout (see "Retries" in the package
+// documentation): the server did not answer in the time one attempt may
+// take, and the caller's own deadline has not passed, so it is not
+// context.DeadlineExceeded. It is a net.Error whose Timeout reports true.
+// A create's attempt may have acted: see ErrMaybeCreated.
+var ErrAttemptTimeout net.Error = attemptTimeoutError{}
+
+// attemptTimeoutError is ErrAttemptTimeout's type.
+type attemptTimeoutError struct{}
+
+func (attemptTimeoutError) Error() string   { return "attempt timed out" }
+func (attemptTimeoutError) Timeout() bool   { return true }
+func (attemptTimeoutError) Temporary() bool { return true }
 
 // APIError is a non-2xx response from the API. Every field the server sent is
 // kept, so a caller can report, branch and contact support without losing

@@ -110,8 +110,15 @@ var (
 
 // everyAttemptRows are faults that hit every attempt: what a request does
 // when the fault will not go away.
+//
+// Create recovery sends a create found not created CreateRecoverySends
+// times in all, and tries a failing list CreateRecoveryListRounds times:
+// its own bounds, apart from WithRetryMax (matrixRetryMax), which bounds
+// each request's retries.
 func everyAttemptRows() []matrixRow {
-	fiveXX := [5]string{"3× APIError", "3× APIError · PAUSED", "1× APIError (may exist) · made 0", "3× APIError · made 0", "3× APIError · PAUSED"}
+	resent := fmt.Sprintf("%d×", dbcloud.CreateRecoverySends)
+	listed := fmt.Sprintf("%d×", dbcloud.CreateRecoveryListRounds*(1+matrixRetryMax))
+	fiveXX := [5]string{"3× APIError", "3× APIError · PAUSED", "1× APIError (may exist) · made 0", resent + " APIError · made 0", "3× APIError · PAUSED"}
 	limited := [5]string{"3× APIError", "3× APIError · PAUSED", "3× APIError · made 0", "3× APIError · made 0", "3× APIError · PAUSED"}
 	once := [5]string{"1× APIError", "1× APIError · PAUSED", "1× APIError · made 0", "1× APIError · made 0", "1× APIError · PAUSED"}
 	lostBody := func(outcome string) [5]string {
@@ -127,9 +134,9 @@ func everyAttemptRows() []matrixRow {
 		{name: "429 Retry-After: HTTP date", fault: status(429, "", header("Retry-After", time.Now().Add(time.Second).UTC().Format(http.TimeFormat))), want: limited, sentinel: dbcloud.ErrRateLimited},
 		{name: "429 Retry-After over the max", fault: status(429, "", header("Retry-After", "3600")), want: once, sentinel: dbcloud.ErrRateLimited},
 		{name: "connection refused", refused: true, sentinel: syscall.ECONNREFUSED,
-			want: [5]string{"3× network", "3× network · PAUSED", "3× network · made 0", "9× network · made 0", "3× network · PAUSED"}},
+			want: [5]string{"3× network", "3× network · PAUSED", "3× network · made 0", listed + " network · made 0", "3× network · PAUSED"}},
 		{name: "reset after the request was read", fault: dbcloudtest.Fault{Drop: true},
-			want: [5]string{"3× network", "3× network · PAUSED", "1× network (may exist) · made 0", "3× network · made 0", "3× network · PAUSED"}},
+			want: [5]string{"3× network", "3× network · PAUSED", "1× network (may exist) · made 0", resent + " network · made 0", "3× network · PAUSED"}},
 		{name: "reset after the server acted", fault: dbcloudtest.Fault{Drop: true, AfterHandling: true},
 			want: [5]string{"3× network", "3× network · READY", "1× network (may exist) · made 1", "1× ok · made 1", "3× network · gone"}},
 		{name: "2xx body cut off mid-way", fault: cutOffBody, want: lostBody("ResponseError")},

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -17,14 +16,16 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/dbcloud/dbcloud-go/internal/pipeline"
 )
 
 // The fuzz targets below feed bytes to the decoders the way a response
-// reaches them: an *http.Response whose body is the input, read by checkRetry
-// (into exchange.body for a 2xx, through newAPIError for the rest), then
-// decoded by decodeAnswer. Their seed corpora live in
-// testdata/fuzz/<Target>/ and run with every `go test`; run one target with,
-// for example:
+// reaches them: an *http.Response whose body is the input, answered by the
+// transport to one attempt that the pipeline reads (a 2xx decoded by
+// decodeAnswer on the way back, the rest kept for apiError). Their seed
+// corpora live in testdata/fuzz/<Target>/ and run with every `go test`;
+// run one target with, for example:
 //
 //	go test -run '^$' -fuzz '^FuzzDecodeService$' -fuzztime 60s -parallel 1 .
 
@@ -37,11 +38,7 @@ const (
 	fuzzRedacted  = `"` + redacted + `"` // a Secret as JSON
 )
 
-// fuzzNow is the clock of the fuzzed caller, so a Retry-After date gives
-// the same delay on every run.
-var fuzzNow = time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
-
-// fuzzResponse builds the response checkRetry reads:
+// fuzzResponse builds the response the transport answers:
 // announced says whether ContentLength is the body's length or -1 (chunked).
 func fuzzResponse(status int, data []byte, announced bool, h http.Header) *http.Response {
 	length := int64(-1)
@@ -51,49 +48,55 @@ func fuzzResponse(status int, data []byte, announced bool, h http.Header) *http.
 	return &http.Response{
 		StatusCode:    status,
 		Header:        h,
-		Body:          io.NopCloser(bytes.NewReader(data)),
+		Body:          &fuzzBody{Reader: bytes.NewReader(data)},
 		ContentLength: length,
 	}
 }
 
-// fuzzCaller is a caller reduced to what checkRetry and newAPIError
-// read: the API key, a fixed clock, no logger and no retry allowed.
-func fuzzCaller() *caller {
-	return &caller{key: newCredential(fuzzKey), now: func() time.Time { return fuzzNow }}
+// fuzzBody is a response body that records whether it was closed.
+type fuzzBody struct {
+	*bytes.Reader
+	closed bool
 }
 
-// fuzzAttempt hands resp to checkRetry as retryablehttp does after an
-// attempt: it reads the body, into x.out for a 2xx and into x.lastErr for
-// the rest. With no retry allowed it must neither retry nor fail, and it must
-// leave the response with an empty body.
-func fuzzAttempt(t *testing.T, resp *http.Response, x *exchange) {
+func (b *fuzzBody) Close() error { b.closed = true; return nil }
+
+// answerWith is a transport that answers every request with resp.
+type answerWith struct{ resp *http.Response }
+
+func (a answerWith) RoundTrip(r *http.Request) (*http.Response, error) {
+	a.resp.Request = r
+	return a.resp, nil
+}
+
+// fuzzSend sends one GET /p with the call's secret fuzzScrub through a
+// caller of the API key fuzzKey that allows no retry, the transport
+// answering resp, and returns its outcome. The response's body must be
+// closed.
+func fuzzSend(t *testing.T, resp *http.Response, out any) outcome {
 	t.Helper()
-	if x.Context == nil {
-		x.Context = context.Background()
+	c, err := NewClient(fuzzKey, WithBaseURL("https://api.test/v1"),
+		WithHTTPClient(&http.Client{Transport: answerWith{resp}}), WithRetryMax(0))
+	if err != nil {
+		t.Fatal(err)
 	}
-	retry, err := fuzzCaller().checkRetry(x, resp, nil)
-	if retry || err != nil {
-		t.Fatalf("checkRetry with no retry allowed = %v, %v", retry, err)
+	o := c.api.send(context.Background(), request{method: fuzzMethod, path: fuzzPath, scrub: fuzzScrub}, out)
+	if o.attempts != 1 {
+		t.Fatalf("%d attempts with no retry allowed", o.attempts)
 	}
-	if resp.Body != http.NoBody {
-		t.Fatalf("checkRetry left the response body unread")
+	if b, ok := resp.Body.(*fuzzBody); ok && !b.closed {
+		t.Fatalf("the response body was left open")
 	}
+	return o
 }
 
 // fuzzDecode decodes data into out as the SDK decodes a 200 response to
-// GET /p (checkRetry reads and decodes the body, responseError reports what
-// failed), and checks
-// the error contract: nil, or a *ResponseError that matches
-// ErrInvalidResponse and describes the exchange.
+// GET /p, and checks the error contract: nil, or a *ResponseError that
+// matches ErrInvalidResponse and describes the exchange.
 func fuzzDecode(t *testing.T, data []byte, announced bool, out any) error {
 	t.Helper()
 	resp := fuzzResponse(http.StatusOK, data, announced, http.Header{"X-Request-Id": {fuzzRequestID}})
-	x := &exchange{method: fuzzMethod, path: fuzzPath, out: out}
-	fuzzAttempt(t, resp, x)
-	var err error
-	if x.answerErr != nil {
-		err = fuzzCaller().responseError(resp, x)
-	}
+	err := fuzzSend(t, resp, out).err
 	if len(bytes.TrimSpace(data)) == 0 && err == nil {
 		t.Fatalf("an empty body %q decoded into %T without error", data, out)
 	}
@@ -441,12 +444,12 @@ func FuzzDecodeLogsPage(f *testing.F) {
 	})
 }
 
-// FuzzAPIError reads any non-2xx response into an *APIError, as checkRetry
+// FuzzAPIError reads any non-2xx response into an *APIError, as apiError
 // does for every attempt.
 //
 // Invariants: no panic; a non-nil *APIError with the status, method, path and
 // X-Request-Id of the response, and an emptied body; RetryAfter in
-// [0, maxRetryAfter], the exact delay for delay-seconds; when the body is a
+// [0, pipeline.MaxRetryAfter], the exact delay for delay-seconds; when the body is a
 // JSON object with a non-empty code, message or details (a type error in
 // another field allowed), Code, Message and Details are those strings;
 // otherwise Code and Details are empty and Message is the body's first runes,
@@ -464,10 +467,7 @@ func FuzzAPIError(f *testing.F) {
 		h := http.Header{}
 		h.Set("Retry-After", retryAfter)
 		h.Set("X-Request-Id", requestID)
-		resp := fuzzResponse(status, body, announced, h)
-		x := &exchange{method: fuzzMethod, path: fuzzPath, scrub: fuzzScrub}
-		fuzzAttempt(t, resp, x) // calls newAPIError
-		e := x.lastErr
+		e := fuzzSend(t, fuzzResponse(status, body, announced, h), nil).lastErr
 		if e == nil {
 			t.Fatal("no *APIError for a non-2xx response")
 		}
@@ -478,13 +478,13 @@ func FuzzAPIError(f *testing.F) {
 			t.Fatalf("the error does not describe the response: %+v", *e)
 		}
 
-		if e.RetryAfter < 0 || e.RetryAfter > maxRetryAfter {
+		if e.RetryAfter < 0 || e.RetryAfter > pipeline.MaxRetryAfter {
 			t.Fatalf("RetryAfter = %v for Retry-After %q", e.RetryAfter, retryAfter)
 		}
 		if secs, err := strconv.ParseInt(strings.TrimSpace(h.Get("Retry-After")), 10, 64); err == nil {
 			want := time.Duration(0)
 			if secs > 0 {
-				want = time.Duration(min(secs, int64(maxRetryAfter/time.Second))) * time.Second
+				want = time.Duration(min(secs, int64(pipeline.MaxRetryAfter/time.Second))) * time.Second
 			}
 			if e.RetryAfter != want {
 				t.Fatalf("RetryAfter = %v for Retry-After %q, want %v", e.RetryAfter, retryAfter, want)
@@ -536,7 +536,7 @@ func FuzzAPIError(f *testing.F) {
 	})
 }
 
-// fuzzTextStart is what newAPIError keeps of a non-JSON body, written
+// fuzzTextStart is what apiError keeps of a non-JSON body, written
 // independently of textStart: the body's printable, non-space runes (an
 // invalid byte is U+FFFD), each run of others collapsed to one space and none
 // at either end, cut to errorMessageRunes runes.

@@ -3,6 +3,7 @@ package dbcloud
 import (
 	"context"
 	"fmt"
+	"net/http"
 )
 
 // ref names one resource: a service (replicaSetID "") or a replica set of
@@ -52,7 +53,7 @@ type place struct {
 }
 
 // servicePlace is where a service is. It stands apart from serviceKind so
-// that Get, which serviceKind's read calls, can build its request from it
+// that readService, serviceKind's read, can build its request from it
 // without an initialization cycle.
 var servicePlace = place{
 	tpl:  tplService,
@@ -73,11 +74,9 @@ var serviceKind = kind[Service, serviceJSON]{
 	noun:  "service",
 	place: servicePlace,
 	value: (*serviceJSON).service,
-	read: func(ctx context.Context, api *caller, at ref) (*Service, error) {
-		return (&ServicesClient{api}).Get(ctx, at.projectID, at.serviceID)
-	},
+	read:  readService,
 	list: func(ctx context.Context, api *caller, at ref) ([]Service, error) {
-		return (&ServicesClient{api}).List(ctx, at.projectID)
+		return listServices(ctx, api, at, nil)
 	},
 	id:       func(svc *Service) string { return svc.ServiceID },
 	name:     func(svc *Service) string { return svc.Name },
@@ -103,7 +102,7 @@ var replicaSetKind = kind[ReadReplicaSet, replicaSetJSON]{
 	value: func(w *replicaSetJSON) *ReadReplicaSet { return (*ReadReplicaSet)(w) },
 	read:  findReplicaSet,
 	list: func(ctx context.Context, api *caller, at ref) ([]ReadReplicaSet, error) {
-		return (&ReplicaSetsClient{api}).List(ctx, at.projectID, at.serviceID)
+		return listReplicaSets(ctx, api, at, nil)
 	},
 	id:       func(set *ReadReplicaSet) string { return set.ID },
 	name:     func(set *ReadReplicaSet) string { return set.Name },
@@ -117,6 +116,49 @@ var replicaSetKind = kind[ReadReplicaSet, replicaSetJSON]{
 	env:    (*ReadReplicaSet).Environment,
 }
 
+// readService is a GET of the service at names: ServicesClient.Get for the
+// SDK's own steps (the read-only guard, confirmations, adopting a created
+// service), which never call the public methods.
+func readService(ctx context.Context, api *caller, at ref) (*Service, error) {
+	var w serviceJSON
+	if err := api.run(ctx, servicePlace.request("Services.Get", http.MethodGet, tplService, at), &w); err != nil {
+		return nil, err
+	}
+	return w.service(), nil
+}
+
+// listServices lists the project that at names: ServicesClient.List, and
+// the shared reads of a poller, which serves the waits of serves.
+func listServices(ctx context.Context, api *caller, at ref, serves []context.Context) ([]Service, error) {
+	r := projectPlace.request("Services.List", http.MethodGet, tplServices, at)
+	r.serves = serves
+	var ws serviceListJSON
+	if err := api.run(ctx, r, &ws); err != nil {
+		return nil, err
+	}
+	out := make([]Service, len(ws))
+	for i := range ws {
+		out[i] = *ws[i].service()
+	}
+	return out, nil
+}
+
+// listReplicaSets lists the replica sets of the service that at names:
+// ReplicaSetsClient.List, and the reads of its waits' poller.
+func listReplicaSets(ctx context.Context, api *caller, at ref, serves []context.Context) ([]ReadReplicaSet, error) {
+	r := servicePlace.request("ReplicaSets.List", http.MethodGet, tplReplicaSets, at)
+	r.serves = serves
+	var sets replicaSetListJSON
+	if err := api.run(ctx, r, &sets); err != nil {
+		return nil, err
+	}
+	out := make([]ReadReplicaSet, len(sets))
+	for i := range sets {
+		out[i] = ReadReplicaSet(sets[i])
+	}
+	return out, nil
+}
+
 // findReplicaSet lists the set's service and returns the set, or an error
 // matching ErrNotFound when it is not there. An empty id is refused before
 // the list is sent: no set could have it.
@@ -124,7 +166,7 @@ func findReplicaSet(ctx context.Context, api *caller, at ref) (*ReadReplicaSet, 
 	if at.replicaSetID == "" {
 		return nil, invalid("replicaSetID", "required")
 	}
-	sets, err := (&ReplicaSetsClient{api}).List(ctx, at.projectID, at.serviceID)
+	sets, err := listReplicaSets(ctx, api, at, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -3,13 +3,16 @@ package dbcloud
 import (
 	"context"
 	"log/slog"
+
+	"github.com/dbcloud/dbcloud-go/internal/pipeline"
 )
 
-// logAttempt records one attempt at debug level, or at warn level when it
-// failed and will be retried. It never records headers or bodies.
-func (api *caller) logAttempt(ctx context.Context, x *exchange, err error, retry bool) {
+// logAttempt records one attempt of r at debug level, or at warn level
+// when it failed and will be retried. It never records headers or bodies;
+// err is the attempt's failure short of an error answer, scrubbed.
+func (api *caller) logAttempt(ctx context.Context, r *request, rep pipeline.Report, err error) {
 	level := slog.LevelDebug
-	if retry {
+	if rep.Retry {
 		level = slog.LevelWarn
 	}
 	if api.logger == nil || !api.logger.Enabled(ctx, level) {
@@ -17,21 +20,21 @@ func (api *caller) logAttempt(ctx context.Context, x *exchange, err error, retry
 	}
 	attrs := make([]slog.Attr, 0, 8)
 	attrs = append(attrs,
-		slog.String("method", x.method),
-		slog.String("path", x.path),
-		slog.Int("attempt", x.attempts),
-		slog.Duration("duration", api.now().Sub(x.start)),
+		slog.String("method", r.method),
+		slog.String("path", r.path),
+		slog.Int("attempt", rep.Number),
+		slog.Duration("duration", rep.Duration),
 	)
-	if x.status != 0 {
-		attrs = append(attrs, slog.Int("status", x.status))
-		if x.requestID != "" {
-			attrs = append(attrs, slog.String("request_id", api.serverText(x.requestID, x)))
+	if status := rep.Answer.Status; status != 0 {
+		attrs = append(attrs, slog.Int("status", status))
+		if id := rep.Answer.Header.Get("X-Request-Id"); id != "" {
+			attrs = append(attrs, slog.String("request_id", api.serverText(id, r)))
 		}
 	}
 	if err != nil {
-		attrs = append(attrs, slog.String("error", api.scrubError(err, x).Error()))
+		attrs = append(attrs, slog.String("error", err.Error()))
 	}
-	attrs = append(attrs, slog.Bool("retry", retry))
+	attrs = append(attrs, slog.Bool("retry", rep.Retry))
 	api.logger.LogAttrs(ctx, level, "dbcloud: http attempt", attrs...)
 }
 

@@ -57,12 +57,9 @@ type LogEntry struct {
 // repeats an entry on the next page. Set Until for a walk of several pages
 // (AllLogs fixes it after the first page).
 func (s *ServicesClient) ListLogs(ctx context.Context, projectID, serviceID string, opts *LogOptions) (*LogPage, error) {
-	r, err := servicePlace.request("Services.ListLogs", http.MethodGet, tplService+"/logs", ref{projectID, serviceID, ""})
-	if err != nil {
-		return nil, err
-	}
-	if r.query, err = opts.query(); err != nil {
-		return nil, err
+	r := servicePlace.request("Services.ListLogs", http.MethodGet, tplService+"/logs", ref{projectID, serviceID, ""})
+	if r.err == nil {
+		r.query, r.err = opts.query()
 	}
 	var w logsJSON
 	if err := s.api.run(ctx, r, &w); err != nil {

@@ -31,6 +31,24 @@ type Observer interface {
 	EndCall(ctx context.Context, call CallInfo, result CallResult)
 }
 
+// SharedReadObserver is an Observer that is also told which waits a shared
+// read serves. The waits of one client on one project's services (or one
+// service's replica sets) share their reads (see "Polling" in the package
+// documentation): a read for several waits runs under the poller's own
+// context, not under any one caller's, so its span can have no caller's
+// span as its parent. For such a read, StartSharedRead is called instead of
+// StartCall, with the context of each wait it serves, so that the read can
+// be linked to every one of them. A read for one wait alone runs under that
+// wait's context and is told with StartCall, as any call. The module
+// github.com/dbcloud/dbcloud-go/otel links the read's span to each waiting
+// caller's span.
+type SharedReadObserver interface {
+	Observer
+	// StartSharedRead is StartCall for a read that serves the waits of
+	// serves (two or more); the context it returns is the read's.
+	StartSharedRead(ctx context.Context, call CallInfo, serves []context.Context) context.Context
+}
+
 // CallInfo names one call. Operation and Path are low-cardinality: they
 // never hold an id, so they suit metric attributes; the ids are given apart.
 type CallInfo struct {

@@ -3,7 +3,10 @@ package dbcloud
 import (
 	"log/slog"
 	"net/http"
+	"strings"
 	"time"
+
+	"github.com/dbcloud/dbcloud-go/internal/pipeline"
 )
 
 // Option configures a Client in NewClient or NewClientFromEnv.
@@ -14,6 +17,7 @@ type clientConfig struct {
 	httpClient   *http.Client
 	userAgent    string
 	retryMax     int
+	retryMaxSet  bool // WithRetryMax was given: its count bounds every call
 	retryWaitMin time.Duration
 	retryWaitMax time.Duration
 	logger       *slog.Logger
@@ -35,6 +39,25 @@ const (
 	DefaultRetryWaitMin = 500 * time.Millisecond
 	DefaultRetryWaitMax = 30 * time.Second
 )
+
+// check refuses options that cannot work, before anything is sent.
+func (c *clientConfig) check() error {
+	switch {
+	case c.retryMax < 0:
+		return invalid("retryMax", "must be 0 or more")
+	case c.settle < 0:
+		return invalid("createSettle", "must not be negative")
+	case c.retryWaitMin < 0 || c.retryWaitMax < c.retryWaitMin:
+		return invalid("retryWait", "want 0 <= min <= max")
+	case c.attempt < 0:
+		return invalid("attemptTimeout", "must not be negative")
+	case c.budget < 0:
+		return invalid("retryBudget", "must be 0 (off) or more")
+	case strings.ContainsFunc(c.userAgent, pipeline.IsControl):
+		return invalid("userAgent", "contains control characters")
+	}
+	return checkPollInterval("defaultPollInterval", c.pollFirst, c.pollLongest)
+}
 
 func defaultConfig() clientConfig {
 	return clientConfig{
@@ -72,12 +95,15 @@ func WithUserAgent(product string) Option {
 	return func(c *clientConfig) { c.userAgent = product }
 }
 
-// WithRetryMax sets how many times a failed request is retried after the
-// first attempt when its context has no deadline; with a deadline, retries
-// are bounded by the time left instead. 0 disables retries in both cases.
-// See "Retries" in the package documentation for the whole rule.
+// WithRetryMax caps how many times a failed request is retried after the
+// first attempt, whether or not its context has a deadline; 0 disables
+// retries. Without it, a request is retried at most DefaultRetryMax times
+// when its context has no deadline, and while the deadline leaves time when
+// it has one. It bounds the retries of each request, not the rounds of
+// create recovery (see CreateRecoverySends). See "Retries" in the package
+// documentation for the whole rule.
 func WithRetryMax(n int) Option {
-	return func(c *clientConfig) { c.retryMax = n }
+	return func(c *clientConfig) { c.retryMax, c.retryMaxSet = n, true }
 }
 
 // WithRetryWait sets the bounds of the exponential backoff between retries:

@@ -88,7 +88,11 @@ func WithReadOnly() Option {
 //     the guard's protection.
 //
 // Services.Create is allowed: it changes no existing service, even when it
-// asks for the PROD tag. Reads, logs and waits work as before. The guard
+// asks for the PROD tag. With WithCreateRecovery, a create whose answer was
+// lost is finished as part of it: when recovery finds the service the
+// create made, setting its new password (see WithCreateRecovery) is not
+// refused, even when the service is tagged PROD, since the create the guard
+// let through would otherwise end with a service nobody can log in to. Reads, logs and waits work as before. The guard
 // reads at the time of the call: another program may change the tag between
 // the read and the change.
 func WithReadOnlyProd() Option {
@@ -113,7 +117,7 @@ func (api *caller) guard(ctx context.Context, call CallInfo) error {
 	case call.ServiceID == "":
 		return nil // Services.Create: no existing service to protect
 	}
-	svc, err := (&ServicesClient{api}).Get(ctx, call.ProjectID, call.ServiceID)
+	svc, err := readService(ctx, api, ref{projectID: call.ProjectID, serviceID: call.ServiceID})
 	if err != nil {
 		return deny("the service's environment tag could not be read", err)
 	}

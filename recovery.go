@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"log/slog"
 	"time"
+
+	"github.com/dbcloud/dbcloud-go/internal/pipeline"
 )
 
 // creation is what recovery needs to know of one create call.
@@ -19,6 +21,21 @@ type creation[T any] struct {
 	ours func(before []T) func(*T) bool
 	send func(context.Context) (*T, error)
 }
+
+// Create recovery's own bounds. WithRetryMax bounds the retries of each
+// request recovery sends (each list, each create); these bound its rounds.
+const (
+	// CreateRecoverySends is how many times in all recovery sends a create
+	// that it found was not created (nothing appeared within the settle
+	// period after the failure), before it reports that nothing was made.
+	CreateRecoverySends = 5
+	// CreateRecoveryListRounds is how many times a list that recovery
+	// needs is tried, each with its own retries, while it fails for a
+	// transient reason: the list taken before the create is sent, when the
+	// context has no deadline, and the lists after an ambiguous failure
+	// once the settle period has passed.
+	CreateRecoveryListRounds = 5
+)
 
 // Polling of the list while a create settles: the first delay is an eighth
 // of the settle period (several looks within it, so a landed resource is
@@ -63,7 +80,7 @@ func recoverCreate[T any](ctx context.Context, api *caller, c creation[T]) (*T, 
 		}
 		// Nothing landed within the settle period: the create did not
 		// happen, and sending it again is safe.
-		if sends > api.retryMax {
+		if sends >= CreateRecoverySends {
 			return nil, false, fmt.Errorf("dbcloud: the %s was not created (nothing appeared within %v after the failure): %w", c.noun, api.settle, maybe.Err)
 		}
 		api.logInfo(ctx, "dbcloud: create recovery: the resource was not created; sending again",
@@ -73,20 +90,20 @@ func recoverCreate[T any](ctx context.Context, api *caller, c creation[T]) (*T, 
 
 // listBefore takes the list a create is compared with. Nothing has been sent
 // yet, so without a deadline a list that failed for a transient reason
-// (network, 5xx, 429) after its own retries is tried again, for up to
-// WithRetryMax more rounds a short pause apart: a failure here would fail a
-// create that could not have made anything. With a deadline the list's own
-// retries already run as long as the time allows (see "Retries" in the
-// package documentation): another round would only sleep into the deadline
-// and lose the last answer.
+// (network, 5xx, 429) after its own retries is tried again, in up to
+// CreateRecoveryListRounds rounds a short pause apart: a failure here would
+// fail a create that could not have made anything. With a deadline the
+// list's own retries already run as long as the time allows (see "Retries"
+// in the package documentation): another round would only sleep into the
+// deadline and lose the last answer.
 func listBefore[T any](ctx context.Context, api *caller, list func(context.Context) ([]T, error)) ([]T, error) {
 	_, timed := ctx.Deadline()
 	for round := 0; ; round++ {
 		items, err := list(ctx)
-		if err == nil || timed || round >= api.retryMax || isTerminal(err) || ctx.Err() != nil {
+		if err == nil || timed || round+1 >= CreateRecoveryListRounds || isTerminal(err) || ctx.Err() != nil {
 			return items, err
 		}
-		if err := sleep(ctx, min(api.waitMax, maxSettlePoll)); err != nil {
+		if err := pipeline.Sleep(ctx, min(api.pipe.Policy().WaitMax, maxSettlePoll)); err != nil {
 			return nil, err
 		}
 	}
@@ -113,14 +130,14 @@ func awaitCreated[T any](ctx context.Context, api *caller, c creation[T], known 
 			if len(found) > 0 || !listedAt.Before(deadline) {
 				return found, nil
 			}
-		} else if failures++; ctx.Err() != nil || isTerminal(err) || (failures > api.retryMax && !listedAt.Before(deadline)) {
+		} else if failures++; ctx.Err() != nil || isTerminal(err) || (failures >= CreateRecoveryListRounds && !listedAt.Before(deadline)) {
 			return nil, err // each list was already retried: more would not help
 		}
 		wait := delay
 		if err == nil {
 			wait = min(wait, time.Until(deadline))
 		}
-		if err := sleep(ctx, wait); err != nil {
+		if err := pipeline.Sleep(ctx, wait); err != nil {
 			return nil, err
 		}
 		delay = min(2*delay, maxSettlePoll)
@@ -158,18 +175,6 @@ func newOnes[T any](items []T, id func(*T) string, known map[string]bool, ours f
 	return found
 }
 
-// sleep waits for d, or returns the context's error when it ends first.
-func sleep(ctx context.Context, d time.Duration) error {
-	timer := time.NewTimer(max(d, 0))
-	defer timer.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-timer.C:
-		return nil
-	}
-}
-
 // adoptService is serviceKind's adopt: a service found by listing lost its
 // initial password with the answer, so a new one is set and returned in
 // InitialPassword, and the caller's path is the same as for a plain
@@ -177,7 +182,11 @@ func sleep(ctx context.Context, d time.Duration) error {
 func adoptService(ctx context.Context, api *caller, at ref, svc *Service) (*Service, error) {
 	password, err := newPassword()
 	if err == nil {
-		err = (&ServicesClient{api}).UpdatePassword(ctx, at.projectID, svc.ServiceID, password)
+		// Part of the user's create, which the read-only guard let through:
+		// not asked again (see WithReadOnlyProd).
+		r := passwordRequest(ref{projectID: at.projectID, serviceID: svc.ServiceID}, password)
+		r.partOf = true
+		err = api.run(ctx, r, nil)
 	}
 	if err != nil {
 		// It exists for sure: the error must say it may, and name it.

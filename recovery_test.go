@@ -301,8 +301,9 @@ func TestCreateRecoveryListsOnceWhenTheSettleEndsAfterTheDeadline(t *testing.T) 
 	}
 }
 
-// Sending again is bounded by WithRetryMax: a create that never arrives is
-// sent 1 + n times, and then reported as not created.
+// Sending again is bounded by recovery's own CreateRecoverySends, not by
+// WithRetryMax: a create that never arrives is sent that many times, and
+// then reported as not created.
 func TestCreateRecoveryResendsAreBounded(t *testing.T) {
 	c, srv := recoveryClient(t, nil, dbcloud.WithRetryMax(1))
 	srv.InjectFault(dbcloudtest.Fault{Method: "POST", Path: servicesPattern, Drop: true, Times: 10})
@@ -310,25 +311,26 @@ func TestCreateRecoveryResendsAreBounded(t *testing.T) {
 	if err == nil || errors.Is(err, dbcloud.ErrMaybeCreated) {
 		t.Errorf("err = %v, want a failure that is known not to have created anything", err)
 	}
-	if got := srv.Count("POST", servicesPattern); got != 2 {
-		t.Errorf("sends = %d, want 2", got)
+	if got := srv.Count("POST", servicesPattern); got != dbcloud.CreateRecoverySends {
+		t.Errorf("sends = %d, want %d", got, dbcloud.CreateRecoverySends)
 	}
 	if got := names(t, c, srv.ProjectID); len(got) != 0 {
 		t.Errorf("services = %v, want none", got)
 	}
 }
 
-// The list before sending is tried again after transient failures, for
-// WithRetryMax more rounds: nothing has been sent, so patience is safe. A
-// list that still fails, or is refused, means nothing was sent. Without the
-// option nothing is listed at all.
+// The list before sending is tried again after transient failures, in up
+// to CreateRecoveryListRounds rounds (each list with its WithRetryMax
+// retries): nothing has been sent, so patience is safe. A list that still
+// fails, or is refused, means nothing was sent. Without the option nothing
+// is listed at all.
 func TestCreateRecoveryListsOnlyWhenAsked(t *testing.T) {
 	c, srv := recoveryClient(t, nil, dbcloud.WithRetryMax(1))
 	srv.InjectFault(dbcloudtest.Fault{Method: "GET", Path: servicesPattern, Status: 500, Times: 3})
 	if _, err := c.Services.Create(t.Context(), srv.ProjectID, &dbcloud.CreateServiceRequest{Name: "orders"}); err != nil {
 		t.Errorf("err = %v, want the list's third attempt, in its second round, to let the create through", err)
 	}
-	for _, f := range []dbcloudtest.Fault{{Status: 500, Times: 4}, {Status: 403, Times: 1}} {
+	for _, f := range []dbcloudtest.Fault{{Status: 500, Times: 2 * dbcloud.CreateRecoveryListRounds}, {Status: 403, Times: 1}} {
 		srv.ResetRequests()
 		f.Method, f.Path = "GET", servicesPattern
 		srv.InjectFault(f)

@@ -7,15 +7,7 @@ import (
 
 // List returns the read replica sets of a service.
 func (r *ReplicaSetsClient) List(ctx context.Context, projectID, serviceID string) ([]ReadReplicaSet, error) {
-	var sets replicaSetListJSON
-	if err := servicePlace.get(ctx, r.api, "ReplicaSets.List", tplReplicaSets, ref{projectID, serviceID, ""}, &sets); err != nil {
-		return nil, err
-	}
-	out := make([]ReadReplicaSet, len(sets))
-	for i := range sets {
-		out[i] = ReadReplicaSet(sets[i])
-	}
-	return out, nil
+	return listReplicaSets(ctx, r.api, ref{projectID, serviceID, ""}, nil)
 }
 
 // Create starts creating a read replica set on a READY service and returns
@@ -25,12 +17,12 @@ func (r *ReplicaSetsClient) List(ctx context.Context, projectID, serviceID strin
 // requested name.
 func (r *ReplicaSetsClient) Create(ctx context.Context, projectID, serviceID string, req *CreateReplicaSetRequest) (*ReadReplicaSet, error) {
 	at := ref{projectID, serviceID, ""}
-	cr, err := servicePlace.request("ReplicaSets.Create", http.MethodPost, tplReplicaSets, at)
-	if err != nil {
-		return nil, err
+	cr := servicePlace.request("ReplicaSets.Create", http.MethodPost, tplReplicaSets, at)
+	if cr.err == nil {
+		cr.body, cr.err = req.body()
 	}
-	if cr.body, err = req.body(); err != nil {
-		return nil, err
+	if cr.err != nil {
+		return nil, cr.err
 	}
 	return replicaSetKind.create(ctx, r.api, cr, at, replicaSetKind.named(req.Name))
 }

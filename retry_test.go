@@ -368,13 +368,13 @@ func failingServer(t *testing.T, failures int64) (*httptest.Server, *atomic.Int6
 	return srv, &n
 }
 
-// With a deadline, retries are bounded by time, not by WithRetryMax: a 3 s
-// deadline rides out five failing attempts although the count allows two
-// retries; without a deadline the count holds.
+// Without WithRetryMax, a deadline bounds retries by time, not by count: a
+// 3 s deadline rides out five failing attempts although DefaultRetryMax
+// allows four retries; without a deadline the default count holds.
 func TestDeadlineRidesOutFiveFailingAttempts(t *testing.T) {
 	srv, n := failingServer(t, 5)
 	c, err := dbcloud.NewClient(mockKey, dbcloud.WithBaseURL(srv.URL+"/v1"),
-		dbcloud.WithRetryMax(2), dbcloud.WithRetryWait(10*time.Millisecond, 200*time.Millisecond))
+		dbcloud.WithRetryWait(10*time.Millisecond, 200*time.Millisecond))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -390,8 +390,34 @@ func TestDeadlineRidesOutFiveFailingAttempts(t *testing.T) {
 
 	n.Store(0)
 	_, err = c.Services.Get(t.Context(), "p1", "s1")
-	if !errors.Is(err, dbcloud.ErrServer) || n.Load() != 3 {
-		t.Errorf("without a deadline: %v after %d attempts, want a 503 after 3 (WithRetryMax(2))", err, n.Load())
+	if !errors.Is(err, dbcloud.ErrServer) || n.Load() != 1+dbcloud.DefaultRetryMax {
+		t.Errorf("without a deadline: %v after %d attempts, want a 503 after %d (DefaultRetryMax)", err, n.Load(), 1+dbcloud.DefaultRetryMax)
+	}
+}
+
+// An explicit WithRetryMax is a cap with a deadline too: against a server
+// that fails ten times and then answers, a Get under a 15 s deadline sends
+// 3 requests and returns the 503; a create refused with 429 is sent 3
+// times, not a 4th.
+func TestExplicitRetryMaxCapsUnderADeadline(t *testing.T) {
+	srv, n := failingServer(t, 10)
+	c, err := dbcloud.NewClient(mockKey, dbcloud.WithBaseURL(srv.URL+"/v1"),
+		dbcloud.WithRetryMax(2), dbcloud.WithRetryWait(time.Millisecond, 10*time.Millisecond))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.CloseIdleConnections()
+	ctx, cancel := context.WithTimeout(t.Context(), 15*time.Second)
+	defer cancel()
+	if _, err := c.Services.Get(ctx, "p1", "s1"); !errors.Is(err, dbcloud.ErrServer) || n.Load() != 3 {
+		t.Errorf("Get: %v after %d requests, want the 503 after 3", err, n.Load())
+	}
+
+	mc, mt := mockClient(t, dbcloud.WithRetryMax(2))
+	mt.RegisterResponder("POST", servicesURL, httpmock.NewStringResponder(429, `{"code":"RATE_LIMITED"}`).HeaderSet(http.Header{"Retry-After": {"0"}}))
+	_, err = mc.Services.Create(ctx, "p1", &dbcloud.CreateServiceRequest{Name: "db"})
+	if sent := mt.GetCallCountInfo()["POST "+servicesURL]; !errors.Is(err, dbcloud.ErrRateLimited) || sent != 3 {
+		t.Errorf("Create: %v after %d sends, want the 429 after 3", err, sent)
 	}
 }
 

@@ -54,14 +54,15 @@ func (s *Secret) UnmarshalJSON(b []byte) error {
 
 // scrub replaces the client's credentials and the call's own secret,
 // wherever a server echoed them (a message, a header), with "[redacted]".
-func (api *caller) scrub(s string, x *exchange) string {
-	for _, secret := range api.key().secrets() {
+// r is nil for a text of no request: only the credentials are removed.
+func (api *caller) scrub(s string, r *request) string {
+	for _, secret := range api.pipe.Secrets() {
 		s = redact(s, secret)
 	}
-	if x == nil {
-		return s // a text of no request: only the credentials to remove
+	if r == nil {
+		return s
 	}
-	return redact(s, x.scrub)
+	return redact(s, r.scrub)
 }
 
 func redact(s, secret string) string {
@@ -74,9 +75,9 @@ func redact(s, secret string) string {
 // scrubError keeps the secrets out of an error's text even if a lower layer
 // (a proxy's error, a custom transport) echoed one. It keeps the error, and
 // what it wraps, when there is nothing to scrub.
-func (api *caller) scrubError(err error, x *exchange) error {
-	if msg := err.Error(); api.scrub(msg, x) != msg {
-		return errors.New(api.scrub(msg, x))
+func (api *caller) scrubError(err error, r *request) error {
+	if msg := err.Error(); api.scrub(msg, r) != msg {
+		return errors.New(api.scrub(msg, r))
 	}
 	return err
 }

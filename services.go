@@ -15,15 +15,7 @@ const (
 
 // List returns every service of a project.
 func (s *ServicesClient) List(ctx context.Context, projectID string) ([]Service, error) {
-	var ws serviceListJSON
-	if err := projectPlace.get(ctx, s.api, "Services.List", tplServices, ref{projectID: projectID}, &ws); err != nil {
-		return nil, err
-	}
-	out := make([]Service, len(ws))
-	for i := range ws {
-		out[i] = *ws[i].service()
-	}
-	return out, nil
+	return listServices(ctx, s.api, ref{projectID: projectID}, nil)
 }
 
 // Create starts creating a service and returns it, usually QUEUED; use
@@ -39,12 +31,12 @@ func (s *ServicesClient) List(ctx context.Context, projectID string) ([]Service,
 // id is not lost.
 func (s *ServicesClient) Create(ctx context.Context, projectID string, req *CreateServiceRequest) (*Service, error) {
 	at := ref{projectID: projectID}
-	r, err := projectPlace.request("Services.Create", http.MethodPost, tplServices, at)
-	if err != nil {
-		return nil, err
+	r := projectPlace.request("Services.Create", http.MethodPost, tplServices, at)
+	if r.err == nil {
+		r.body, r.err = req.body()
 	}
-	if r.body, err = req.body(); err != nil {
-		return nil, err
+	if r.err != nil {
+		return nil, r.err
 	}
 	return serviceKind.create(ctx, s.api, r, at, serviceKind.named(req.Name))
 }
@@ -52,7 +44,7 @@ func (s *ServicesClient) Create(ctx context.Context, projectID string, req *Crea
 // Get returns one service.
 func (s *ServicesClient) Get(ctx context.Context, projectID, serviceID string) (*Service, error) {
 	var w serviceJSON
-	if err := servicePlace.get(ctx, s.api, "Services.Get", tplService, ref{projectID, serviceID, ""}, &w); err != nil {
+	if err := s.api.run(ctx, servicePlace.request("Services.Get", http.MethodGet, tplService, ref{projectID, serviceID, ""}), &w); err != nil {
 		return nil, err
 	}
 	return w.service(), nil
@@ -123,12 +115,9 @@ func (s *ServicesClient) DisablePooler(ctx context.Context, projectID, serviceID
 // WithCreateRecovery finds the fork by its name, by default the parent's
 // name with "-fork", and its parent.
 func (s *ServicesClient) Fork(ctx context.Context, projectID, serviceID string, req *ForkServiceRequest) (*Service, error) {
-	r, err := servicePlace.request("Services.Fork", http.MethodPost, tplService+"/forkService", ref{projectID, serviceID, ""})
-	if err != nil {
-		return nil, err
-	}
-	if r.body, err = req.body(); err != nil {
-		return nil, err
+	r := servicePlace.request("Services.Fork", http.MethodPost, tplService+"/forkService", ref{projectID, serviceID, ""})
+	if r.err == nil {
+		r.body, r.err = req.body()
 	}
 	return serviceKind.create(ctx, s.api, r, ref{projectID: projectID}, func(before []Service) func(*Service) bool {
 		return forkOf(serviceID, req.Name, before)
@@ -141,12 +130,7 @@ func (s *ServicesClient) UpdatePassword(ctx context.Context, projectID, serviceI
 	if password == "" {
 		return invalid("password", "required")
 	}
-	r, err := servicePlace.request("Services.UpdatePassword", http.MethodPost, tplService+"/updatePassword", ref{projectID, serviceID, ""})
-	if err != nil {
-		return err
-	}
-	r.body, r.scrub = passwordBody{password}, password
-	return s.api.run(ctx, r, nil)
+	return s.api.run(ctx, passwordRequest(ref{projectID, serviceID, ""}, password), nil)
 }
 
 // SetEnvironment sets a service's environment tag.
@@ -165,6 +149,14 @@ func (s *ServicesClient) SetHA(ctx context.Context, projectID, serviceID string,
 		return nil, err
 	}
 	return serviceKind.action(ctx, s.api, "Services.SetHA", tplService+"/setHA", ref{projectID, serviceID, ""}, body, haSetTo(req))
+}
+
+// passwordRequest is the request that sets the password of the service at
+// names; the password is kept out of its errors.
+func passwordRequest(at ref, password string) request {
+	r := servicePlace.request("Services.UpdatePassword", http.MethodPost, tplService+"/updatePassword", at)
+	r.body, r.scrub = passwordBody{password}, password
+	return r
 }
 
 func checkVPCID(id string) error {

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/dbcloud/dbcloud-go/internal/pipeline"
 )
 
 // Defaults of the waits. DefaultPollMin and DefaultPollMax are a client's
@@ -194,7 +196,7 @@ func (e *WaitError) Error() string {
 	switch {
 	case last == "":
 		last = "none seen"
-	case strings.ContainsFunc(last, isControl):
+	case strings.ContainsFunc(last, pipeline.IsControl):
 		last = strconv.Quote(last)
 	}
 	return fmt.Sprintf("dbcloud: waiting for %s %s to be %s (last status: %s): %v", e.Resource, e.ID, e.Want, last, e.Err)
@@ -271,8 +273,7 @@ func (s *ServicesClient) waitService(ctx context.Context, projectID, serviceID s
 		sp.finish = finish(&cfg)
 	}
 	cfg.setTimes(ctx)
-	p, w := s.servicePoller(projectID, serviceID, &cfg)
-	svc, err := runWait(ctx, s.api, &cfg, p, w, sp)
+	svc, err := runWait(ctx, s.api, &cfg, s.api.servicePoller(projectID, serviceID, &cfg), sp)
 	if svc != nil && cfg.created != nil && svc.InitialPassword == "" {
 		svc.InitialPassword = cfg.created.InitialPassword
 	}
@@ -339,8 +340,7 @@ func (r *ReplicaSetsClient) waitSet(ctx context.Context, projectID, serviceID, r
 		sp.finish = finish(&cfg)
 	}
 	cfg.setTimes(ctx)
-	p, w := r.replicaSetPoller(projectID, serviceID, replicaSetID, &cfg)
-	return runWait(ctx, r.api, &cfg, p, w, sp)
+	return runWait(ctx, r.api, &cfg, r.api.replicaSetPoller(projectID, serviceID, replicaSetID, &cfg), sp)
 }
 
 // WaitForDeleted polls a read replica set until it is missing from its

@@ -4,10 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"net/http"
 	"slices"
 	"time"
+
+	"github.com/dbcloud/dbcloud-go/internal/poll"
 )
 
 // waitSpec is what one kind of wait adds to the core: how to read a
@@ -43,10 +44,11 @@ func (k *kind[T, W]) spec(id, want string, judge func(*T) (bool, error)) waitSpe
 // status, and ends on success, a stop status, a failed condition, a
 // terminal error, or the context (bounded by the wait's timeout). It
 // returns the last resource read with the error, for callers that return it.
-func runWait[T any](ctx context.Context, api *caller, cfg *waitConfig, p *poller[T], w *waiter[T], sp waitSpec[T]) (*T, error) {
-	defer p.leave(w)
+func runWait[T any](ctx context.Context, api *caller, cfg *waitConfig, join func(context.Context) (*poll.Poller[T], *poll.Waiter[T]), sp waitSpec[T]) (*T, error) {
 	ctx, cancel := cfg.bound(ctx)
 	defer cancel()
+	p, w := join(ctx)
+	defer p.Leave(w)
 	start := time.Now()
 	var (
 		last *T
@@ -60,22 +62,22 @@ func runWait[T any](ctx context.Context, api *caller, cfg *waitConfig, p *poller
 		return last, sp.w
 	}
 	for {
-		var o observation[T]
+		var o poll.Observation[T]
 		select {
 		case <-ctx.Done():
 			return fail(ctxError(ctx, lastFailure))
-		case o = <-w.ch:
+		case o = <-w.C:
 		}
-		err, restart := o.err, false
-		if o.res != nil {
-			last = o.res
+		err, restart := o.Err, false
+		if o.Res != nil {
+			last = o.Res
 			var done bool
 			var condErr error // a failed condition of the caller ends the wait
-			if done, err = sp.judge(o.res); done && sp.cond != nil {
-				done, condErr = sp.cond(o.res)
+			if done, err = sp.judge(o.Res); done && sp.cond != nil {
+				done, condErr = sp.cond(o.Res)
 			}
 			if done && sp.finish != nil {
-				if err = sp.finish(ctx, o.res); err != nil && !probing {
+				if err = sp.finish(ctx, o.Res); err != nil && !probing {
 					// The database usually answers a moment after the status:
 					// the delays start over.
 					probing, restart = true, true
@@ -84,7 +86,7 @@ func runWait[T any](ctx context.Context, api *caller, cfg *waitConfig, p *poller
 			}
 			// Progress comes after the poll's probe, if any: a callback that
 			// moves a test server's clock moves it between polls.
-			status := sp.status(o.res)
+			status := sp.status(o.Res)
 			sp.w.LastStatus = api.serverText(status, nil) // the server's text: clipped, no credentials
 			for _, fn := range cfg.progress {
 				fn(status)
@@ -114,7 +116,7 @@ func runWait[T any](ctx context.Context, api *caller, cfg *waitConfig, p *poller
 		if !errors.Is(err, context.DeadlineExceeded) || time.Now().Before(cfg.end) {
 			lastFailure = err
 		}
-		p.next(w, restart)
+		p.Next(w, restart)
 	}
 }
 
@@ -165,14 +167,6 @@ func isTerminal(err error) bool {
 		apiErr.StatusCode != http.StatusTooManyRequests
 }
 
-// nextDelay grows a delay by a random factor in [1.5, 2), capped at longest: the
-// polls of many waiting scripts spread out instead of arriving together, and
-// the delay still reaches max in a bounded number of polls.
-func nextDelay(prev, longest time.Duration) time.Duration {
-	half := prev / 2
-	return min(prev+half+rand.N(half+1), longest)
-}
-
 // ctxError is why a wait ended with its context, with the last poll
 // failure, if the newest polls failed.
 func ctxError(ctx context.Context, lastFailure error) error {
@@ -182,42 +176,74 @@ func ctxError(ctx context.Context, lastFailure error) error {
 	return fmt.Errorf("%w (last poll: %w)", ctx.Err(), lastFailure)
 }
 
-// servicePoller joins the poller of the project's service waits: shared by
-// the waits of this client on that project, or private with
-// WithoutSharedPolling.
-func (s *ServicesClient) servicePoller(projectID, serviceID string, cfg *waitConfig) (*poller[Service], *waiter[Service]) {
-	mk := func() *poller[Service] {
-		p := newPoller[Service]()
-		p.one = func(ctx context.Context, id string) (*Service, error) { return s.Get(ctx, projectID, id) }
-		p.all = func(ctx context.Context) ([]Service, error) { return s.List(ctx, projectID) }
-		p.idOf = serviceKind.id
-		p.notFound = func(id string) error {
-			return fmt.Errorf("%w: service %s is not in the list of project %s", ErrNotFound, id, projectID)
+// servicePoller returns how a wait on the service joins the poller of its
+// project's service waits: shared by the waits of this client on that
+// project, or private with WithoutSharedPolling. The poller reads with the
+// SDK's own reads, never the public methods.
+func (api *caller) servicePoller(projectID, serviceID string, cfg *waitConfig) func(context.Context) (*poll.Poller[Service], *poll.Waiter[Service]) {
+	at := ref{projectID: projectID}
+	mk := func() *poll.Poller[Service] {
+		return &poll.Poller[Service]{
+			One: func(ctx context.Context, id string) (*Service, error) {
+				return readService(ctx, api, ref{projectID: projectID, serviceID: id})
+			},
+			All: func(ctx context.Context, serves []context.Context) ([]Service, error) {
+				return listServices(ctx, api, at, serves)
+			},
+			ID: serviceKind.id,
+			Missing: func(id string) error {
+				return fmt.Errorf("%w: service %s is not in the list of project %s", ErrNotFound, id, projectID)
+			},
+			HoldFor: retryAfter,
 		}
-		return p
 	}
-	return joinPoller(pollerKey{client: s, project: projectID}, mk, serviceID, cfg)
+	return joiner(api, serviceScope{projectID}, mk, serviceID, cfg)
 }
 
-// replicaSetPoller joins the poller of the service's replica set waits.
-func (r *ReplicaSetsClient) replicaSetPoller(projectID, serviceID, replicaSetID string, cfg *waitConfig) (*poller[ReadReplicaSet], *waiter[ReadReplicaSet]) {
-	mk := func() *poller[ReadReplicaSet] {
-		p := newPoller[ReadReplicaSet]()
-		p.all = func(ctx context.Context) ([]ReadReplicaSet, error) { return r.List(ctx, projectID, serviceID) }
-		p.idOf = replicaSetKind.id
-		p.notFound = func(id string) error { return missingSet(id, serviceID) }
-		return p
+// replicaSetPoller is servicePoller for the waits on the replica sets of a
+// service, which are always read with a list.
+func (api *caller) replicaSetPoller(projectID, serviceID, replicaSetID string, cfg *waitConfig) func(context.Context) (*poll.Poller[ReadReplicaSet], *poll.Waiter[ReadReplicaSet]) {
+	at := ref{projectID: projectID, serviceID: serviceID}
+	mk := func() *poll.Poller[ReadReplicaSet] {
+		return &poll.Poller[ReadReplicaSet]{
+			All: func(ctx context.Context, serves []context.Context) ([]ReadReplicaSet, error) {
+				return listReplicaSets(ctx, api, at, serves)
+			},
+			ID:      replicaSetKind.id,
+			Missing: func(id string) error { return missingSet(id, serviceID) },
+			HoldFor: retryAfter,
+		}
 	}
-	return joinPoller(pollerKey{client: r, project: projectID, service: serviceID}, mk, replicaSetID, cfg)
+	return joiner(api, replicaSetScope{projectID, serviceID}, mk, replicaSetID, cfg)
 }
 
-// joinPoller adds the wait for id to the poller of key, shared by the waits
-// of that scope and made by mk when there is none, or to a private one that
-// mk makes when cfg asks for WithoutSharedPolling.
-func joinPoller[T any](key pollerKey, mk func() *poller[T], id string, cfg *waitConfig) (*poller[T], *waiter[T]) {
-	if cfg.private {
-		p := mk()
-		return p, p.join(id, cfg.first, cfg.longest, cfg.jitter, cfg.end)
+// The scopes of a client's pollers: a project's services, a service's
+// replica sets.
+type (
+	serviceScope    struct{ projectID string }
+	replicaSetScope struct{ projectID, serviceID string }
+)
+
+// joiner returns how the wait for id joins the client's poller of key,
+// made by mk when there is none, or a private one that mk makes when cfg
+// asks for WithoutSharedPolling.
+func joiner[T any](api *caller, key any, mk func() *poll.Poller[T], id string, cfg *waitConfig) func(context.Context) (*poll.Poller[T], *poll.Waiter[T]) {
+	s := poll.Schedule{First: cfg.first, Longest: cfg.longest, Jitter: cfg.jitter, End: cfg.end}
+	return func(ctx context.Context) (*poll.Poller[T], *poll.Waiter[T]) {
+		if cfg.private {
+			p := mk()
+			return p, p.Join(ctx, id, s)
+		}
+		return poll.Join(&api.pollers, key, mk, ctx, id, s)
 	}
-	return join(key, mk, id, cfg.first, cfg.longest, cfg.jitter, cfg.end)
+}
+
+// retryAfter is how long a failed read holds every wait of its poller: the
+// Retry-After of a 429 or 503.
+func retryAfter(err error) time.Duration {
+	if apiErr, ok := errors.AsType[*APIError](err); ok &&
+		(apiErr.StatusCode == http.StatusTooManyRequests || apiErr.StatusCode == http.StatusServiceUnavailable) {
+		return apiErr.RetryAfter
+	}
+	return 0
 }

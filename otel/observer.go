@@ -17,6 +17,12 @@
 // did not (a retry whose 404 or 409 proved an earlier attempt took effect)
 // has dbcloud.reconciled=true.
 //
+// A wait's polls are spans of their own. A wait alone polls under its
+// caller's context, so its reads are children of the caller's span. Waits
+// that share a poller share its reads, which run under the poller's own
+// context: such a read's span has no parent, carries dbcloud.waits (how
+// many waits it serves) and a link to the span of each waiting caller.
+//
 // # Metrics
 //
 // All in the meter "github.com/dbcloud/dbcloud-go/otel":
@@ -142,14 +148,35 @@ const (
 	keyReplicaSet  = attribute.Key("dbcloud.replica_set_id")
 	keyAttempts    = attribute.Key("dbcloud.attempts")
 	keyReconciled  = attribute.Key("dbcloud.reconciled")
+	keyWaits       = attribute.Key("dbcloud.waits")
 )
 
 // StartCall starts the call's span and counts it in flight.
 func (o *Observer) StartCall(ctx context.Context, call dbcloud.CallInfo) context.Context {
+	return o.startCall(ctx, call)
+}
+
+// StartSharedRead starts the span of a read that a poller shares among
+// waits, linked to the span of each wait's caller (a shared read runs
+// under the poller's context, so it has no caller's span as its parent),
+// and counts it in flight.
+func (o *Observer) StartSharedRead(ctx context.Context, call dbcloud.CallInfo, serves []context.Context) context.Context {
+	links := make([]trace.Link, 0, len(serves))
+	for _, waiting := range serves {
+		if sc := trace.SpanContextFromContext(waiting); sc.IsValid() {
+			links = append(links, trace.Link{SpanContext: sc})
+		}
+	}
+	return o.startCall(ctx, call, trace.WithLinks(links...), trace.WithAttributes(keyWaits.Int(len(serves))))
+}
+
+// startCall starts a call's span, with the options of its kind of call.
+func (o *Observer) startCall(ctx context.Context, call dbcloud.CallInfo, opts ...trace.SpanStartOption) context.Context {
 	attrs := make([]attribute.KeyValue, 0, 6)
 	attrs = append(attrs, keyOperation.String(call.Operation), keyMethod.String(call.Method), keyTemplate.String(call.Path))
 	attrs = appendNonEmpty(attrs, keyProjectID.String(call.ProjectID), keyServiceID.String(call.ServiceID), keyReplicaSet.String(call.ReplicaSetID))
-	ctx, _ = o.tracer.Start(ctx, callName(call), trace.WithSpanKind(trace.SpanKindInternal), trace.WithAttributes(attrs...))
+	opts = append(opts, trace.WithSpanKind(trace.SpanKindInternal), trace.WithAttributes(attrs...))
+	ctx, _ = o.tracer.Start(ctx, callName(call), opts...)
 	o.inFlight.Add(ctx, 1, o.set(attrKey{call.Operation, call.Method, call.Path, "", "", ""}))
 	return ctx
 }

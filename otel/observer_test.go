@@ -24,6 +24,7 @@ import (
 // harness is an Observer reporting to in-memory exporters.
 type harness struct {
 	obs    *dbcloudotel.Observer
+	tp     *sdktrace.TracerProvider
 	spans  *tracetest.SpanRecorder
 	reader *sdkmetric.ManualReader
 }
@@ -38,7 +39,7 @@ func newHarness(t testing.TB) *harness {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h.obs = obs
+	h.obs, h.tp = obs, tp
 	return h
 }
 

@@ -1,0 +1,153 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/hashicorp/go-retryablehttp"
+)
+
+// Config is what New needs.
+type Config struct {
+	// HTTPClient is the user's client, which stays untouched, or nil for
+	// a pooled one of up to 100 connections to the API's host.
+	HTTPClient *http.Client
+	// Scheme and Host are the API's: the credential is sent only there.
+	Scheme, Host string
+	Auth         Authorizer
+	UserAgent    string
+	Policy       Policy
+	Budget       *Budget // nil: no budget
+	// TooLarge is wrapped by the failure of a success body over its bound,
+	// so that callers can match it.
+	TooLarge error
+}
+
+// Client sends requests for one SDK client. It is safe for concurrent use
+// and immutable after New (the budget is atomic).
+type Client struct {
+	base      http.RoundTripper // the user's transport
+	user      http.Client       // the user's client, with the SDK's redirect policy
+	scheme    string
+	host      string
+	auth      Authorizer
+	userAgent []string
+	policy    Policy
+	budget    *Budget
+	tooLarge  error
+	now       func() time.Time // reads an HTTP-date Retry-After
+	calls     sync.Pool        // of *call: its hooks are bound once, not per call
+}
+
+// New returns a Client of cfg.
+func New(cfg Config) *Client {
+	user := cfg.HTTPClient
+	if user == nil {
+		tr := http.DefaultTransport.(*http.Transport).Clone()
+		// net/http keeps 2 idle connections per host; a Client shared by many
+		// goroutines would otherwise dial anew for most requests. All of
+		// MaxIdleConns (100) may go to the API's one host.
+		tr.MaxIdleConnsPerHost = tr.MaxIdleConns
+		// No Timeout: attempts are bounded by their own context (see
+		// Policy.AttemptTimeout). An http.Client Timeout would also cancel
+		// each request just as its body is read to the end, which in
+		// net/http races with returning the connection to the pool and,
+		// under many goroutines, closes about half of them.
+		user = &http.Client{Transport: tr}
+	}
+	c := &Client{
+		base:      user.Transport,
+		user:      *user,
+		scheme:    cfg.Scheme,
+		host:      cfg.Host,
+		auth:      cfg.Auth,
+		userAgent: []string{cfg.UserAgent},
+		policy:    cfg.Policy,
+		budget:    cfg.Budget,
+		tooLarge:  cfg.TooLarge,
+		now:       time.Now,
+	}
+	if c.base == nil {
+		c.base = http.DefaultTransport
+	}
+	if c.tooLarge == nil {
+		c.tooLarge = ErrTooLarge
+	}
+	c.user.CheckRedirect = redirectPolicy(user.CheckRedirect)
+	c.calls.New = func() any { return c.newCall() }
+	return c
+}
+
+// newCall returns a call value with its hooks bound: retryablehttp runs
+// the attempts, and every decision is a method of the call, which sees its
+// deadline and what its attempts came to.
+func (c *Client) newCall() *call {
+	k := &call{c: c}
+	k.hc = c.user
+	// The call is the attempts' transport: it gives each attempt its own
+	// context and the credential. It has no CloseIdleConnections, which
+	// retryablehttp calls after every failed call: on a Client shared by
+	// many goroutines that would drop the pooled connections of all of
+	// them because of one failure (CloseIdleConnections reaches the base).
+	k.hc.Transport = k
+	k.rc = retryablehttp.Client{
+		HTTPClient:     &k.hc,
+		CheckRetry:     k.checkRetry,
+		Backoff:        k.backoff,
+		RequestLogHook: k.startAttempt,
+		ErrorHandler:   giveUp,
+		// Logger stays nil: retryablehttp's own logger prints full URLs to
+		// stderr; attempts are reported through Request.Observe instead.
+	}
+	k.handler = k.handle
+	return k
+}
+
+// CloseIdleConnections closes the idle keep-alive connections of the
+// transport.
+func (c *Client) CloseIdleConnections() {
+	if ci, ok := c.base.(interface{ CloseIdleConnections() }); ok {
+		ci.CloseIdleConnections()
+	}
+}
+
+// Secrets lists what the credentials hold, to keep out of errors and logs.
+func (c *Client) Secrets() []string { return c.auth.Secrets() }
+
+// Policy is the client's retry rule.
+func (c *Client) Policy() Policy { return c.policy }
+
+// Sleep waits for d, or returns the context's error when it ends first.
+func Sleep(ctx context.Context, d time.Duration) error {
+	timer := time.NewTimer(max(d, 0))
+	defer timer.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-timer.C:
+		return nil
+	}
+}
+
+// giveUp is retryablehttp's ErrorHandler: the call's hooks have decided
+// and recorded everything, so it only releases the response.
+func giveUp(resp *http.Response, err error, _ int) (*http.Response, error) {
+	if err == nil {
+		return resp, nil
+	}
+	if resp != nil {
+		closeBody(resp.Body)
+	}
+	return nil, err
+}
+
+// isRefusal reports an error the same attempt would meet again.
+func isRefusal(err error) bool {
+	if _, ok := errors.AsType[*redirectError](err); ok {
+		return true
+	}
+	return isCertError(err)
+}
