@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
-	"net/url"
 	"time"
 
 	"github.com/dbcloud/dbcloud-go/internal/pipeline"
@@ -20,7 +19,6 @@ import (
 // which their registry guards, so a Client is safe for concurrent use.
 type caller struct {
 	base        string // scheme://host/.../v1, no trailing slash
-	cred        credential
 	pipe        *pipeline.Client
 	recovery    bool          // WithCreateRecovery
 	settle      time.Duration // WithCreateSettle
@@ -31,29 +29,6 @@ type caller struct {
 	pollFirst   time.Duration // WithDefaultPollInterval
 	pollLongest time.Duration
 	pollers     poll.Registry // the waits' pollers, one per scope
-}
-
-// request describes one API request.
-type request struct {
-	info   CallInfo // the operation, for the observer
-	method string
-	path   string // escaped, after the base URL
-	query  url.Values
-	body   any    // encoded as JSON; nil means no body
-	scrub  string // a secret of this call to keep out of errors
-	// creates names what a request that makes a new resource makes
-	// ("service", "replica set"); "" for every other request.
-	creates string
-	// err is why the request cannot be built (an id that names nothing):
-	// returned before anything is sent or observed.
-	err error
-	// partOf: the request is a step of an operation that the read-only
-	// guard already let through (recovery setting the password of the
-	// service the user's create made), and is not asked again.
-	partOf bool
-	// serves are the contexts of the waits a shared read is for, told to
-	// an observer that wants them (SharedReadObserver).
-	serves []context.Context
 }
 
 // outcome is what the attempts of one request came to, for the operation

@@ -55,7 +55,6 @@ func newClient(cred credential, opts []Option) (*Client, error) {
 	bu, _ := url.Parse(base) // parseBaseURL checked it
 	api := &caller{
 		base: base,
-		cred: cred,
 		pipe: pipeline.New(pipeline.Config{
 			HTTPClient: cfg.httpClient,
 			Scheme:     bu.Scheme,

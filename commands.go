@@ -11,16 +11,6 @@ import (
 // turned into the success it may be (see "Under faults" in the package
 // documentation).
 
-// request is the request of op on the resource at names; its err is the
-// error of ids that cannot name one. tpl is the operation's CallInfo.Path:
-// the place's tpl followed by what the operation adds to the resource's
-// path (tplService+"/stop"), so that the path's tail is read from it
-// without building a string.
-func (pl place) request(op, method, tpl string, at ref) request {
-	path, err := pl.path(at, tpl[len(pl.tpl):])
-	return request{info: at.call(op, method, tpl), method: method, path: path, err: err}
-}
-
 // command sends a repeatable request on the resource at names, whose
 // answer, if any, carries nothing to return; see caller.command for
 // confirmed, and request for tpl.

@@ -7,11 +7,6 @@ import (
 	"fmt"
 )
 
-// ErrNoEndpoint is the cause of a WaitForConnectable error when there is
-// nothing to probe: the resource has no endpoint or, with WithPoolerCheck,
-// no connection pooler. The resource is returned with it.
-var ErrNoEndpoint = errors.New("dbcloud: no endpoint to probe")
-
 // connectableWant is WaitError.Want for WaitForConnectable.
 const connectableWant = "connectable"
 

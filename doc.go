@@ -32,11 +32,39 @@
 //
 // # Errors
 //
-// A non-2xx response is an *APIError with the status, the API's code,
-// message and details, and the X-Request-Id to quote to support. Branch on it
-// with errors.Is and the sentinels (ErrNotFound, ErrConflict, ...) or read it
-// with errors.As. Invalid input is a *ValidationError returned before anything
-// is sent. A 2xx response that cannot be decoded is a *ResponseError.
+// Every error a call returns is one of the kinds below, and keeps what the
+// caller needs (status, code, message, request id). Branch with errors.Is
+// on the sentinel, or read the value with errors.As.
+//
+//	error                      matches                          what to do
+//	*ValidationError           (errors.As)                      fix the input: nothing was sent
+//	*APIError, 400             ErrBadRequest                    fix the request; Code and Message say what
+//	*APIError, 401             ErrUnauthorized                  check the credentials
+//	*APIError, 403             ErrForbidden                     use a key allowed to do this
+//	*APIError, 404             ErrNotFound                      the resource is gone: do not retry
+//	*APIError, 409             ErrConflict                      read the resource: its state forbids the call now
+//	*APIError, 429             ErrRateLimited                   retries did not ride it out: wait RetryAfter, then call again
+//	*APIError, 5xx             ErrServer                        retries did not ride it out: call again later
+//	*ResponseError             ErrInvalidResponse               a 2xx whose body was lost or unusable; for a
+//	                           (ErrResponseTooLarge over 32 MiB) change, the API accepted it: read the resource
+//	*MaybeCreatedError         ErrMaybeCreated                  a create may have made the resource: list before
+//	                                                            creating again, or use WithCreateRecovery
+//	attempt timed out          ErrAttemptTimeout, a net.Error   the server held the last attempt past its share
+//	                           with Timeout() true              of the time: call again, or give it more time
+//	context ended              context.Canceled,                the caller's own context: nothing to retry
+//	                           context.DeadlineExceeded
+//	network error              *net.OpError, *net.DNSError...   the host could not be reached: call again later
+//	*ReadOnlyError             ErrReadOnly                      the client may not make this change
+//	*WaitError                 its cause: ErrNotFound,          the wait ended without the wanted status; LastStatus
+//	                           ErrUnexpectedStatus,              says what was seen, Err why
+//	                           ErrStopStatus, ErrNoEndpoint,
+//	                           context.DeadlineExceeded...
+//	*DuplicateNameError        ErrDuplicateName                 several resources have the name: deploy by id
+//
+// A network error, a timed-out attempt or the context's end that follows
+// an error answer (a 503 during the backoff, say) wraps that *APIError
+// too ("last response"), so errors.As still reaches it. An error never
+// holds a credential or a password: see Secrets.
 //
 // # Retries
 //
@@ -47,8 +75,8 @@
 //   - Safe to repeat: every GET and DELETE, and the POSTs that set state
 //     (start, stop, resize, setHA, the pooler, VPC, password and environment
 //     calls). Retried on network errors, on an attempt that timed out, and
-//     on 429, 500, 502, 503 and 504; a GET whose 2xx body was lost is read
-//     again.
+//     on 429, 500, 502, 503 and 504; a GET whose 2xx body was lost, cut
+//     off or malformed is read again.
 //   - Creating: Services.Create, Services.Fork and ReplicaSets.Create.
 //     Retried only on 429 and on connection errors from before the request
 //     was sent, never once it may have acted (a 5xx, a timeout or a reset
@@ -64,18 +92,20 @@
 // deadline. With WithCreateRecovery a create follows the rule of safe
 // requests instead, since recovery needs the time kept back to find out
 // what happened. Without a deadline, every attempt is bounded by
-// WithAttemptTimeout (DefaultAttemptTimeout, 30 s).
+// WithAttemptTimeout (DefaultAttemptTimeout, 30 s). An attempt that its
+// timeout ends fails with ErrAttemptTimeout.
 //
 // How many retries. Backoff is exponential with full jitter between the
 // WithRetryWait bounds (by default 500 ms to 30 s); a Retry-After on 429 and
 // 503 is honoured, and one longer than the longest wait is returned to the
-// caller (APIError.RetryAfter) instead of slept. Without a deadline a request
-// is retried at most WithRetryMax times (DefaultRetryMax, 4). With a
-// deadline the time decides instead of the count: a request is retried
-// while the deadline leaves time after the backoff, which is shortened to at
-// most half of what is left; a Retry-After, which cannot be shortened, is
-// slept when at least 250 ms remain after it, else its 429 or 503 is
-// returned at once. WithRetryMax(0) still turns retries off.
+// caller (APIError.RetryAfter) instead of slept. WithRetryMax(n) caps the
+// retries of every request at n, with or without a deadline, and
+// WithRetryMax(0) turns them off. Without it, a request with no deadline
+// is retried at most DefaultRetryMax (4) times, and a request with a
+// deadline while the deadline leaves time after the backoff (which is
+// shortened to at most half of what is left), up to 100 times; a
+// Retry-After, which cannot be shortened, is slept when at least 250 ms
+// remain after it, else its 429 or 503 is returned at once.
 //
 // Every retry also draws on the Client's retry budget (WithRetryBudget), a
 // token bucket shared by all goroutines of the Client that holds
@@ -105,7 +135,12 @@
 // requested name (with a new password, since the answer carrying the initial
 // one was lost), or sends the create again once the settle period
 // (WithCreateSettle) has passed with nothing new, or reports several
-// candidates.
+// candidates. Its rounds have their own bounds, apart from WithRetryMax
+// (which bounds the retries of each list and each send): a create is sent
+// at most CreateRecoverySends times, and a failing list is tried
+// CreateRecoveryListRounds times. Recovery finishes the user's create: on
+// a WithReadOnlyProd client, setting the found service's new password is
+// part of the create the guard let through, and is not refused.
 //
 // When the settle period cannot end before the context's deadline, recovery
 // lists once and returns at once: the resource it found, or the
@@ -149,12 +184,18 @@
 // A wait is handed only reads sent after it joined. A 429 or 503 with
 // Retry-After holds every wait of the poller until it has passed. A wait
 // that joins late or leaves (done, cancelled, timed out) changes nothing
-// for the others; the poller's goroutine ends with its last wait.
-// WithoutSharedPolling makes a wait read alone. The reads are sent with
-// the poller's own context, with the earliest deadline of the waits they
-// serve, so that the attempt rule (see Retries) cuts a held read with time
-// left for a retry: a wait's context ends that wait at once, but its values
-// (a trace span) do not reach the reads.
+// for the others; the poller's goroutine ends with its last wait, and the
+// pollers belong to their Client: nothing is shared between Clients.
+// WithoutSharedPolling makes a wait read alone.
+//
+// A wait alone reads under its own context: the values the caller put in
+// it (a trace span, say) reach each read, and the reads are children of
+// the caller's span. A read shared by several waits runs under the
+// poller's own context, with the earliest deadline of the waits it serves,
+// so that the attempt rule (see Retries) cuts a held read with time left
+// for a retry; a wait's context ends that wait at once. An Observer that
+// is a SharedReadObserver is told, for each shared read, the context of
+// every wait it serves.
 //
 // # Read-only clients
 //

@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Sentinel errors to branch on with errors.Is. An *APIError matches the
@@ -46,6 +48,11 @@ var (
 	// exhaust memory.
 	ErrResponseTooLarge = errors.New("dbcloud: response body too large")
 )
+
+// ErrNoEndpoint is the cause of a WaitForConnectable error when there is
+// nothing to probe: the resource has no endpoint or, with WithPoolerCheck,
+// no connection pooler. The resource is returned with it.
+var ErrNoEndpoint = errors.New("dbcloud: no endpoint to probe")
 
 // ErrAttemptTimeout matches the failure of a call whose last attempt was
 // ended by the attempt timeout (see "Retries" in the package
@@ -198,3 +205,63 @@ func (e *MaybeCreatedError) Unwrap() error { return e.Err }
 
 // Is makes errors.Is(err, ErrMaybeCreated) true.
 func (e *MaybeCreatedError) Is(target error) bool { return target == ErrMaybeCreated }
+
+const (
+	// errorMessageRunes is how much of a non-JSON error body becomes Message.
+	errorMessageRunes = 200
+	// maxFieldRunes bounds each text field of an *APIError, so that a server
+	// cannot make an error line a megabyte long.
+	maxFieldRunes = 1000
+	// maxMessageScan is how much of a non-JSON error body is searched for
+	// the message's start.
+	maxMessageScan = 64 << 10
+)
+
+// clip cuts s after n runes.
+func clip(s string, n int) string {
+	for i := range s {
+		if n == 0 {
+			return s[:i] + "…"
+		}
+		n--
+	}
+	return s
+}
+
+// textStart returns the first runes of a non-JSON body (an HTML page from a
+// proxy, say) on one line, so an error stays readable.
+func textStart(data []byte) string {
+	var b strings.Builder
+	space, n := false, 0
+	for len(data) > 0 && n < errorMessageRunes {
+		r, size := utf8.DecodeRune(data)
+		data = data[size:]
+		if unicode.IsSpace(r) || !unicode.IsPrint(r) {
+			space = b.Len() > 0
+			continue
+		}
+		if space {
+			if n+2 > errorMessageRunes {
+				break // no room for the space and a rune after it
+			}
+			b.WriteByte(' ')
+			n++
+			space = false
+		}
+		b.WriteRune(r)
+		n++
+	}
+	return b.String()
+}
+
+func isNotFound(err error) bool { return errors.Is(err, ErrNotFound) }
+
+// isTerminal reports an error that more polling cannot outlast.
+func isTerminal(err error) bool {
+	if errors.Is(err, ErrUnexpectedStatus) || errors.Is(err, ErrNotFound) || errors.Is(err, ErrNoEndpoint) {
+		return true
+	}
+	apiErr, ok := errors.AsType[*APIError](err)
+	return ok && apiErr.StatusCode >= 400 && apiErr.StatusCode < 500 &&
+		apiErr.StatusCode != http.StatusTooManyRequests
+}

@@ -97,9 +97,3 @@ type CallResult struct {
 	// Err is what the caller got; nil on success.
 	Err error
 }
-
-// WithObserver sets an Observer told about every call and attempt. nil, like
-// no option, observes nothing and costs nothing.
-func WithObserver(o Observer) Option {
-	return func(c *clientConfig) { c.observer = o }
-}

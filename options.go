@@ -189,3 +189,55 @@ func WithRetryBudget(retries int) Option {
 func WithDefaultPollInterval(first, longest time.Duration) Option {
 	return func(c *clientConfig) { c.pollFirst, c.pollLongest = first, longest }
 }
+
+// WithObserver sets an Observer told about every call and attempt. nil, like
+// no option, observes nothing and costs nothing.
+func WithObserver(o Observer) Option {
+	return func(c *clientConfig) { c.observer = o }
+}
+
+// WithReadOnly makes a client that cannot change anything: every call that
+// would (every create, delete, start, stop, resize, fork, password,
+// environment, HA, pooler and VPC call, of services and of replica sets)
+// fails with a *ReadOnlyError matching ErrReadOnly before anything is sent.
+// Reads, logs and waits work as before. For programs that only look, such
+// as dashboards, or automation and AI agents that must not act.
+func WithReadOnly() Option {
+	return func(c *clientConfig) { c.readOnly = readOnlyAll }
+}
+
+// WithReadOnlyProd makes a client that cannot change a service tagged
+// PROD. Before each call that would change an existing service or one of
+// its replica sets, it reads the service (one GET, a call of its own) and
+// refuses, with a *ReadOnlyError matching ErrReadOnly and nothing sent, when
+// the service is tagged PROD or when its tag cannot be read (an error, no
+// tag in the answer): a guard that cannot tell refuses.
+//
+// What counts as a change to a PROD service:
+//   - every call on it: start, stop, resize, delete, password, environment
+//     (tagging it DEV is a change to a PROD service too), HA, pooler, VPC;
+//   - every call on its replica sets, creating one included: the guard
+//     follows the service's tag, not a replica set's own;
+//   - a fork of it: the fork copies PROD data into a new service outside
+//     the guard's protection.
+//
+// Services.Create is allowed: it changes no existing service, even when it
+// asks for the PROD tag. With WithCreateRecovery, a create whose answer was
+// lost is finished as part of it: when recovery finds the service the
+// create made, setting its new password (see WithCreateRecovery) is not
+// refused, even when the service is tagged PROD, since the create the guard
+// let through would otherwise end with a service nobody can log in to. Reads, logs and waits work as before. The guard
+// reads at the time of the call: another program may change the tag between
+// the read and the change.
+func WithReadOnlyProd() Option {
+	return func(c *clientConfig) { c.readOnly = readOnlyProd }
+}
+
+// checkPollInterval checks the delays of WithPollInterval or
+// WithDefaultPollInterval, named by field.
+func checkPollInterval(field string, first, longest time.Duration) error {
+	if first <= 0 || longest < first {
+		return invalid(field, "want 0 < first <= longest")
+	}
+	return nil
+}

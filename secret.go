@@ -3,10 +3,8 @@ package dbcloud
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"log/slog"
-	"strings"
 	"unicode/utf8"
 )
 
@@ -50,34 +48,4 @@ func (s *Secret) UnmarshalJSON(b []byte) error {
 		return nil
 	}
 	return json.Unmarshal(b, (*string)(s))
-}
-
-// scrub replaces the client's credentials and the call's own secret,
-// wherever a server echoed them (a message, a header), with "[redacted]".
-// r is nil for a text of no request: only the credentials are removed.
-func (api *caller) scrub(s string, r *request) string {
-	for _, secret := range api.pipe.Secrets() {
-		s = redact(s, secret)
-	}
-	if r == nil {
-		return s
-	}
-	return redact(s, r.scrub)
-}
-
-func redact(s, secret string) string {
-	if secret != "" && strings.Contains(s, secret) {
-		return strings.ReplaceAll(s, secret, redacted)
-	}
-	return s
-}
-
-// scrubError keeps the secrets out of an error's text even if a lower layer
-// (a proxy's error, a custom transport) echoed one. It keeps the error, and
-// what it wraps, when there is nothing to scrub.
-func (api *caller) scrubError(err error, r *request) error {
-	if msg := err.Error(); api.scrub(msg, r) != msg {
-		return errors.New(api.scrub(msg, r))
-	}
-	return err
 }

@@ -5,14 +5,6 @@ import (
 	"net/http"
 )
 
-// Path templates of CallInfo.Path, one per endpoint.
-const (
-	tplServices    = "/projects/{project_id}/services"
-	tplService     = tplServices + "/{service_id}"
-	tplReplicaSets = tplService + "/replicaSets"
-	tplReplicaSet  = tplReplicaSets + "/{replica_set_id}"
-)
-
 // List returns every service of a project.
 func (s *ServicesClient) List(ctx context.Context, projectID string) ([]Service, error) {
 	return listServices(ctx, s.api, ref{projectID: projectID}, nil)
@@ -149,14 +141,6 @@ func (s *ServicesClient) SetHA(ctx context.Context, projectID, serviceID string,
 		return nil, err
 	}
 	return serviceKind.action(ctx, s.api, "Services.SetHA", tplService+"/setHA", ref{projectID, serviceID, ""}, body, haSetTo(req))
-}
-
-// passwordRequest is the request that sets the password of the service at
-// names; the password is kept out of its errors.
-func passwordRequest(at ref, password string) request {
-	r := servicePlace.request("Services.UpdatePassword", http.MethodPost, tplService+"/updatePassword", at)
-	r.body, r.scrub = passwordBody{password}, password
-	return r
 }
 
 func checkVPCID(id string) error {

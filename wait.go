@@ -66,15 +66,6 @@ func (api *caller) newWaitConfig(opts []WaitOption) (waitConfig, error) {
 	return cfg, checkPollInterval("WithPollInterval", cfg.first, cfg.longest)
 }
 
-// checkPollInterval checks the delays of WithPollInterval or
-// WithDefaultPollInterval, named by field.
-func checkPollInterval(field string, first, longest time.Duration) error {
-	if first <= 0 || longest < first {
-		return invalid(field, "want 0 < first <= longest")
-	}
-	return nil
-}
-
 // WithPollInterval sets this wait's delays between polls, in place of the
 // client's (WithDefaultPollInterval); see "Polling" in the package
 // documentation for how they grow.

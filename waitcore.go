@@ -155,18 +155,6 @@ func (c *waitConfig) bound(ctx context.Context) (context.Context, context.Cancel
 	return context.WithTimeout(ctx, d)
 }
 
-func isNotFound(err error) bool { return errors.Is(err, ErrNotFound) }
-
-// isTerminal reports an error that more polling cannot outlast.
-func isTerminal(err error) bool {
-	if errors.Is(err, ErrUnexpectedStatus) || errors.Is(err, ErrNotFound) || errors.Is(err, ErrNoEndpoint) {
-		return true
-	}
-	apiErr, ok := errors.AsType[*APIError](err)
-	return ok && apiErr.StatusCode >= 400 && apiErr.StatusCode < 500 &&
-		apiErr.StatusCode != http.StatusTooManyRequests
-}
-
 // ctxError is why a wait ended with its context, with the last poll
 // failure, if the newest polls failed.
 func ctxError(ctx context.Context, lastFailure error) error {

@@ -1,5 +1,8 @@
 package dbcloud
 
+// What an answer, or its absence, means as an error for the caller: the
+// errors of the core (caller.outcome), with the secrets kept out of them.
+
 import (
 	"encoding/json"
 	"errors"
@@ -7,21 +10,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/dbcloud/dbcloud-go/internal/pipeline"
-)
-
-const (
-	// errorMessageRunes is how much of a non-JSON error body becomes Message.
-	errorMessageRunes = 200
-	// maxFieldRunes bounds each text field of an *APIError, so that a server
-	// cannot make an error line a megabyte long.
-	maxFieldRunes = 1000
-	// maxMessageScan is how much of a non-JSON error body is searched for
-	// the message's start.
-	maxMessageScan = 64 << 10
 )
 
 // apiError is the *APIError of an error answer to r.
@@ -103,39 +93,32 @@ func (api *caller) serverText(s string, r *request) string {
 	return clip(api.scrub(s, r), maxFieldRunes)
 }
 
-// clip cuts s after n runes.
-func clip(s string, n int) string {
-	for i := range s {
-		if n == 0 {
-			return s[:i] + "…"
-		}
-		n--
+// scrub replaces the client's credentials and the call's own secret,
+// wherever a server echoed them (a message, a header), with "[redacted]".
+// r is nil for a text of no request: only the credentials are removed.
+func (api *caller) scrub(s string, r *request) string {
+	for _, secret := range api.pipe.Secrets() {
+		s = redact(s, secret)
+	}
+	if r == nil {
+		return s
+	}
+	return redact(s, r.scrub)
+}
+
+func redact(s, secret string) string {
+	if secret != "" && strings.Contains(s, secret) {
+		return strings.ReplaceAll(s, secret, redacted)
 	}
 	return s
 }
 
-// textStart returns the first runes of a non-JSON body (an HTML page from a
-// proxy, say) on one line, so an error stays readable.
-func textStart(data []byte) string {
-	var b strings.Builder
-	space, n := false, 0
-	for len(data) > 0 && n < errorMessageRunes {
-		r, size := utf8.DecodeRune(data)
-		data = data[size:]
-		if unicode.IsSpace(r) || !unicode.IsPrint(r) {
-			space = b.Len() > 0
-			continue
-		}
-		if space {
-			if n+2 > errorMessageRunes {
-				break // no room for the space and a rune after it
-			}
-			b.WriteByte(' ')
-			n++
-			space = false
-		}
-		b.WriteRune(r)
-		n++
+// scrubError keeps the secrets out of an error's text even if a lower layer
+// (a proxy's error, a custom transport) echoed one. It keeps the error, and
+// what it wraps, when there is nothing to scrub.
+func (api *caller) scrubError(err error, r *request) error {
+	if msg := err.Error(); api.scrub(msg, r) != msg {
+		return errors.New(api.scrub(msg, r))
 	}
-	return b.String()
+	return err
 }
