@@ -204,21 +204,24 @@ func TestFollowLogsValidation(t *testing.T) {
 func TestFollowLogsEndsOnUnusableAnswers(t *testing.T) {
 	since := &dbcloud.LogOptions{Since: time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)}
 	for _, tt := range []struct {
-		name  string
-		pages map[string]httpmock.Responder
-		opts  *dbcloud.LogOptions
-		want  error
+		name     string
+		pages    map[string]httpmock.Responder
+		opts     *dbcloud.LogOptions
+		want     error
+		requests int
 	}{
+		// The newest page, the window's second page (until, no cursor),
+		// then (A, until), whose answer A would send it again.
 		{"repeated cursor", map[string]httpmock.Responder{
 			"":  httpmock.NewStringResponder(200, logsPage(false, "A", "m3")),
 			"A": httpmock.NewStringResponder(200, logsPage(false, "A", "m2")),
-		}, since, dbcloud.ErrRepeatedCursor},
+		}, since, dbcloud.ErrRepeatedCursor, 3},
 		{"no timestamps, from Since", map[string]httpmock.Responder{
 			"": httpmock.NewStringResponder(200, logsPage(true, "", "m2", "m1")),
-		}, since, dbcloud.ErrUntimedLogs},
+		}, since, dbcloud.ErrUntimedLogs, 1},
 		{"no timestamps, at the start", map[string]httpmock.Responder{
 			"": httpmock.NewStringResponder(200, logsPage(true, "", "m2", "m1")),
-		}, nil, dbcloud.ErrUntimedLogs},
+		}, nil, dbcloud.ErrUntimedLogs, 1},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			c, queries := scriptedLogs(t, tt.pages)
@@ -226,8 +229,8 @@ func TestFollowLogsEndsOnUnusableAnswers(t *testing.T) {
 			if len(errs) != 1 || !errors.Is(errs[0], tt.want) || len(msgs) != 0 {
 				t.Fatalf("yielded %v and %v, want one %v", msgs, errs, tt.want)
 			}
-			if len(*queries) != len(tt.pages) {
-				t.Errorf("%d requests, want %d", len(*queries), len(tt.pages))
+			if len(*queries) != tt.requests {
+				t.Errorf("%d requests, want %d", len(*queries), tt.requests)
 			}
 		})
 	}
