@@ -28,8 +28,10 @@ type LogOptions struct {
 	// Node reads one node of a multi-node service; nil = the service's
 	// default. Every method.
 	Node *int
-	// Search keeps the entries that match every term, full-text, one query
-	// parameter per term; an empty or blank term is refused. Every method.
+	// Search keeps the entries that match the terms, full-text, one query
+	// parameter per term; an empty or blank term is refused. The API does
+	// not say whether case matters or whether every term must match (see
+	// "Logs" in the package documentation). Every method.
 	Search []string
 	// Severities keeps the entries of these levels, one query parameter per
 	// value. Every method; not together with MinSeverity.
