@@ -143,44 +143,47 @@ func TestLogsOnDemoFake(t *testing.T) {
 func TestLogsFollow(t *testing.T) {
 	dbcloudtest.CheckGoroutines(t)
 	srv, id, held := history(t)
+	var want []dbcloud.LogEntry
+	for i := len(held) - 1; i >= 0; i-- {
+		if !held[i].Timestamp.Before(now.Add(-time.Minute)) {
+			want = append(want, held[i])
+		}
+	}
+	followed(t, srv, id, []string{"-since", "1m"}, want, []dbcloud.LogEntry{
+		{Timestamp: now.Add(time.Second), Severity: "LOG", Message: "migration started"},
+		{Timestamp: now.Add(time.Second), Severity: "LOG", Message: "migration started"},
+		{Timestamp: now.Add(2 * time.Second), Severity: "ERROR", Message: "migration failed"},
+	})
+}
+
+// followed runs the command with -follow and args, checks that it prints
+// the lines of want, then appends added and checks that it prints them,
+// and nothing else, and exits 0 with the follow notice once the context
+// ends.
+func followed(t *testing.T, srv *dbcloudtest.Server, id string, args []string, want, added []dbcloud.LogEntry) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 	outR, outW := io.Pipe()
 	var errOut strings.Builder
 	code := make(chan int, 1)
 	go func() {
-		code <- run(ctx, []string{"-service", id, "-follow", "-interval", "1ms", "-since", "1m"},
+		code <- run(ctx, append([]string{"-service", id, "-follow", "-interval", "1ms"}, args...),
 			func() time.Time { return now }, outW, &errOut)
 		outW.Close()
 	}()
-	line := func(e dbcloud.LogEntry) string {
-		return fmt.Sprintf("%s %-7s %s", e.Timestamp.Format(time.RFC3339Nano), e.Severity, e.Message)
-	}
-	var want []string
-	for i := len(held) - 1; i >= 0; i-- {
-		if !held[i].Timestamp.Before(now.Add(-time.Minute)) {
-			want = append(want, line(held[i]))
-		}
-	}
-	added := []dbcloud.LogEntry{
-		{Timestamp: now.Add(time.Second), Severity: "LOG", Message: "migration started"},
-		{Timestamp: now.Add(time.Second), Severity: "LOG", Message: "migration started"},
-		{Timestamp: now.Add(2 * time.Second), Severity: "ERROR", Message: "migration failed"},
-	}
-	for _, e := range added {
-		want = append(want, line(e))
-	}
 	lines := bufio.NewScanner(outR)
-	for i, w := range want {
-		if i == len(want)-len(added) {
+	all := append(want, added...)
+	for i, e := range all {
+		if i == len(want) {
 			if err := srv.AppendLogs(id, added...); err != nil {
 				t.Fatal(err)
 			}
 		}
 		if !lines.Scan() {
-			t.Fatalf("output ended after %d of %d lines", i, len(want))
+			t.Fatalf("output ended after %d of %d lines: %s", i, len(all), errOut.String())
 		}
-		if lines.Text() != w {
+		if w := fmt.Sprintf("%s %-7s %s", e.Timestamp.Format(time.RFC3339Nano), e.Severity, e.Message); lines.Text() != w {
 			t.Fatalf("line %d = %q, want %q", i, lines.Text(), w)
 		}
 	}
@@ -231,40 +234,6 @@ func TestLogsTailAndMinSeverity(t *testing.T) {
 func TestLogsTailThenFollow(t *testing.T) {
 	dbcloudtest.CheckGoroutines(t)
 	srv, id, held := history(t)
-	ctx, cancel := context.WithCancel(t.Context())
-	defer cancel()
-	outR, outW := io.Pipe()
-	var errOut strings.Builder
-	code := make(chan int, 1)
-	go func() {
-		code <- run(ctx, []string{"-service", id, "-follow", "-tail", "2", "-interval", "1ms"},
-			func() time.Time { return now }, outW, &errOut)
-		outW.Close()
-	}()
-	line := func(e dbcloud.LogEntry) string {
-		return fmt.Sprintf("%s %-7s %s", e.Timestamp.Format(time.RFC3339Nano), e.Severity, e.Message)
-	}
-	added := dbcloud.LogEntry{Timestamp: held[0].Timestamp, Severity: "ERROR", Message: "at the tail's last instant"}
-	want := []string{line(held[1]), line(held[0]), line(added)}
-	lines := bufio.NewScanner(outR)
-	for i, w := range want {
-		if i == 2 {
-			if err := srv.AppendLogs(id, added); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if !lines.Scan() {
-			t.Fatalf("output ended after %d of %d lines: %s", i, len(want), errOut.String())
-		}
-		if lines.Text() != w {
-			t.Fatalf("line %d = %q, want %q", i, lines.Text(), w)
-		}
-	}
-	cancel()
-	if lines.Scan() {
-		t.Errorf("unexpected line %q", lines.Text())
-	}
-	if c := <-code; c != 0 {
-		t.Errorf("exit %d, stderr %q", c, errOut.String())
-	}
+	followed(t, srv, id, []string{"-tail", "2"}, []dbcloud.LogEntry{held[1], held[0]},
+		[]dbcloud.LogEntry{{Timestamp: held[0].Timestamp, Severity: "ERROR", Message: "at the tail's last instant"}})
 }
