@@ -192,26 +192,38 @@ func TestAllLogsDeprecatedOnlyResponses(t *testing.T) {
 	}
 }
 
+// A server whose cursors lead back to a request already made ends the read
+// with ErrRepeatedCursor. A request is its cursor and its window: the
+// second page, asked for with until and no cursor, is a request of its own,
+// so cursor A there and cursor A in the fixed window are two requests; the
+// repeat is caught before the same cursor is sent in the same window again.
 func TestAllLogsRepeatingCursorIsAnError(t *testing.T) {
-	for name, pages := range map[string]map[string]httpmock.Responder{
-		"same cursor again": {
+	for _, tc := range []struct {
+		name     string
+		pages    map[string]httpmock.Responder
+		requests int
+	}{
+		// "", then until: A, then (A, until) answered A again.
+		{"same cursor again", map[string]httpmock.Responder{
 			"":  httpmock.NewStringResponder(200, logsPage(false, "A", "m1")),
 			"A": httpmock.NewStringResponder(200, logsPage(false, "A", "m2")),
-		},
-		"a longer cycle": {
+		}, 3},
+		// "", then until: B, then (B, until), (A, until), and (B, until)
+		// again, caught when (A, until) comes round once more.
+		{"a longer cycle", map[string]httpmock.Responder{
 			"":  httpmock.NewStringResponder(200, logsPage(false, "A", "m1")),
 			"A": httpmock.NewStringResponder(200, logsPage(false, "B", "m2")),
 			"B": httpmock.NewStringResponder(200, logsPage(false, "A", "m3")),
-		},
+		}, 5},
 	} {
-		t.Run(name, func(t *testing.T) {
-			c, queries := scriptedLogs(t, pages)
+		t.Run(tc.name, func(t *testing.T) {
+			c, queries := scriptedLogs(t, tc.pages)
 			msgs, errs := messages(t, c.Services.AllLogs(t.Context(), "p1", "s1", nil))
 			if len(errs) != 1 || !errors.Is(errs[0], dbcloud.ErrRepeatedCursor) {
 				t.Fatalf("errors = %v, want one ErrRepeatedCursor", errs)
 			}
-			if len(msgs) != len(pages) || len(*queries) != len(pages) {
-				t.Errorf("got %d entries in %d requests, want %d of each: every page once", len(msgs), len(*queries), len(pages))
+			if len(msgs) != tc.requests || len(*queries) != tc.requests {
+				t.Errorf("got %d entries in %d requests, want %d of each", len(msgs), len(*queries), tc.requests)
 			}
 		})
 	}

@@ -8,6 +8,8 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"reflect"
+	"slices"
 	"strings"
 	"time"
 
@@ -115,10 +117,51 @@ func redact(s, secret string) string {
 
 // scrubError keeps the secrets out of an error's text even if a lower layer
 // (a proxy's error, a custom transport) echoed one. It keeps the error, and
-// what it wraps, when there is nothing to scrub.
+// what it wraps, when there is nothing to scrub; otherwise it returns an
+// error with the scrubbed text that keeps the original's identity (see
+// scrubbedError).
 func (api *caller) scrubError(err error, r *request) error {
 	if msg := err.Error(); api.scrub(msg, r) != msg {
-		return errors.New(api.scrub(msg, r))
+		secrets := api.pipe.Secrets()
+		if r != nil && r.scrub != "" {
+			secrets = append(slices.Clip(secrets), r.scrub)
+		}
+		return &scrubbedError{msg: api.scrub(msg, r), err: err, secrets: secrets}
 	}
 	return err
+}
+
+// scrubbedError is an error whose text had a secret removed. It matches
+// what the original matched with errors.Is (a sentinel is a value the
+// caller already holds: nothing leaks), and with errors.As when the value
+// found carries no secret in its own text, so that ErrRepeatedCursor, a
+// context's end or an *APIError keep their identity. It has no Unwrap:
+// the original, whose text holds the secret, is never handed out.
+type scrubbedError struct {
+	msg     string
+	err     error
+	secrets []string // what was scrubbed out, to keep out of As
+}
+
+func (e *scrubbedError) Error() string { return e.msg }
+
+// Is reports whether the original error matches target.
+func (e *scrubbedError) Is(target error) bool { return errors.Is(e.err, target) }
+
+// As finds target in the original error, unless the error found would
+// show a secret in its text.
+func (e *scrubbedError) As(target any) bool {
+	if !errors.As(e.err, target) {
+		return false
+	}
+	v := reflect.ValueOf(target).Elem()
+	if found, ok := v.Interface().(error); ok && found != nil {
+		for _, secret := range e.secrets {
+			if secret != "" && strings.Contains(found.Error(), secret) {
+				v.SetZero()
+				return false
+			}
+		}
+	}
+	return true
 }

@@ -522,7 +522,7 @@ func (s *logServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	k := 0
 	if r.URL.Query().Has("until") && !r.URL.Query().Has("cursor") {
 		// AllLogs' second page: until just after the first page's oldest
-		// entry (see logWalk). The history does not change here, so it is
+		// entry (see internal/logwalk). The history does not change here, so it is
 		// the page the first page's cursor names.
 		k = 1
 	}

@@ -197,6 +197,67 @@
 // is a SharedReadObserver is told, for each shared read, the context of
 // every wait it serves.
 //
+// # Logs
+//
+// Four methods read a service's log, all with LogOptions: ListLogs reads one
+// page (at most MaxLogPage, 500 entries, newest first) and its cursor;
+// AllLogs yields every entry, newest first, fetching pages lazily; TailLogs
+// returns the newest n, oldest first, and the LogPosition just after them;
+// FollowLogs yields new entries oldest first as they are written, like
+// tail -f, from now, from Since, or just after a position (After), also one
+// stored by an earlier run. Each field of LogOptions says which of them use
+// it; a field set for a method that does not use it is a *ValidationError,
+// never ignored.
+//
+// Filters. The API document says: search takes full-text terms, one query
+// parameter per term; severities the levels to keep, one parameter per
+// level; node a node of a multi-node service; since and until bound the
+// time. It does not say whether a term matches regardless of case, as a
+// word or as any part of the text, or whether an entry must match every
+// term or one of them; nor whether since includes its own instant (the SDK
+// is right either way). dbcloudtest keeps an entry that contains every
+// term, regardless of case. Code that depends on exact matching should
+// check the entries it gets (strings.Contains on Message). MinSeverity is
+// sent as the levels from it up, in upper case (see Severity).
+//
+// One read, one window. A cursor is valid only within the window it was
+// issued for, and the live service positions it relative to the window's
+// newest entry. A read of several pages with neither Until nor a Cursor
+// therefore fixes until after its first page, just after that page's oldest
+// entry, on the server's clock: entries written during the read are not in
+// it, and none comes twice. The second page reads the first page's entries
+// at that instant again and drops them (so an entry written at that
+// instant meanwhile is not lost).
+//
+// Cost. ListLogs: one request. AllLogs and TailLogs: one request a page;
+// the newest n entries cost one request for n ≤ 500, and ceil((n+k)/500)
+// above, where k is the number of the first page's entries at its oldest
+// instant (1 unless entries share a timestamp): at most ceil(n/500)+1 (n =
+// 501: 2; 1,000: 3; 2,000: 5). A break out of AllLogs after the first entry
+// costs one request. FollowLogs: one request a poll while a poll finds at
+// most a page of new entries; a poll that finds k ≥ 2 pages walks back to
+// the last entry yielded, then reads the pages between the newest and the
+// oldest again to yield them oldest first: 2k-2 requests (1,234 new lines:
+// 4). Every page is a GET, retried like any other.
+//
+// Bounds, whatever the server sends. A page of more than 500 entries is a
+// malformed answer (ErrInvalidResponse), refused before its entries are
+// decoded. ListLogs holds one page. AllLogs holds one page, the request it
+// sends next, a hash of each of the first page's entries at its oldest
+// instant and two hashes to tell a cycle, however long the history;
+// TailLogs holds that and the n entries it returns; FollowLogs
+// holds two pages, its position (a hash per distinct line at the newest
+// instant) and, during a poll that walks back, the cursor of each page
+// walked: at most MaxFollowWalk (10,000) pages and 4 MiB of cursor text,
+// beyond which the follow ends with ErrFollowBacklog.
+//
+// Cycles. A request is its cursor and its window: the same cursor text in
+// another window is another request. A read or a follow whose requests
+// repeat (a server that cycles) ends with ErrRepeatedCursor: at once when
+// the server hands back the cursor it was given, and in any case before it
+// has sent three times as many requests as distinct ones. Telling a cycle
+// keeps two hashes, not the cursors.
+//
 // # Read-only clients
 //
 // WithReadOnly refuses every change before sending it, with an error

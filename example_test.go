@@ -388,7 +388,7 @@ func ExampleServicesClient_ListLogs() {
 }
 
 // The last error lines, then every new one as it comes: the position
-// TailLogs returns is where Follow resumes, with no line missed or
+// TailLogs returns is where FollowLogs resumes, with no line missed or
 // repeated. Stored as text, it survives a restart of the program.
 func ExampleServicesClient_TailLogs() {
 	srv := dbcloudtest.NewServer()
@@ -405,7 +405,7 @@ func ExampleServicesClient_TailLogs() {
 		dbcloud.LogEntry{Severity: "LOG", Message: "checkpoint complete"},
 		dbcloud.LogEntry{Severity: "FATAL", Message: "terminating connection due to administrator command"})
 
-	errorsOnly := &dbcloud.LogReadOptions{MinSeverity: dbcloud.SeverityError}
+	errorsOnly := &dbcloud.LogOptions{MinSeverity: dbcloud.SeverityError}
 	lines, pos, err := client.Services.TailLogs(ctx, projectID, svc.ServiceID, 2, errorsOnly)
 	if err != nil {
 		log.Fatal(err)
@@ -426,7 +426,7 @@ func ExampleServicesClient_TailLogs() {
 	}
 	ctx, stop := context.WithTimeout(ctx, time.Minute)
 	defer stop()
-	for e, err := range client.Services.Follow(ctx, projectID, svc.ServiceID, &dbcloud.LogFollowOptions{
+	for e, err := range client.Services.FollowLogs(ctx, projectID, svc.ServiceID, &dbcloud.LogOptions{
 		After:        after,
 		MinSeverity:  dbcloud.SeverityError,
 		PollInterval: 10 * time.Millisecond,

@@ -7,6 +7,8 @@ import (
 	"maps"
 	"math/rand/v2"
 	"time"
+
+	"github.com/dbcloud/dbcloud-go/internal/logwalk"
 )
 
 // DefaultFollowInterval is how often FollowLogs polls when
@@ -16,13 +18,15 @@ const DefaultFollowInterval = 2 * time.Second
 // FollowLogs yields a service's log entries oldest first as they are written,
 // like tail -f, polling the API until ctx ends.
 //
-// It starts at opts.Since (entries at that instant included) or, when Since
-// is zero, after the entries the API holds at the first poll that succeeds:
-// those count as seen. The server's clock decides, not the local one, so
-// clock skew neither drops nor repeats a line. Search, Severities and Node
-// filter as for ListLogs; PollInterval sets the pace. Cursor and Until have
-// no meaning in a follow: setting either is a *ValidationError, yielded
-// before anything is sent.
+// It starts just after opts.After (a LogPosition from TailLogs or an
+// earlier follow, also one stored by an earlier run), or at opts.Since
+// (entries at that instant included), or, with neither, after the entries
+// the API holds at the first poll that succeeds: those count as seen. The
+// server's clock decides, not the local one, so clock skew neither drops
+// nor repeats a line. Node, Search, Severities and MinSeverity filter as
+// for ListLogs; PollInterval sets the pace. Cursor and Until have no
+// meaning in a follow: setting either, or both After and Since, is a
+// *ValidationError, yielded before anything is sent.
 //
 // Every entry is yielded once, also when more than a page of entries is
 // written between two polls and when entries share a timestamp: entries at
@@ -31,42 +35,30 @@ const DefaultFollowInterval = 2 * time.Second
 // bound includes its own instant or not. An entry the API records with a
 // timestamp older than one already yielded is not seen.
 //
-// A poll that finds nothing new is one request. A poll that finds more than
-// a page walks back to the last entry yielded, page by page as the API serves
-// them (newest first), within one window fixed after the first page (see
-// AllLogs), and then yields oldest first, reading the pages between the
-// newest and the oldest a second time rather than holding them: k pages cost
-// 2k-2 requests. A follow holds at most two pages, a cursor per page of the
-// current poll, and a hash of each entry yielded at the newest instant,
-// however long it runs. The cursors are bounded: a poll that would walk back
-// through more than MaxFollowWalk pages, or hold more than 4 MiB of cursors
-// (only a broken or hostile server sends such cursors), ends the follow with
-// ErrFollowBacklog; resume it with a LogPosition (see Follow).
+// A poll that finds nothing new is one request; one that finds more than a
+// page walks back to the last entry yielded and costs more, and what a
+// follow holds is bounded: the package documentation's "Logs" section
+// states both. To resume after a restart, advance a LogPosition with each
+// entry handled and store it; start the next run with it:
+//
+//	pos, _ := dbcloud.ParseLogPosition(load()) // "" = the beginning
+//	for entry, err := range client.Services.FollowLogs(ctx, projectID, serviceID, &dbcloud.LogOptions{After: pos}) {
+//		if err != nil {
+//			return err
+//		}
+//		handle(entry)
+//		pos.Advance(entry)
+//		store(pos.String())
+//	}
 //
 // Network errors, 5xx and 429, once the request's own retries are spent, are
 // outlasted: the next poll resumes where the last yielded entry left off. A
 // 404 (the service is gone) or another 4xx is yielded once, with a zero
 // LogEntry, and ends the follow, as do ErrRepeatedCursor, ErrUntimedLogs and
-// ErrFollowBacklog.
-// The end of ctx ends it with no error.
-//
-//	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
-//	defer stop()
-//	for entry, err := range client.Services.FollowLogs(ctx, projectID, serviceID, nil) {
-//		if err != nil {
-//			return err
-//		}
-//		fmt.Println(entry.Timestamp, entry.Severity, entry.Message)
-//	}
+// ErrFollowBacklog. The end of ctx ends it with no error.
 func (s *ServicesClient) FollowLogs(ctx context.Context, projectID, serviceID string, opts *LogOptions) iter.Seq2[LogEntry, error] {
-	return follow(ctx, func() (*follower, error) { return s.newFollower(projectID, serviceID, opts) })
-}
-
-// follow is the sequence of a follow that start sets up anew at each
-// iteration; an error setting it up is the only value yielded.
-func follow(ctx context.Context, start func() (*follower, error)) iter.Seq2[LogEntry, error] {
 	return func(yield func(LogEntry, error) bool) {
-		f, err := start()
+		f, err := s.newFollower(projectID, serviceID, opts)
 		if err != nil {
 			yield(LogEntry{}, err)
 			return
@@ -85,7 +77,7 @@ func follow(ctx context.Context, start func() (*follower, error)) iter.Seq2[LogE
 type follower struct {
 	s                  *ServicesClient
 	projectID, service string
-	opts               LogOptions // the filters; Since, Until and Cursor are set per request
+	filters            logFilters // since is set per poll
 	interval           time.Duration
 
 	started bool // the start is known: a position or Since, or the first poll
@@ -98,32 +90,27 @@ type follower struct {
 }
 
 func (s *ServicesClient) newFollower(projectID, serviceID string, opts *LogOptions) (*follower, error) {
-	f := &follower{s: s, projectID: projectID, service: serviceID}
-	if opts != nil {
-		f.opts = *opts
+	filters, err := opts.filters(logFollow)
+	if err != nil {
+		return nil, err
 	}
-	switch {
-	case f.opts.Cursor != "":
-		return nil, invalid("Cursor", "FollowLogs starts from Since, not from a cursor")
-	case !f.opts.Until.IsZero():
-		return nil, invalid("Until", "FollowLogs has no end: use a context to stop it")
-	case f.opts.PollInterval < 0:
-		return nil, invalid("PollInterval", "must not be negative")
-	}
-	// Bad ids or filters are reported now, before anything is sent.
+	// Bad ids are reported now, before anything is sent.
 	if err := checkService(projectID, serviceID); err != nil {
 		return nil, err
 	}
-	if _, err := f.opts.query(); err != nil {
-		return nil, err
+	f := &follower{s: s, projectID: projectID, service: serviceID, filters: filters, interval: DefaultFollowInterval}
+	if opts == nil {
+		return f, nil
 	}
-	f.interval = f.opts.PollInterval
-	if f.interval == 0 {
-		f.interval = DefaultFollowInterval
+	if opts.PollInterval != 0 {
+		f.interval = opts.PollInterval
 	}
-	if !f.opts.Since.IsZero() {
+	switch {
+	case opts.After != nil:
+		f.started, f.pos = true, *opts.After.Clone()
+	case !opts.Since.IsZero():
 		f.started = true
-		f.pos = LogPosition{at: f.opts.Since, seen: map[uint64]uint32{}}
+		f.pos = LogPosition{at: opts.Since, seen: map[uint64]uint32{}}
 	}
 	return f, nil
 }
@@ -135,7 +122,8 @@ var ErrUntimedLogs = errors.New("dbcloud: log entries without timestamps cannot 
 
 // MaxFollowWalk is the most pages one poll of a follow walks back through
 // (5,000,000 entries), and maxFollowCursorBytes the most cursor text it
-// holds to read them again: a broken or hostile server that keeps handing
+// holds to read them again (64 pages of 64 KiB cursors; 10,000 pages of
+// cursors up to 419 bytes): a broken or hostile server that keeps handing
 // out new cursors cannot grow a follow's memory without bound.
 const (
 	MaxFollowWalk        = 10_000
@@ -144,8 +132,8 @@ const (
 
 // ErrFollowBacklog is yielded by a follow whose poll would walk back through
 // more than MaxFollowWalk pages (or 4 MiB of cursors) to reach the last
-// entry it yielded. Resume with the LogPosition of the last entry handled
-// and a later Since, or read the backlog with AllLogs.
+// entry it yielded. Read the backlog with AllLogs, or follow again from a
+// later Since.
 var ErrFollowBacklog = errors.New("dbcloud: more new log entries than a follow walks back through at once")
 
 // endsFollow reports an error that no later poll can outlast.
@@ -188,12 +176,12 @@ func jitter(d time.Duration) time.Duration {
 
 // poll reads what is new since the position and yields it oldest first.
 func (f *follower) poll(ctx context.Context, yield func(LogEntry, error) bool) error {
-	q := f.opts
+	filters := f.filters
 	if !f.pos.IsZero() {
-		q.Since = f.pos.at.Add(-time.Nanosecond)
+		filters = filters.withSince(f.pos.at.Add(-time.Nanosecond))
 	}
-	w := f.s.newLogWalk(f.projectID, f.service, q)
-	top, err := w.next(ctx)
+	w := f.s.newLogWalk(f.projectID, f.service, filters, "", time.Time{})
+	top, err := w.Next(ctx)
 	if err != nil {
 		return err
 	}
@@ -203,15 +191,15 @@ func (f *follower) poll(ctx context.Context, yield func(LogEntry, error) bool) e
 	// Walk back to the position, keeping only the newest page, the page in
 	// hand, and how to read the pages in between again.
 	last := top
-	var steps []walkStep
+	var steps []logwalk.Request
 	held := 0
-	for !w.done && !f.reached(last) {
-		st := w.step()
-		if held += len(st.cursor); len(steps) == MaxFollowWalk || held > maxFollowCursorBytes {
+	for !w.Done() && !f.reached(last) {
+		st := w.Step()
+		if held += len(st.Cursor); len(steps) == MaxFollowWalk || held > maxFollowCursorBytes {
 			return ErrFollowBacklog
 		}
 		steps = append(steps, st)
-		if last, err = w.next(ctx); err != nil {
+		if last, err = w.Next(ctx); err != nil {
 			return err
 		}
 	}
@@ -221,7 +209,7 @@ func (f *follower) poll(ctx context.Context, yield func(LogEntry, error) bool) e
 			return err
 		}
 		for i := len(steps) - 2; i >= 0; i-- {
-			page, err := w.fetch(ctx, steps[i])
+			page, err := w.Fetch(ctx, steps[i])
 			if err != nil {
 				return err
 			}
@@ -235,19 +223,19 @@ func (f *follower) poll(ctx context.Context, yield func(LogEntry, error) bool) e
 
 // reached reports a page that goes back past the position: older pages hold
 // nothing new.
-func (f *follower) reached(p *LogPage) bool {
-	n := len(p.Entries)
-	return !f.pos.IsZero() && n > 0 && p.Entries[n-1].Timestamp.Before(f.pos.at)
+func (f *follower) reached(page []LogEntry) bool {
+	n := len(page)
+	return !f.pos.IsZero() && n > 0 && page[n-1].Timestamp.Before(f.pos.at)
 }
 
 // start takes the entries at the newest instant the API holds as seen, so
 // that a follow without Since yields only what is written after it starts.
 // The clock of the server decides, not the local one: no skew can drop or
 // repeat lines. Until a first poll succeeds, nothing is marked.
-func (f *follower) start(ctx context.Context, w *logWalk, p *LogPage) error {
+func (f *follower) start(ctx context.Context, w *logwalk.Walk[LogEntry], page []LogEntry) error {
 	var pos LogPosition
 	for pages := 1; ; pages++ {
-		for _, e := range p.Entries {
+		for _, e := range page {
 			if e.Timestamp.IsZero() {
 				return ErrUntimedLogs
 			}
@@ -257,7 +245,7 @@ func (f *follower) start(ctx context.Context, w *logWalk, p *LogPage) error {
 			}
 			pos.Advance(e)
 		}
-		if w.done {
+		if w.Done() {
 			f.started, f.pos = true, pos
 			return nil
 		}
@@ -266,16 +254,16 @@ func (f *follower) start(ctx context.Context, w *logWalk, p *LogPage) error {
 			return ErrFollowBacklog
 		}
 		var err error
-		if p, err = w.next(ctx); err != nil {
+		if page, err = w.Next(ctx); err != nil {
 			return err
 		}
 	}
 }
 
 // emit yields the new entries of a page, oldest first, moving the position.
-func (f *follower) emit(ctx context.Context, p *LogPage, yield func(LogEntry, error) bool) error {
-	for i := len(p.Entries) - 1; i >= 0; i-- {
-		e := p.Entries[i]
+func (f *follower) emit(ctx context.Context, page []LogEntry, yield func(LogEntry, error) bool) error {
+	for i := len(page) - 1; i >= 0; i-- {
+		e := page[i]
 		if e.Timestamp.IsZero() {
 			return ErrUntimedLogs
 		}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"runtime"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -204,21 +205,24 @@ func TestFollowLogsValidation(t *testing.T) {
 func TestFollowLogsEndsOnUnusableAnswers(t *testing.T) {
 	since := &dbcloud.LogOptions{Since: time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)}
 	for _, tt := range []struct {
-		name  string
-		pages map[string]httpmock.Responder
-		opts  *dbcloud.LogOptions
-		want  error
+		name     string
+		pages    map[string]httpmock.Responder
+		opts     *dbcloud.LogOptions
+		want     error
+		requests int
 	}{
+		// The newest page, the window's second page (until, no cursor),
+		// then (A, until), whose answer A would send it again.
 		{"repeated cursor", map[string]httpmock.Responder{
 			"":  httpmock.NewStringResponder(200, logsPage(false, "A", "m3")),
 			"A": httpmock.NewStringResponder(200, logsPage(false, "A", "m2")),
-		}, since, dbcloud.ErrRepeatedCursor},
+		}, since, dbcloud.ErrRepeatedCursor, 3},
 		{"no timestamps, from Since", map[string]httpmock.Responder{
 			"": httpmock.NewStringResponder(200, logsPage(true, "", "m2", "m1")),
-		}, since, dbcloud.ErrUntimedLogs},
+		}, since, dbcloud.ErrUntimedLogs, 1},
 		{"no timestamps, at the start", map[string]httpmock.Responder{
 			"": httpmock.NewStringResponder(200, logsPage(true, "", "m2", "m1")),
-		}, nil, dbcloud.ErrUntimedLogs},
+		}, nil, dbcloud.ErrUntimedLogs, 1},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			c, queries := scriptedLogs(t, tt.pages)
@@ -226,8 +230,8 @@ func TestFollowLogsEndsOnUnusableAnswers(t *testing.T) {
 			if len(errs) != 1 || !errors.Is(errs[0], tt.want) || len(msgs) != 0 {
 				t.Fatalf("yielded %v and %v, want one %v", msgs, errs, tt.want)
 			}
-			if len(*queries) != len(tt.pages) {
-				t.Errorf("%d requests, want %d", len(*queries), len(tt.pages))
+			if len(*queries) != tt.requests {
+				t.Errorf("%d requests, want %d", len(*queries), tt.requests)
 			}
 		})
 	}
@@ -236,22 +240,32 @@ func TestFollowLogsEndsOnUnusableAnswers(t *testing.T) {
 // A hostile server that answers every page of a follow's walk with a new
 // entry and a new cursor would have it walk, and hold cursors, forever. The
 // walk is bounded by page count and by cursor bytes, and ends the follow
-// with ErrFollowBacklog.
+// with ErrFollowBacklog; with 64 KiB cursors, the heap the follow retains
+// (sampled after a GC at each request) stays within the 4 MiB of cursors
+// it may hold and 2 MiB more.
 func TestFollowWalkBoundsTheCursorsItHolds(t *testing.T) {
 	for _, tc := range []struct {
 		name      string
 		cursorLen int
 		maxPages  int64
+		heap      bool
 	}{
-		{"short cursors: page bound", 16, dbcloud.MaxFollowWalk + 1},
-		{"64 KiB cursors: byte bound", 64 << 10, 4<<20/(64<<10) + 2},
+		{"short cursors: page bound", 16, dbcloud.MaxFollowWalk + 1, false},
+		{"64 KiB cursors: byte bound", 64 << 10, 4<<20/(64<<10) + 2, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c, mt := mockClient(t, dbcloud.WithRetryMax(0))
 			var n atomic.Int64
+			var base, peak uint64
+			if tc.heap {
+				base = liveHeap()
+			}
 			start := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
 			mt.RegisterResponder(http.MethodGet, mockBase+"/projects/p/services/s/logs", func(*http.Request) (*http.Response, error) {
 				i := n.Add(1)
+				if tc.heap {
+					peak = max(peak, liveHeap())
+				}
 				cursor := fmt.Sprintf("%0*d", tc.cursorLen, i)
 				body := fmt.Sprintf(`{"entries":[{"timestamp":%q,"severity":"LOG","message":"m%d"}],"last_cursor":%q}`,
 					start.Add(time.Hour+time.Duration(i)*time.Nanosecond).Format(time.RFC3339Nano), i, cursor)
@@ -274,6 +288,20 @@ func TestFollowWalkBoundsTheCursorsItHolds(t *testing.T) {
 			if !strings.Contains(errs[0].Error(), "walks back") {
 				t.Errorf("error %q does not say what happened", errs[0])
 			}
+			if tc.heap {
+				t.Logf("peak live heap +%.2f MiB over %d requests", float64(peak-base)/(1<<20), n.Load())
+				if peak > base+6<<20 {
+					t.Errorf("peak live heap +%.2f MiB, want at most 6 MiB (4 MiB of cursors, 2 MiB more)", float64(peak-base)/(1<<20))
+				}
+			}
 		})
 	}
+}
+
+// liveHeap is HeapAlloc after a full collection: what is retained.
+func liveHeap() uint64 {
+	var ms runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&ms)
+	return ms.HeapAlloc
 }

@@ -63,3 +63,55 @@ func TestFollowLogsPeakHeapIsFlat(t *testing.T) {
 	}
 	checkHeapFlatOver(t, "lines", measureFollowHeap)
 }
+
+// measureFollowWalkHeap follows a history of entries seeded lines from the
+// beginning: the first poll walks back through all of it, entries/500
+// pages, then yields it oldest first. The fake holds the history before
+// the baseline is taken, so the measure is the follow's: two pages and the
+// walk's cursors.
+func measureFollowWalkHeap(t *testing.T, entries int) heapPeak {
+	t.Helper()
+	srv, c, id := newLoggedService(t, entries)
+	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Minute)
+	defer cancel()
+	defer debug.SetGCPercent(debug.SetGCPercent(measureGCPercent))
+	peak := startHeapPeak(entries)
+	began := time.Now()
+	before := srv.Count("GET", logsPattern)
+	n := 0
+	var prev time.Time
+	for e, err := range c.Services.FollowLogs(ctx, srv.ProjectID, id, &dbcloud.LogOptions{After: &dbcloud.LogPosition{}}) {
+		if err != nil {
+			t.Fatalf("after %d lines: %v", n, err)
+		}
+		if e.Timestamp.Before(prev) {
+			t.Fatalf("line %d at %v, older than the one before", n, e.Timestamp)
+		}
+		prev = e.Timestamp
+		if n++; n == entries {
+			break // the startup lines come next
+		}
+		peak.sample(n)
+	}
+	peak.elapsed = time.Since(began)
+	t.Logf("%d lines in %d logs requests", n, srv.Count("GET", logsPattern)-before)
+	return peak
+}
+
+// TestFollowLogsWalkBackPeakHeapIsFlat checks that a follow that walks back
+// through many pages in one poll (40 and 400 pages) holds two pages and a
+// cursor a page, not the pages: under 4 MiB above the baseline, the longer
+// walk holding about what the shorter does. (The fake's history is in the
+// baseline; with GOGC=10 a larger one lets the garbage grow by a tenth of
+// it before a collection, so the sizes stay where that is small.)
+func TestFollowLogsWalkBackPeakHeapIsFlat(t *testing.T) {
+	if raceEnabled || testing.Short() {
+		t.Skip("follows 220,000 lines walked back, about 5 s: skipped under -race and -short")
+	}
+	var small, large heapPeak
+	t.Run("pages=40", func(t *testing.T) { small = measureFollowWalkHeap(t, 20_000) })
+	t.Run("pages=400", func(t *testing.T) { large = measureFollowWalkHeap(t, 200_000) })
+	if !t.Failed() {
+		checkHeapFlat(t, small, large)
+	}
+}

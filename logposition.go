@@ -23,11 +23,11 @@ import (
 // further distinct line.
 //
 // Advance it with each entry as the program finishes with it, in the order
-// received (oldest first: TailLogs' result, Follow, FollowLogs), so that a
+// received (oldest first: TailLogs' result, FollowLogs), so that a
 // stored position says what was really done:
 //
 //	var pos dbcloud.LogPosition
-//	for entry, err := range client.Services.Follow(ctx, projectID, serviceID, &dbcloud.LogFollowOptions{After: &pos}) {
+//	for entry, err := range client.Services.FollowLogs(ctx, projectID, serviceID, &dbcloud.LogOptions{After: &pos}) {
 //		...
 //		handle(entry)
 //		pos.Advance(entry)
@@ -35,7 +35,7 @@ import (
 //	}
 //
 // The zero LogPosition is the very beginning of the log. A LogPosition is
-// not safe for concurrent use; Follow copies the one it is given.
+// not safe for concurrent use; FollowLogs copies the one it is given.
 type LogPosition struct {
 	at   time.Time
 	seen map[uint64]uint32 // entries at exactly at, consumed

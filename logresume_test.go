@@ -26,7 +26,7 @@ func followN(t *testing.T, c *dbcloud.Client, projectID, id string, after *dbclo
 	defer cancel()
 	pos := after.Clone()
 	var got []dbcloud.LogEntry
-	for e, err := range c.Services.Follow(ctx, projectID, id, &dbcloud.LogFollowOptions{After: after, PollInterval: time.Millisecond}) {
+	for e, err := range c.Services.FollowLogs(ctx, projectID, id, &dbcloud.LogOptions{After: after, PollInterval: time.Millisecond}) {
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -161,21 +161,21 @@ func TestMinSeverity(t *testing.T) {
 		"":                      nil,
 	} {
 		got = nil
-		for _, err := range c.Services.ReadLogs(t.Context(), "p", "s", &dbcloud.LogReadOptions{MinSeverity: min}) {
+		for _, err := range c.Services.AllLogs(t.Context(), "p", "s", &dbcloud.LogOptions{MinSeverity: min}) {
 			t.Fatal(err)
 		}
 		if d := cmp.Diff(want, got["severities"]); d != "" {
 			t.Errorf("MinSeverity %q: severities (-want +got):\n%s", min, d)
 		}
 	}
-	for _, err := range c.Services.ReadLogs(t.Context(), "p", "s", &dbcloud.LogReadOptions{MinSeverity: "LOUD"}) {
+	for _, err := range c.Services.AllLogs(t.Context(), "p", "s", &dbcloud.LogOptions{MinSeverity: "LOUD"}) {
 		if !isValidation(err) {
 			t.Errorf("unknown MinSeverity: %v, want a *ValidationError", err)
 		}
 	}
 
 	srv, c2, id := newLoggedService(t, 2000)
-	entries, _, err := c2.Services.TailLogs(t.Context(), srv.ProjectID, id, 100_000, &dbcloud.LogReadOptions{MinSeverity: dbcloud.SeverityError})
+	entries, _, err := c2.Services.TailLogs(t.Context(), srv.ProjectID, id, 100_000, &dbcloud.LogOptions{MinSeverity: dbcloud.SeverityError})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -221,7 +221,7 @@ func TestLogPositionText(t *testing.T) {
 		}
 	}
 	c, _ := mockClient(t)
-	for _, err := range c.Services.Follow(t.Context(), "p", "s", &dbcloud.LogFollowOptions{After: &p, Since: at}) {
+	for _, err := range c.Services.FollowLogs(t.Context(), "p", "s", &dbcloud.LogOptions{After: &p, Since: at}) {
 		if !isValidation(err) {
 			t.Errorf("After and Since: %v, want a *ValidationError", err)
 		}

@@ -3,8 +3,6 @@ package dbcloud
 import (
 	"context"
 	"errors"
-	"fmt"
-	"hash/maphash"
 	"iter"
 	"net/http"
 	"net/url"
@@ -13,24 +11,54 @@ import (
 	"time"
 )
 
-// LogOptions filters and positions a read of a service's logs. The zero
-// value reads from the newest entry with no filter.
+// LogOptions filters and positions a read of a service's logs: ListLogs,
+// AllLogs, TailLogs and FollowLogs all take it. Each field says which of
+// them use it; a field set for a method that does not use it is a
+// *ValidationError, returned (or yielded) before anything is sent, never
+// silently ignored. The zero value reads from the newest entry with no
+// filter.
 //
-// LogOptions serves ListLogs, AllLogs and FollowLogs alike, so it holds
-// fields that some of them refuse or ignore. LogReadOptions (ReadLogs,
-// TailLogs) and LogFollowOptions (Follow) carry only what each accepts, and
-// add MinSeverity and resuming from a LogPosition.
+// See the package documentation's "Logs" section for what the API says of
+// the filters (search terms, case) and what it leaves open.
 type LogOptions struct {
-	Cursor     string    // a LogPage.NextCursor, to continue an earlier read
-	Node       *int      // one node of a multi-node service; nil = the service's default
-	Search     []string  // full-text terms, all of which must match; one query parameter per term
-	Severities []string  // severity levels to keep (LOG, WARNING, ERROR, ...); one query parameter per value
-	Since      time.Time // only entries after this time; zero = no bound
-	Until      time.Time // only entries before this time; zero = no bound
-
+	// Cursor continues an earlier read: a LogPage.NextCursor, sent with the
+	// same filters and the same Until as the read that returned it.
+	// ListLogs and AllLogs.
+	Cursor string
+	// Node reads one node of a multi-node service; nil = the service's
+	// default. Every method.
+	Node *int
+	// Search keeps the entries that match the terms, full-text, one query
+	// parameter per term; an empty or blank term is refused. The API does
+	// not say whether case matters or whether every term must match (see
+	// "Logs" in the package documentation). Every method.
+	Search []string
+	// Severities keeps the entries of these levels, one query parameter per
+	// value. Every method; not together with MinSeverity.
+	Severities []string
+	// MinSeverity keeps this level and worse (see Severity), sent as
+	// Severities; "" = every level. Every method; not together with
+	// Severities.
+	MinSeverity Severity
+	// Since keeps the entries from this time on; zero = no bound. Every
+	// method; for FollowLogs it is where the follow starts (entries at that
+	// instant included), and it cannot be set together with After.
+	Since time.Time
+	// Until keeps the entries before this time; zero = no bound, and then
+	// AllLogs and TailLogs fix it themselves after the first page, so that
+	// the read is one window of the history (see "Logs" in the package
+	// documentation). ListLogs, AllLogs and TailLogs: a follow has no end.
+	Until time.Time
+	// After resumes a follow just after a position: the one TailLogs
+	// returned, or one advanced through the entries of an earlier follow,
+	// also one stored by an earlier run of the program (see LogPosition).
+	// A zero LogPosition is the very beginning of the log. Filter as the
+	// read that made the position did: entries its filters left out and
+	// that are older than the position are not seen. FollowLogs only.
+	After *LogPosition
 	// PollInterval is how long FollowLogs waits between polls, give or take
 	// a fifth at random so that many followers do not poll together;
-	// 0 = DefaultFollowInterval. Other reads ignore it.
+	// 0 = DefaultFollowInterval. FollowLogs only.
 	PollInterval time.Duration
 }
 
@@ -47,9 +75,120 @@ type LogEntry struct {
 	Message   string    `json:"message"`
 }
 
-// ListLogs reads one page (at most 500 entries) of a service's logs, newest
-// first. Pass NextCursor back as LogOptions.Cursor for the next, older page,
-// with the same filters and the same Until; AllLogs does this for you.
+// logMethod is a method that reads logs: what LogOptions it accepts
+// depends on it.
+type logMethod uint8
+
+const (
+	logList logMethod = iota
+	logAll
+	logTail
+	logFollow
+)
+
+var logMethodNames = [...]string{logList: "ListLogs", logAll: "AllLogs", logTail: "TailLogs", logFollow: "FollowLogs"}
+
+// logFilters is what LogOptions sends on every request of one read: the
+// filters, checked and encoded once. Cursor and until are set per request.
+type logFilters struct {
+	q url.Values
+}
+
+// filters checks o for method m and encodes its filters.
+func (o *LogOptions) filters(m logMethod) (logFilters, error) {
+	if o == nil {
+		return logFilters{}, nil
+	}
+	name := logMethodNames[m]
+	switch {
+	case o.Cursor != "" && m != logList && m != logAll:
+		return logFilters{}, invalid("Cursor", name+" does not take a cursor: ListLogs and AllLogs do")
+	case !o.Until.IsZero() && m == logFollow:
+		return logFilters{}, invalid("Until", "FollowLogs has no end: use a context to stop it")
+	case o.After != nil && m != logFollow:
+		return logFilters{}, invalid("After", name+" does not resume from a position: FollowLogs does")
+	case o.After != nil && !o.Since.IsZero():
+		return logFilters{}, invalid("Since", "a follow starts After a position or at Since, not both")
+	case o.PollInterval != 0 && m != logFollow:
+		return logFilters{}, invalid("PollInterval", name+" does not poll: FollowLogs does")
+	case o.PollInterval < 0:
+		return logFilters{}, invalid("PollInterval", "must not be negative")
+	case o.MinSeverity != "" && len(o.Severities) > 0:
+		return logFilters{}, invalid("MinSeverity", "set MinSeverity or Severities, not both")
+	case !o.Since.IsZero() && !o.Until.IsZero() && !o.Since.Before(o.Until):
+		return logFilters{}, invalid("Since", "must be before Until")
+	}
+	sevs, err := severitiesFrom(o.MinSeverity)
+	if err != nil {
+		return logFilters{}, err
+	}
+	if sevs == nil {
+		sevs = o.Severities
+	}
+	q := url.Values{}
+	if o.Node != nil {
+		if *o.Node < 0 {
+			return logFilters{}, invalid("Node", "must not be negative")
+		}
+		q.Set("node", strconv.Itoa(*o.Node))
+	}
+	for _, f := range []struct {
+		name, param string
+		values      []string
+	}{{"Search", "search", o.Search}, {"Severities", "severities", sevs}} {
+		for _, v := range f.values {
+			if strings.TrimSpace(v) == "" {
+				return logFilters{}, invalid(f.name, "values must not be empty or only spaces")
+			}
+			q.Add(f.param, v)
+		}
+	}
+	if !o.Since.IsZero() {
+		q.Set("since", formatLogTime(o.Since))
+	}
+	return logFilters{q: q}, nil
+}
+
+// withSince returns f with since set to t (a follow's poll), or removed
+// when t is zero.
+func (f logFilters) withSince(t time.Time) logFilters {
+	q := make(url.Values, len(f.q)+1)
+	for k, v := range f.q {
+		q[k] = v
+	}
+	if t.IsZero() {
+		delete(q, "since")
+	} else {
+		q.Set("since", formatLogTime(t))
+	}
+	return logFilters{q: q}
+}
+
+func formatLogTime(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
+
+// query is the query of one request: the filters, and cursor and until
+// when set. nil when there is nothing to send.
+func (f logFilters) query(cursor string, until time.Time) url.Values {
+	if len(f.q) == 0 && cursor == "" && until.IsZero() {
+		return nil
+	}
+	q := make(url.Values, len(f.q)+2)
+	for k, v := range f.q {
+		q[k] = v // the values are never modified, only read
+	}
+	if cursor != "" {
+		q.Set("cursor", cursor)
+	}
+	if !until.IsZero() {
+		q.Set("until", formatLogTime(until))
+	}
+	return q
+}
+
+// ListLogs reads one page (at most MaxLogPage entries) of a service's logs,
+// newest first: one request. Pass NextCursor back as LogOptions.Cursor for
+// the next, older page, with the same filters and the same Until; AllLogs
+// does this for you.
 //
 // A cursor is valid only within the window it was issued for: the live
 // service positions one issued for a read without Until relative to its
@@ -57,10 +196,22 @@ type LogEntry struct {
 // repeats an entry on the next page. Set Until for a walk of several pages
 // (AllLogs fixes it after the first page).
 func (s *ServicesClient) ListLogs(ctx context.Context, projectID, serviceID string, opts *LogOptions) (*LogPage, error) {
-	r := servicePlace.request("Services.ListLogs", http.MethodGet, tplService+"/logs", ref{projectID, serviceID, ""})
-	if r.err == nil {
-		r.query, r.err = opts.query()
+	f, err := opts.filters(logList)
+	if err != nil {
+		return nil, err
 	}
+	var cursor string
+	var until time.Time
+	if opts != nil {
+		cursor, until = opts.Cursor, opts.Until
+	}
+	return s.listLogs(ctx, projectID, serviceID, f, cursor, until)
+}
+
+// listLogs sends one logs request: every page of every read is one.
+func (s *ServicesClient) listLogs(ctx context.Context, projectID, serviceID string, f logFilters, cursor string, until time.Time) (*LogPage, error) {
+	r := servicePlace.request("Services.ListLogs", http.MethodGet, tplService+"/logs", ref{projectID, serviceID, ""})
+	r.query = f.query(cursor, until)
 	var w logsJSON
 	if err := s.api.run(ctx, r, &w); err != nil {
 		return nil, err
@@ -68,92 +219,24 @@ func (s *ServicesClient) ListLogs(ctx context.Context, projectID, serviceID stri
 	return &LogPage{Entries: w.Entries, NextCursor: w.LastCursor}, nil
 }
 
-func (o *LogOptions) query() (url.Values, error) {
-	if o == nil {
-		return nil, nil
-	}
-	q := url.Values{}
-	if o.Cursor != "" {
-		q.Set("cursor", o.Cursor)
-	}
-	if o.Node != nil {
-		if *o.Node < 0 {
-			return nil, invalid("Node", "must not be negative")
-		}
-		q.Set("node", strconv.Itoa(*o.Node))
-	}
-	for _, f := range []struct {
-		name, param string
-		values      []string
-	}{{"Search", "search", o.Search}, {"Severities", "severities", o.Severities}} {
-		for _, v := range f.values {
-			if strings.TrimSpace(v) == "" {
-				return nil, invalid(f.name, "values must not be empty or only spaces")
-			}
-			q.Add(f.param, v)
-		}
-	}
-	if !o.Since.IsZero() && !o.Until.IsZero() && !o.Since.Before(o.Until) {
-		return nil, invalid("Since", "must be before Until")
-	}
-	if !o.Since.IsZero() {
-		q.Set("since", o.Since.UTC().Format(time.RFC3339Nano))
-	}
-	if !o.Until.IsZero() {
-		q.Set("until", o.Until.UTC().Format(time.RFC3339Nano))
-	}
-	return q, nil
-}
-
-// ErrRepeatedCursor is yielded by AllLogs when the API hands back a cursor it
-// already gave: following it would loop forever.
+// ErrRepeatedCursor is returned by AllLogs, TailLogs and FollowLogs when
+// the API answers with a cursor that leads back to a request the read
+// already made (the same cursor in the same window): following it would
+// loop forever. The same cursor text in another window is not a repeat.
 var ErrRepeatedCursor = errors.New("dbcloud: logs cursor repeated")
-
-// cursorSet is the cursors a walk through a history has followed, so that a
-// cursor the API hands back again (a cycle of any length) ends the walk
-// instead of looping forever. Cursors are kept as hashes: 8 bytes a page,
-// not a page's worth of memory.
-type cursorSet struct {
-	seed maphash.Seed
-	seen map[uint64]struct{}
-}
-
-func newCursorSet() cursorSet {
-	return cursorSet{seed: maphash.MakeSeed(), seen: map[uint64]struct{}{}}
-}
-
-// add records cursor, or returns an error matching ErrRepeatedCursor when it
-// was followed before. "" (the newest page) is never a repeat.
-func (c cursorSet) add(cursor string) error {
-	if cursor == "" {
-		return nil
-	}
-	h := maphash.String(c.seed, cursor)
-	if _, dup := c.seen[h]; dup {
-		return fmt.Errorf("%w: %q", ErrRepeatedCursor, clip(cursor, maxFieldRunes))
-	}
-	c.seen[h] = struct{}{}
-	return nil
-}
 
 // AllLogs yields every log entry of a service matching opts, newest first,
 // following the cursor from page to page until the API returns none.
 //
-// One read is one window of the history: when opts has neither Until nor a
-// Cursor, entries written while AllLogs reads are not yielded, and none is
-// yielded twice. The live service positions a cursor of a read without
-// until relative to its newest entry, so without a fixed window an entry
-// written between two page requests would repeat an entry on the next page;
-// AllLogs therefore fixes until after the first page, just after that
-// page's oldest entry, on the server's clock (its official client fixes it
-// to the local time of the first request, which a skewed clock moves). See
-// logWalk for the details; the window costs no extra request. With a Cursor
-// and no Until, the window is the one the cursor was issued for.
-//
-// Pages are fetched lazily: breaking out of the loop after the first entry
-// costs one request, and at most one page is held in memory whatever the
-// history's length. Each page is a GET, retried like any other. On an error
-// AllLogs yields it once, with a zero LogEntry, and stops.
+// One read is one window of the history: with neither Until nor a Cursor,
+// entries written while AllLogs reads are not yielded, and none is yielded
+// twice; with a Cursor and no Until, the window is the one the cursor was
+// issued for. Pages are fetched lazily: breaking out of the loop after the
+// first entry costs one request, and at most one page is held in memory
+// whatever the history's length. Each page is a GET, retried like any
+// other. On an error AllLogs yields it once, with a zero LogEntry, and
+// stops. The package documentation's "Logs" section states the cost and
+// the bounds.
 //
 //	for entry, err := range client.Services.AllLogs(ctx, projectID, serviceID, nil) {
 //		if err != nil {
@@ -163,18 +246,23 @@ func (c cursorSet) add(cursor string) error {
 //	}
 func (s *ServicesClient) AllLogs(ctx context.Context, projectID, serviceID string, opts *LogOptions) iter.Seq2[LogEntry, error] {
 	return func(yield func(LogEntry, error) bool) {
+		f, err := opts.filters(logAll)
+		if err != nil {
+			yield(LogEntry{}, err)
+			return
+		}
 		var o LogOptions
 		if opts != nil {
-			o = *opts // a copy: the cursor moves, the caller's options do not
+			o = *opts // read once: a caller changing opts during the loop changes nothing
 		}
-		w := s.newLogWalk(projectID, serviceID, o)
-		for !w.done {
-			page, err := w.next(ctx)
+		w := s.newLogWalk(projectID, serviceID, f, o.Cursor, o.Until)
+		for !w.Done() {
+			page, err := w.Next(ctx)
 			if err != nil {
 				yield(LogEntry{}, err)
 				return
 			}
-			for _, e := range page.Entries {
+			for _, e := range page {
 				if !yield(e, nil) {
 					return
 				}

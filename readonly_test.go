@@ -77,8 +77,7 @@ func mutations() []mutation {
 // reads are the methods that only read; with mutations() they must name
 // every method, so a new method cannot escape the test unsorted.
 var reads = []string{
-	"Services.List", "Services.Get", "Services.ListLogs", "Services.AllLogs", "Services.FollowLogs",
-	"Services.ReadLogs", "Services.TailLogs", "Services.Follow",
+	"Services.List", "Services.Get", "Services.ListLogs", "Services.AllLogs", "Services.FollowLogs", "Services.TailLogs",
 	"Services.WaitForReady", "Services.WaitForStatus", "Services.WaitForAll", "Services.WaitForDeleted", "Services.WaitForConnectable",
 	"ReplicaSets.List", "ReplicaSets.WaitForActive", "ReplicaSets.WaitForDeleted", "ReplicaSets.WaitForConnectable",
 }

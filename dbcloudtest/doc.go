@@ -280,7 +280,10 @@
 // without until is positioned relative to the newest entry at each request,
 // so entries appended between two page requests repeat on the next page;
 // with until set, a cursor keeps its place. The SDK's reads fix until for
-// this reason (see dbcloud.ServicesClient.AllLogs).
+// this reason (see dbcloud.ServicesClient.AllLogs). WithWindowCursors makes
+// every cursor a depth within its window (from the newest entry before
+// until), as the live service's are: the same text comes back in another
+// window, meaning another place there.
 //
 // # Endpoints
 //

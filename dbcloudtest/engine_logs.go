@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -252,9 +253,19 @@ func timeParam(q url.Values, name string) (int64, bool, error) {
 // for a read without until is, like the live service's, positioned relative
 // to the newest entry at each request (its offset from the newest end):
 // entries added between two page requests push the window back, so the next
-// page repeats entries the previous one held. A ninth byte tells the two
-// apart.
+// page repeats entries the previous one held. With WithWindowCursors every
+// cursor is an offset from the newest entry of the request's window (the
+// newest before until, or the newest of all), as the live service's are:
+// the MAC does not cover the window, so the same text comes back in every
+// window at the same depth. A ninth byte, the kind, tells them apart.
 const cursorMACLen = 12
+
+// The kinds of cursor, by what their position counts from.
+const (
+	cursorEntry      byte = iota // names an entry by sequence number
+	cursorFromNewest             // offset from the newest entry, at each request
+	cursorInWindow               // offset from the newest entry of the request's window
+)
 
 func (a *engine) cursorMAC(s *service, seq []byte) []byte {
 	m := hmac.New(sha256.New, a.cursorKey)
@@ -263,22 +274,17 @@ func (a *engine) cursorMAC(s *service, seq []byte) []byte {
 	return m.Sum(nil)[:cursorMACLen]
 }
 
-func (a *engine) makeCursor(s *service, seq int64, relative bool) string {
-	buf := binary.BigEndian.AppendUint64(nil, uint64(seq))
-	if relative {
-		buf = append(buf, 1)
-	} else {
-		buf = append(buf, 0)
-	}
+func (a *engine) makeCursor(s *service, pos int64, kind byte) string {
+	buf := append(binary.BigEndian.AppendUint64(nil, uint64(pos)), kind)
 	return base64.RawURLEncoding.EncodeToString(append(buf, a.cursorMAC(s, buf)...))
 }
 
-func (a *engine) readCursor(s *service, token string) (seq int64, relative bool, err error) {
+func (a *engine) readCursor(s *service, token string) (pos int64, kind byte, err error) {
 	raw, err := base64.RawURLEncoding.DecodeString(token)
-	if err != nil || len(raw) != 9+cursorMACLen || !hmac.Equal(raw[9:], a.cursorMAC(s, raw[:9])) {
-		return 0, false, badRequest("cursor", "is not a cursor issued for this service")
+	if err != nil || len(raw) != 9+cursorMACLen || raw[8] > cursorInWindow || !hmac.Equal(raw[9:], a.cursorMAC(s, raw[:9])) {
+		return 0, 0, badRequest("cursor", "is not a cursor issued for this service")
 	}
-	return int64(binary.BigEndian.Uint64(raw[:8])), raw[8] == 1, nil
+	return int64(binary.BigEndian.Uint64(raw[:8])), raw[8], nil
 }
 
 type logEntryJSON struct {
@@ -305,16 +311,23 @@ func (a *engine) getLogs(c *call) (reply, error) {
 		f.since++ // timestamps are whole nanoseconds: "after since" is "from since+1"
 	}
 	st := &s.logs
-	i := len(st.recs) - 1
+	top := len(st.recs) - 1 // the newest entry of the window
+	if f.hasUntil {
+		top = sort.Search(len(st.recs), func(j int) bool { return st.recs[j].at >= f.until }) - 1
+	}
+	i := top
 	if q.Has("cursor") {
-		seq, relative, err := a.readCursor(s, q.Get("cursor"))
+		pos, kind, err := a.readCursor(s, q.Get("cursor"))
 		if err != nil {
 			return reply{}, err
 		}
-		if relative {
-			i -= int(min(seq, int64(len(st.recs))))
-		} else {
-			i = min(int(seq-st.base), i) // clamped: an API built with the same seed issues the same cursors
+		switch kind {
+		case cursorFromNewest:
+			i = len(st.recs) - 1 - int(min(pos, int64(len(st.recs))))
+		case cursorInWindow:
+			i = top - int(min(pos, int64(top+1)))
+		default:
+			i = min(int(pos-st.base), i) // clamped: an API built with the same seed issues the same cursors
 		}
 	}
 	out := logsJSON{Logs: []string{}, Entries: []logEntryJSON{}}
@@ -328,10 +341,13 @@ func (a *engine) getLogs(c *call) (reply, error) {
 			continue
 		}
 		if len(out.Entries) == logPageSize {
-			if f.hasUntil {
-				out.LastCursor = a.makeCursor(s, st.base+int64(lastIdx)-1, false)
-			} else {
-				out.LastCursor = a.makeCursor(s, int64(len(st.recs)-lastIdx), true) // lastIdx-1 as an offset from the newest
+			switch next := lastIdx - 1; {
+			case a.windowCursors:
+				out.LastCursor = a.makeCursor(s, int64(top-next), cursorInWindow)
+			case f.hasUntil:
+				out.LastCursor = a.makeCursor(s, st.base+int64(next), cursorEntry)
+			default:
+				out.LastCursor = a.makeCursor(s, int64(len(st.recs)-1-next), cursorFromNewest)
 			}
 			out.LastCursorOld = out.LastCursor
 			break

@@ -24,6 +24,7 @@ type config struct {
 	noLog    bool          // WithRequestLog(false)
 
 	sinceExclusive bool // WithExclusiveSince
+	windowCursors  bool // WithWindowCursors
 }
 
 // WithStep sets how long each status of an asynchronous operation lasts on
@@ -161,4 +162,17 @@ func WithLogRetention(n int) Option {
 // counts. The default, true, suits tests, which look at what was sent.
 func WithRequestLog(keep bool) Option {
 	return func(c *config) { c.noLog = !keep }
+}
+
+// WithWindowCursors makes the logs endpoint's cursors positions within the
+// request's window, as the live service's are: an offset from the newest
+// entry before until (from the newest entry of all without until). The same
+// cursor text then comes back in another window at the same depth, and
+// means another place there. The API calls a cursor opaque and valid only
+// within the window it was issued for, so a client that reads many pages
+// (and tells a server that cycles from one that does not) should be tested
+// against such a server: with this option, a client that keys anything on
+// the cursor's text alone sees a cycle where there is none.
+func WithWindowCursors() Option {
+	return func(c *config) { c.windowCursors = true }
 }

@@ -1,11 +1,13 @@
 // Command logs prints a service's whole log history, newest first, reading
-// it page by page with AllLogs in constant memory, or, with -follow, streams
-// its new lines oldest first as they are written, like tail -f, until
-// Ctrl-C.
+// it page by page with AllLogs in constant memory; with -tail n, only the
+// newest n entries, oldest first (TailLogs); with -follow, streams its new
+// lines oldest first as they are written, like tail -f, until Ctrl-C
+// (FollowLogs), after the -tail lines when both are given.
 //
 //	go run ./examples/logs -service <id> [-since 2026-11-01T00:00:00Z | -since 24h]
-//	    [-until ...] [-severity ERROR,FATAL] [-search text]... [-node N] [-json]
-//	go run ./examples/logs -service <id> -follow [-interval 2s] [-since 10m] [filters]
+//	    [-until ...] [-severity ERROR,FATAL | -min-severity WARNING] [-search text]... [-node N] [-json]
+//	go run ./examples/logs -service <id> -tail 50 [filters]
+//	go run ./examples/logs -service <id> -follow [-tail 20] [-interval 2s] [-since 10m] [filters]
 //	go run ./examples/logs -fake [-follow]    # a demo service on an in-process fake API
 //
 // It reads DBCLOUD_API_KEY, DBCLOUD_BASE_URL and DBCLOUD_PROJECT_ID
@@ -54,6 +56,8 @@ func run(ctx context.Context, args []string, now func() time.Time, stdout, stder
 	since := fs.String("since", "", "only entries after this RFC 3339 time, or this long ago (24h)")
 	until := fs.String("until", "", "only entries before this RFC 3339 time, or this long ago")
 	severity := fs.String("severity", "", "comma-separated severities to keep, e.g. WARNING,ERROR,FATAL")
+	minSeverity := fs.String("min-severity", "", "keep this severity and worse: DEBUG, LOG, INFO, NOTICE, WARNING, ERROR, FATAL or PANIC")
+	tail := fs.Int("tail", 0, "print only the newest n entries, oldest first; with -follow, follow on from them")
 	node := fs.Int("node", -1, "only this node of a multi-node service (0 = primary)")
 	asJSON := fs.Bool("json", false, "print one JSON object per entry")
 	follow := fs.Bool("follow", false, "print new lines, oldest first, as they are written, until Ctrl-C")
@@ -72,8 +76,14 @@ func run(ctx context.Context, args []string, now func() time.Time, stdout, stder
 	if opts.Since, err = parseTime(*since, now()); err == nil {
 		opts.Until, err = parseTime(*until, now())
 	}
-	if err == nil && *follow && !opts.Until.IsZero() {
+	switch {
+	case err != nil:
+	case *follow && !opts.Until.IsZero():
 		err = errors.New("-until cannot be used with -follow: a follow ends with Ctrl-C")
+	case *follow && *tail > 0 && !opts.Since.IsZero():
+		err = errors.New("-since cannot be used with -follow and -tail: the follow starts after the tail")
+	case *tail < 0:
+		err = errors.New("-tail must be at least 1")
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, "logs:", err)
@@ -82,6 +92,7 @@ func run(ctx context.Context, args []string, now func() time.Time, stdout, stder
 	if *severity != "" {
 		opts.Severities = strings.Split(*severity, ",")
 	}
+	opts.MinSeverity = dbcloud.Severity(*minSeverity)
 	if *node >= 0 {
 		opts.Node = node
 	}
@@ -95,7 +106,27 @@ func run(ctx context.Context, args []string, now func() time.Time, stdout, stder
 
 	out := bufio.NewWriter(stdout)
 	defer out.Flush()
-	enc := json.NewEncoder(out)
+	p := printer{out: out, json: *asJSON, flush: *follow}
+	fail := func(n int, err error) int {
+		out.Flush()
+		fmt.Fprintf(stderr, "logs: after %d entries: %v\n", n, err)
+		return 1
+	}
+	if *tail > 0 {
+		lines, pos, err := client.Services.TailLogs(ctx, client.ProjectID(), id, *tail, opts)
+		if err != nil {
+			return fail(0, err)
+		}
+		for i, entry := range lines {
+			if err := p.print(entry); err != nil {
+				return fail(i, err)
+			}
+		}
+		if !*follow {
+			return 0
+		}
+		opts.After = pos // the follow goes on just after the last line printed
+	}
 	read := client.Services.AllLogs
 	if *follow {
 		read = client.Services.FollowLogs
@@ -104,26 +135,35 @@ func run(ctx context.Context, args []string, now func() time.Time, stdout, stder
 	}
 	n := 0
 	for entry, err := range read(ctx, client.ProjectID(), id, opts) {
+		if err == nil {
+			err = p.print(entry)
+		}
 		if err != nil {
-			out.Flush()
-			fmt.Fprintf(stderr, "logs: after %d entries: %v\n", n, err)
-			return 1
+			return fail(n, err)
 		}
 		n++
-		if *asJSON {
-			err = enc.Encode(entry)
-		} else {
-			_, err = fmt.Fprintf(out, "%s %-7s %s\n", entry.Timestamp.Format(time.RFC3339Nano), entry.Severity, entry.Message)
-		}
-		if err == nil && *follow {
-			err = out.Flush() // a follower reads each line as it comes
-		}
-		if err != nil {
-			fmt.Fprintln(stderr, "logs:", err)
-			return 1
-		}
 	}
 	return 0
+}
+
+// printer writes entries as text or JSON lines.
+type printer struct {
+	out   *bufio.Writer
+	json  bool
+	flush bool // after each entry: a follower reads each line as it comes
+}
+
+func (p printer) print(entry dbcloud.LogEntry) error {
+	var err error
+	if p.json {
+		err = json.NewEncoder(p.out).Encode(entry)
+	} else {
+		_, err = fmt.Fprintf(p.out, "%s %-7s %s\n", entry.Timestamp.Format(time.RFC3339Nano), entry.Severity, entry.Message)
+	}
+	if err == nil && p.flush {
+		err = p.out.Flush()
+	}
+	return err
 }
 
 // connect returns the API to read, the service to read and what closes

@@ -112,6 +112,10 @@ func TestLogsErrors(t *testing.T) {
 		{[]string{"-service", id, "-node", "-1", "-search", " "}, 1, "Search"},
 		{[]string{"-service", id, "-follow", "-until", "1h"}, 2, "-until cannot be used with -follow"},
 		{[]string{"-service", id, "-follow", "-interval", "-1s"}, 1, "PollInterval"},
+		{[]string{"-service", id, "-tail", "-1"}, 2, "-tail must be at least 1"},
+		{[]string{"-service", id, "-follow", "-tail", "5", "-since", "1h"}, 2, "-since cannot be used with -follow and -tail"},
+		{[]string{"-service", id, "-min-severity", "LOUD"}, 1, "MinSeverity"},
+		{[]string{"-service", id, "-min-severity", "ERROR", "-severity", "LOG"}, 1, "MinSeverity"},
 	} {
 		code, _, errOut := logs(t, tt.args...)
 		if code != tt.code || !strings.Contains(errOut, tt.says) {
@@ -139,44 +143,47 @@ func TestLogsOnDemoFake(t *testing.T) {
 func TestLogsFollow(t *testing.T) {
 	dbcloudtest.CheckGoroutines(t)
 	srv, id, held := history(t)
+	var want []dbcloud.LogEntry
+	for i := len(held) - 1; i >= 0; i-- {
+		if !held[i].Timestamp.Before(now.Add(-time.Minute)) {
+			want = append(want, held[i])
+		}
+	}
+	followed(t, srv, id, []string{"-since", "1m"}, want, []dbcloud.LogEntry{
+		{Timestamp: now.Add(time.Second), Severity: "LOG", Message: "migration started"},
+		{Timestamp: now.Add(time.Second), Severity: "LOG", Message: "migration started"},
+		{Timestamp: now.Add(2 * time.Second), Severity: "ERROR", Message: "migration failed"},
+	})
+}
+
+// followed runs the command with -follow and args, checks that it prints
+// the lines of want, then appends added and checks that it prints them,
+// and nothing else, and exits 0 with the follow notice once the context
+// ends.
+func followed(t *testing.T, srv *dbcloudtest.Server, id string, args []string, want, added []dbcloud.LogEntry) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 	outR, outW := io.Pipe()
 	var errOut strings.Builder
 	code := make(chan int, 1)
 	go func() {
-		code <- run(ctx, []string{"-service", id, "-follow", "-interval", "1ms", "-since", "1m"},
+		code <- run(ctx, append([]string{"-service", id, "-follow", "-interval", "1ms"}, args...),
 			func() time.Time { return now }, outW, &errOut)
 		outW.Close()
 	}()
-	line := func(e dbcloud.LogEntry) string {
-		return fmt.Sprintf("%s %-7s %s", e.Timestamp.Format(time.RFC3339Nano), e.Severity, e.Message)
-	}
-	var want []string
-	for i := len(held) - 1; i >= 0; i-- {
-		if !held[i].Timestamp.Before(now.Add(-time.Minute)) {
-			want = append(want, line(held[i]))
-		}
-	}
-	added := []dbcloud.LogEntry{
-		{Timestamp: now.Add(time.Second), Severity: "LOG", Message: "migration started"},
-		{Timestamp: now.Add(time.Second), Severity: "LOG", Message: "migration started"},
-		{Timestamp: now.Add(2 * time.Second), Severity: "ERROR", Message: "migration failed"},
-	}
-	for _, e := range added {
-		want = append(want, line(e))
-	}
 	lines := bufio.NewScanner(outR)
-	for i, w := range want {
-		if i == len(want)-len(added) {
+	all := append(want, added...)
+	for i, e := range all {
+		if i == len(want) {
 			if err := srv.AppendLogs(id, added...); err != nil {
 				t.Fatal(err)
 			}
 		}
 		if !lines.Scan() {
-			t.Fatalf("output ended after %d of %d lines", i, len(want))
+			t.Fatalf("output ended after %d of %d lines: %s", i, len(all), errOut.String())
 		}
-		if lines.Text() != w {
+		if w := fmt.Sprintf("%s %-7s %s", e.Timestamp.Format(time.RFC3339Nano), e.Severity, e.Message); lines.Text() != w {
 			t.Fatalf("line %d = %q, want %q", i, lines.Text(), w)
 		}
 	}
@@ -187,4 +194,46 @@ func TestLogsFollow(t *testing.T) {
 	if c := <-code; c != 0 || !strings.Contains(errOut.String(), "following service "+id) {
 		t.Errorf("exit %d, stderr %q; want 0 and the follow notice", c, errOut.String())
 	}
+}
+
+// -tail prints the newest n entries oldest first; -min-severity keeps that
+// level and worse.
+func TestLogsTailAndMinSeverity(t *testing.T) {
+	dbcloudtest.CheckGoroutines(t)
+	_, id, held := history(t)
+	code, lines, errOut := logs(t, "-service", id, "-tail", "7")
+	if code != 0 || len(lines) != 7 {
+		t.Fatalf("exit %d, %d lines, want 7: %s", code, len(lines), errOut)
+	}
+	for i, l := range lines {
+		e := held[6-i]
+		if !strings.HasPrefix(l, e.Timestamp.Format(time.RFC3339Nano)) || !strings.HasSuffix(l, " "+e.Message) {
+			t.Errorf("line %d = %q, want entry %+v", i, l, e)
+		}
+	}
+	code, lines, errOut = logs(t, "-service", id, "-min-severity", "ERROR")
+	want := 0
+	for _, e := range held {
+		if dbcloud.Severity(e.Severity).AtLeast(dbcloud.SeverityError) {
+			want++
+		}
+	}
+	if code != 0 || len(lines) != want || want == 0 {
+		t.Fatalf("exit %d, %d lines, want %d: %s", code, len(lines), want, errOut)
+	}
+	for _, l := range lines {
+		if !strings.Contains(l, " ERROR ") && !strings.Contains(l, " FATAL ") && !strings.Contains(l, " PANIC ") {
+			t.Errorf("%q is below ERROR", l)
+		}
+	}
+}
+
+// -tail with -follow prints the tail, then follows on just after it: a
+// line written at the tail's last instant comes, the tail's lines do not
+// come again.
+func TestLogsTailThenFollow(t *testing.T) {
+	dbcloudtest.CheckGoroutines(t)
+	srv, id, held := history(t)
+	followed(t, srv, id, []string{"-tail", "2"}, []dbcloud.LogEntry{held[1], held[0]},
+		[]dbcloud.LogEntry{{Timestamp: held[0].Timestamp, Severity: "ERROR", Message: "at the tail's last instant"}})
 }
