@@ -117,11 +117,14 @@
 // that people watch, as examples/quickstart and examples/fakeserver are;
 // Advance moves both.
 //
-// Because the clock stands still between Advance calls, the server lives a
-// little in the past of time.Now. Where the server compares a time it is
-// sent with its own, derive that time from Server.Now: a PITR fork's
-// TargetTime must lie between the parent's creation and Now, so Advance
-// first and fork at srv.Now().Add(-time.Minute). A log entry that
+// Because the clock stands still between Advance calls (or ticks ahead of
+// the machine's), the server's time and time.Now differ. The one place the
+// server judges a time it is sent, a PITR fork's TargetTime, which must lie
+// between the parent's creation and now, it judges on both clocks and takes
+// a target that fits either: code under test that computes its target from
+// time.Now (a deploy that forks as of the moment it runs) needs no clock
+// parameter, and a test can as well derive its target from Server.Now
+// (Advance first, fork at srv.Now().Add(-time.Minute)). A log entry that
 // AppendLogs adds without a Timestamp is stamped Now.
 //
 // # Outside a test's own calls
@@ -221,7 +224,8 @@
 // {project_id, service_id, is_standby: false}. A replica set's environment
 // starts as its service's.
 //
-// Every request needs "Authorization: Bearer <key>", else 401 UNAUTHORIZED;
+// Every request needs "Authorization: Bearer <key>" (or, on a server made
+// WithPersonalAccessToken or WithBearerTokens, that token), else 401 UNAUTHORIZED;
 // every answer carries X-Request-Id. Errors have the body {"code",
 // "message", "details"}: INVALID_REQUEST (400), UNAUTHORIZED (401),
 // NOT_FOUND (404, for unknown ids, projects and paths alike),

@@ -78,13 +78,16 @@ func (s *Server) SeedLogs(serviceID string, n int) error {
 	return s.api.seedLogs(serviceID, n)
 }
 
-// AppendLogs adds entries at the newest end of a service's history, in the
-// order given, as the running database would write them. A zero Timestamp
-// means now on the server's clock (Now); an empty Severity means LOG; the
-// severities are LOG, INFO, WARNING, ERROR and FATAL, in any case.
-// Timestamps must not go backwards: an entry older than the newest one
-// already there is an error, and then none of the entries is added. Entries
-// may share a timestamp.
+// AppendLogs adds entries to a service's history, each at its Timestamp:
+// at the newest end, as the running database would write them, or at any
+// earlier time, before the service's first lines too, for a test that
+// gives a service a history of its own. A zero Timestamp means now on the
+// server's clock (Now); an empty Severity means LOG; the severities are
+// LOG, INFO, WARNING, ERROR and FATAL, in any case, and a bad one is an
+// error, and then none of the entries is added. Entries that share a
+// timestamp keep the order given, after those already there. Entries older
+// than the whole history leave every cursor handed out valid; one placed
+// between existing entries can make a walk under way see an entry twice.
 func (s *Server) AppendLogs(serviceID string, entries ...dbcloud.LogEntry) error {
 	recs := make([]NodeLogEntry, len(entries))
 	for i, e := range entries {
