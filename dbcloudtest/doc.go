@@ -123,9 +123,10 @@
 // between the parent's creation and now, it judges on both clocks and takes
 // a target that fits either: code under test that computes its target from
 // time.Now (a deploy that forks as of the moment it runs) needs no clock
-// parameter, and a test can as well derive its target from Server.Now
-// (Advance first, fork at srv.Now().Add(-time.Minute)). A log entry that
-// AppendLogs adds without a Timestamp is stamped Now.
+// parameter. (A target derived from Server.Now fits the server's clock,
+// but once Advance has moved it ahead of the machine's, the SDK refuses it
+// as in the future before sending.) A log entry that AppendLogs adds
+// without a Timestamp is stamped Now.
 //
 // # Outside a test's own calls
 //

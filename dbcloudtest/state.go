@@ -21,7 +21,8 @@ func (s *Server) Advance(d time.Duration) {
 // Advance (and, with WithRealTime, the real time gone by since; with
 // WithTickingClock, the ticks so far: Now itself does not tick). The server
 // compares times it is sent with this clock, not with
-// time.Now: derive a PITR fork's TargetTime or a log window from it.
+// time.Now: derive a log window from it. (A PITR fork's TargetTime is
+// judged on both clocks: see "Time" in the package doc.)
 func (s *Server) Now() time.Time { return s.api.clock.peek() }
 
 // Service returns the service with this id, in any project, as a GET of it
