@@ -69,8 +69,14 @@ func TestForkTargetValidated(t *testing.T) {
 	early := &dbcloud.ForkServiceRequest{Strategy: dbcloud.ForkPITR, TargetTime: parent.Created.Add(-time.Minute)}
 	for _, call := range []func() error{
 		func() error { _, err := c.Services.Fork(t.Context(), p, parent.ServiceID, future); return err },
-		func() error { _, _, err := c.Services.ForkUnlessExists(t.Context(), p, parent.ServiceID, future); return err },
-		func() error { _, _, err := c.Services.ForkUnlessExists(t.Context(), p, parent.ServiceID, early); return err },
+		func() error {
+			_, _, err := c.Services.ForkUnlessExists(t.Context(), p, parent.ServiceID, future)
+			return err
+		},
+		func() error {
+			_, _, err := c.Services.ForkUnlessExists(t.Context(), p, parent.ServiceID, early)
+			return err
+		},
 		func() error { return early.Validate(parent) },
 	} {
 		var v *dbcloud.ValidationError
