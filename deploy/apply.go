@@ -15,7 +15,7 @@ type Event struct {
 	Kind string `json:"kind"` // KindService, KindReplicaSet or KindFork
 	Name string `json:"name"`
 	ID   string `json:"id,omitempty"`
-	// Step is what was done: "create", "size", "ha_replicas",
+	// Step is what was done: "create", "start", "size", "ha_replicas",
 	// "environment", "pooler", "vpc", "delete", or "wait" for a poll.
 	Step string `json:"step"`
 	// Changed reports that a request was sent that changed something; a
@@ -165,6 +165,9 @@ func (a *applier) service(ctx context.Context, want *Service) (*dbcloud.Service,
 	}
 	id := svc.ServiceID
 	a.emit(Event{Kind: KindService, Name: want.Name, ID: id, Step: "create", Changed: created}, true)
+	if err := a.start(ctx, svc); err != nil {
+		return nil, a.step(KindService, want.Name, id, "start", false, err)
+	}
 	ready := func() error {
 		waits := a.waits
 		if created {
@@ -223,6 +226,32 @@ func (a *applier) service(ctx context.Context, want *Service) (*dbcloud.Service,
 	return svc, nil
 }
 
+// start starts a paused service, after waiting for a pausing one to be
+// PAUSED (the API refuses to start it before); it reports the step only
+// when it sent a start. A 409 to the start is another deployer's start
+// landing first: the wait for READY that follows covers it.
+func (a *applier) start(ctx context.Context, svc *dbcloud.Service) error {
+	sv := a.c.Services
+	switch svc.Status {
+	case dbcloud.StatusPausing:
+		if _, err := sv.WaitForStatus(ctx, a.projectID, svc.ServiceID, dbcloud.StatusPaused, a.waits...); err != nil {
+			return err
+		}
+	case dbcloud.StatusPaused:
+	default:
+		return nil
+	}
+	_, err := sv.Start(ctx, a.projectID, svc.ServiceID)
+	switch {
+	case errors.Is(err, dbcloud.ErrConflict):
+		return nil
+	case err != nil:
+		return err
+	}
+	a.emit(Event{Kind: KindService, Name: svc.Name, ID: svc.ServiceID, Step: "start", Changed: true}, true)
+	return nil
+}
+
 // replicaSet creates the set unless it exists and brings it to want,
 // active before and after each change.
 func (a *applier) replicaSet(ctx context.Context, svc *dbcloud.Service, want *ReplicaSet) (*dbcloud.ReadReplicaSet, error) {
@@ -251,6 +280,11 @@ func (a *applier) replicaSet(ctx context.Context, svc *dbcloud.Service, want *Re
 	changed, err := rc.EnsureSize(ctx, a.projectID, sid, id, &dbcloud.ResizeRequest{CPUMillis: want.CPUMillis, MemoryGBs: want.MemoryGBs})
 	if err := a.step(KindReplicaSet, want.Name, id, "size", changed, err); err != nil {
 		return nil, err
+	}
+	if changed { // resizing: the set takes other changes once active again
+		if err := active(); err != nil {
+			return nil, err
+		}
 	}
 	if want.Environment != "" {
 		changed, err := rc.EnsureEnvironment(ctx, a.projectID, sid, id, want.Environment)

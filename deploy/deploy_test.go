@@ -268,3 +268,90 @@ func TestApplyPrune(t *testing.T) {
 		t.Errorf("second prune run: %v, %d mutating requests", err, mutations(srv, mark))
 	}
 }
+
+// A paused service is started (Plan says so), and the run goes on.
+func TestApplyStartsAPausedService(t *testing.T) {
+	srv := newServer(t)
+	c := srv.Client()
+	if _, err := trial().Apply(t.Context(), c); err != nil {
+		t.Fatal(err)
+	}
+	id := srv.Services()[1].ServiceID
+	if err := srv.SetStatus(id, dbcloud.StatusPaused); err != nil {
+		t.Fatal(err)
+	}
+	plan, err := trial().Plan(t.Context(), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `~ update service "orders" (` + id + `): status PAUSED -> READY`; len(plan.Changes) != 1 || plan.Changes[0].String() != want {
+		t.Errorf("plan:\n%s\nwant the one change %s", plan, want)
+	}
+	res, err := trial().Apply(t.Context(), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Service.Status != dbcloud.StatusReady || srv.Count(http.MethodPost, "/projects/*/services/*/start") != 1 {
+		t.Errorf("after Apply: %s, %d starts sent", res.Service.Status, srv.Count(http.MethodPost, "/projects/*/services/*/start"))
+	}
+}
+
+// Changed sizes, environment and pooler are planned and applied; the run
+// after changes nothing.
+func TestApplyUpdates(t *testing.T) {
+	srv := newServer(t)
+	c := srv.Client()
+	st := trial()
+	if _, err := st.Apply(t.Context(), c); err != nil {
+		t.Fatal(err)
+	}
+	st.Service.CPUMillis, st.Service.MemoryGBs, st.Service.HAReplicas = 2000, 8, new(1)
+	st.ReplicaSets[0].CPUMillis, st.ReplicaSets[0].Environment, st.ReplicaSets[0].Pooler = 1000, dbcloud.EnvironmentDev, new(false)
+	st.Forks[0].Environment = dbcloud.EnvironmentProd
+	plan, err := st.Plan(t.Context(), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fields []string
+	for _, ch := range plan.Changes {
+		fields = append(fields, ch.Kind+" "+ch.Field+" "+ch.From+" -> "+ch.To)
+	}
+	want := []string{
+		"service size 1000m CPU / 4 GB -> 2000m CPU / 8 GB",
+		"service ha_replicas 2 -> 1",
+		"replica set size 500m CPU / 2 GB -> 1000m CPU / 2 GB",
+		"replica set environment PROD -> DEV",
+		"replica set pooler on -> off",
+		"fork environment DEV -> PROD",
+	}
+	if strings.Join(fields, "\n") != strings.Join(want, "\n") {
+		t.Errorf("plan:\n%s\nwant:\n%s", strings.Join(fields, "\n"), strings.Join(want, "\n"))
+	}
+	if _, err := st.Apply(t.Context(), c); err != nil {
+		t.Fatal(err)
+	}
+	if plan, err := st.Plan(t.Context(), c); err != nil || !plan.Empty() {
+		t.Errorf("after Apply: %v\n%s", err, plan)
+	}
+}
+
+// What the API cannot change (a replica set's nodes) is a problem: Plan
+// reports it and Apply sends nothing.
+func TestApplyRefusesProblems(t *testing.T) {
+	srv := newServer(t)
+	c := srv.Client()
+	st := trial()
+	if _, err := st.Apply(t.Context(), c); err != nil {
+		t.Fatal(err)
+	}
+	st.ReplicaSets[0].Nodes = 3
+	st.Service.Pooler = new(false)
+	plan, err := st.Plan(t.Context(), c)
+	if err != nil || len(plan.Problems) != 1 || !strings.Contains(plan.String(), `! replica set "orders-read"`) {
+		t.Fatalf("plan: %v\n%s", err, plan)
+	}
+	mark := len(srv.Requests())
+	if _, err := st.Apply(t.Context(), c); err == nil || mutations(srv, mark) != 0 {
+		t.Errorf("Apply with a problem: %v, %d mutating requests", err, mutations(srv, mark))
+	}
+}

@@ -26,8 +26,9 @@ type Change struct {
 	Kind   string `json:"kind"` // KindService, KindReplicaSet or KindFork
 	Name   string `json:"name"`
 	ID     string `json:"id,omitempty"` // "" for what does not exist yet
-	// Field, From and To say what an update changes: "size", "ha_replicas",
-	// "pooler", "environment" or "vpc", from what to what.
+	// Field, From and To say what an update changes: "status" (a paused
+	// service is started), "size", "ha_replicas", "pooler", "environment"
+	// or "vpc", from what to what.
 	Field string `json:"field,omitempty"`
 	From  string `json:"from,omitempty"`
 	To    string `json:"to,omitempty"`
@@ -171,6 +172,9 @@ func serviceUpdates(want *Service, svc *dbcloud.Service) []Change {
 	var out []Change
 	add := func(field, from, to string) {
 		out = append(out, Change{Action: Update, Kind: KindService, Name: svc.Name, ID: svc.ServiceID, Field: field, From: from, To: to})
+	}
+	if svc.Status == dbcloud.StatusPaused || svc.Status == dbcloud.StatusPausing {
+		add("status", string(svc.Status), string(dbcloud.StatusReady))
 	}
 	if cpu, mem := serviceSize(svc); want.CPUMillis > 0 && (cpu != want.CPUMillis || mem != want.MemoryGBs) {
 		add("size", size(cpu, mem), size(want.CPUMillis, want.MemoryGBs))
