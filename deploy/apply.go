@@ -62,9 +62,14 @@ func (r *Result) Changed() bool {
 type Option func(*applier)
 
 // WithProgress calls fn with each step Apply takes and each poll of its
-// waits, on the goroutine that called Apply.
+// waits, on the goroutine that called Apply. Each WithProgress adds a
+// callback: all are called, in the order of the options.
 func WithProgress(fn func(Event)) Option {
-	return func(a *applier) { a.progress = fn }
+	return func(a *applier) {
+		if fn != nil {
+			a.progress = append(a.progress, fn)
+		}
+	}
 }
 
 // WithWaitOptions adds options to every wait of Apply: a timeout, a poll
@@ -76,7 +81,7 @@ func WithWaitOptions(opts ...dbcloud.WaitOption) Option {
 type applier struct {
 	c         *dbcloud.Client
 	projectID string
-	progress  func(Event)
+	progress  []func(Event)
 	waits     []dbcloud.WaitOption
 	res       *Result
 }
@@ -113,8 +118,8 @@ func (a *applier) emit(e Event, step bool) {
 	if step {
 		a.res.Steps = append(a.res.Steps, e)
 	}
-	if a.progress != nil {
-		a.progress(e)
+	for _, fn := range a.progress {
+		fn(e)
 	}
 }
 
