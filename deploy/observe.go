@@ -2,7 +2,6 @@ package deploy
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/dbcloud/dbcloud-go"
 )
@@ -22,16 +21,17 @@ func observe(ctx context.Context, c *dbcloud.Client, projectID string, st *State
 		return nil, err
 	}
 	o := &observed{}
+	var ids []string
 	for i := range all {
-		if all[i].Name != st.Service.Name || gone(all[i].Status) {
-			continue
+		if all[i].Name == st.Service.Name && !gone(all[i].Status) {
+			o.svc = &all[i]
+			ids = append(ids, all[i].ServiceID)
 		}
-		if o.svc != nil {
-			return nil, fmt.Errorf("deploy: %w: services %s and %s are both named %q", dbcloud.ErrDuplicateName, o.svc.ServiceID, all[i].ServiceID, st.Service.Name)
-		}
-		o.svc = &all[i]
 	}
-	if o.svc == nil {
+	switch {
+	case len(ids) > 1:
+		return nil, &dbcloud.DuplicateNameError{Name: st.Service.Name, IDs: ids}
+	case o.svc == nil:
 		return o, nil
 	}
 	for _, s := range all {
