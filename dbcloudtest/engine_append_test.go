@@ -78,6 +78,8 @@ func TestAppendLogsAnyTime(t *testing.T) {
 	if first.cursor == "" {
 		t.Fatal("setup: one page holds the whole history")
 	}
+	window := url.Values{"until": {before[0].Timestamp.Add(time.Hour).Format(time.RFC3339Nano)}}
+	firstInWindow := f.logsPage(svc, window)
 	early := oldest.Add(-time.Hour)
 	between := before[10].Timestamp.Add(-time.Nanosecond) // older than the 11th newest, newer than the 12th
 	if err := f.api.appendLogs(svc,
@@ -105,8 +107,38 @@ func TestAppendLogsAnyTime(t *testing.T) {
 		p := f.logsPage(svc, url.Values{"cursor": {c}})
 		rest, c = append(rest, p.entries...), p.cursor
 	}
-	if n := len(first.entries) + len(rest); n != len(all) {
-		t.Errorf("the walk begun before the append read %d entries, want %d", n, len(all))
+	// It reads every entry but "between", placed among those the walk had
+	// read, and at most one entry twice: "between", newer than the page
+	// boundary, moved the boundary by one place.
+	count := map[NodeLogEntry]int{}
+	for _, e := range append(first.entries, rest...) {
+		count[e]++
+	}
+	for _, e := range all {
+		if e.Message != "between" {
+			count[e]--
+		}
+	}
+	extra := 0
+	for e, n := range count {
+		if n < 0 {
+			t.Errorf("the walk begun before the append missed %+v", e)
+		}
+		extra += n
+	}
+	if extra > 1 {
+		t.Errorf("the walk read %d entries more than once, want at most 1", extra)
+	}
+	// A walk with until has cursors that name entries: it reads every entry
+	// but "between" exactly once, the early lines included.
+	inWindow := firstInWindow.entries
+	for c := firstInWindow.cursor; c != ""; {
+		q := url.Values{"until": window["until"], "cursor": {c}}
+		p := f.logsPage(svc, q)
+		inWindow, c = append(inWindow, p.entries...), p.cursor
+	}
+	if want := len(all) - 1; len(inWindow) != want || inWindow[len(inWindow)-1].Message != "early 1" {
+		t.Errorf("the walk with until read %d entries ending with %q, want %d ending with early 1", len(inWindow), inWindow[len(inWindow)-1].Message, want)
 	}
 	if got := rest[len(rest)-1].Message; got != "early 1" {
 		t.Errorf("the walk ends with %q, want early 1", got)
