@@ -70,7 +70,9 @@
 //
 // Count and Requests show what the code sent (ResetRequests starts them
 // again after a test's setup); Service and Services show the state it left.
-// The Example functions of this package are such tests.
+// The Example functions of this package are such tests. A deploy meant to be
+// run again (see the deploy package) is tested by running it twice: the
+// second run's requests (Requests after ResetRequests) must all be GETs.
 //
 // # Time
 //
