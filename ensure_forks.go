@@ -9,10 +9,9 @@ import (
 // ForkUnlessExists returns the fork of the service serviceID named req.Name
 // (the parent's name with "-fork" when req.Name is "") if the project has
 // one that is not being deleted (created false), and forks it otherwise
-// (created true). A fork is found by its name and its parent: a service of
-// that name forked from another service is not it. A service that does not
-// say what it was forked from (the API sends forked_from as optional) and
-// has the name counts as the fork.
+// (created true). A fork is found by its name and its parent, as its
+// forked_from names it: a service of that name forked from another service,
+// or not forked at all, is not it.
 //
 // It reads the parent first, for the name a fork gets by default and to
 // check req against it (Validate): a PITR target before the parent's
@@ -36,7 +35,8 @@ func (s *ServicesClient) ForkUnlessExists(ctx context.Context, projectID, servic
 		return nil, false, err
 	}
 	name := cmp.Or(req.Name, parent.Name+"-fork")
-	return serviceKind.createUnlessExists(ctx, s.api, ref{projectID: projectID}, name, forkOf(serviceID, name, nil), func() (*Service, error) {
+	forkedFromParent := func(svc *Service) bool { return svc.ForkedFrom != nil && svc.ForkedFrom.ServiceID == serviceID }
+	return serviceKind.createUnlessExists(ctx, s.api, ref{projectID: projectID}, name, forkedFromParent, func() (*Service, error) {
 		return s.Fork(ctx, projectID, serviceID, req)
 	})
 }

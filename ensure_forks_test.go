@@ -50,8 +50,15 @@ func TestForkUnlessExists(t *testing.T) {
 			t.Fatalf("fork of another parent named %s: created %v, err %v", first.Name, created, err)
 		}
 	}
-	if n := srv.Count(http.MethodPost, "/projects/*/services/*/forkService"); n != 4 {
-		t.Errorf("%d forks sent, want 4", n)
+	// A service of the name that is not a fork is not the fork either.
+	if _, err := c.Services.Create(ctx, p, &dbcloud.CreateServiceRequest{Name: "plain"}); err != nil {
+		t.Fatal(err)
+	}
+	if f, created, err := c.Services.ForkUnlessExists(ctx, p, parent.ServiceID, &dbcloud.ForkServiceRequest{Strategy: dbcloud.ForkNow, Name: "plain"}); err != nil || !created || f.ForkedFrom == nil {
+		t.Fatalf("fork named as a plain service: created %v, err %v", created, err)
+	}
+	if n := srv.Count(http.MethodPost, "/projects/*/services/*/forkService"); n != 5 {
+		t.Errorf("%d forks sent, want 5", n)
 	}
 }
 
