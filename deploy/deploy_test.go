@@ -335,8 +335,8 @@ func TestApplyUpdates(t *testing.T) {
 	}
 }
 
-// What the API cannot change (a replica set's nodes) is a problem: Plan
-// reports it and Apply sends nothing.
+// What the API cannot change (a replica set's nodes, a service's type) is a
+// problem: Plan reports it and Apply sends nothing.
 func TestApplyRefusesProblems(t *testing.T) {
 	srv := newServer(t)
 	c := srv.Client()
@@ -345,9 +345,11 @@ func TestApplyRefusesProblems(t *testing.T) {
 		t.Fatal(err)
 	}
 	st.ReplicaSets[0].Nodes = 3
+	st.Service.Addons = []dbcloud.Addon{dbcloud.AddonAI}
 	st.Service.Pooler = new(false)
 	plan, err := st.Plan(t.Context(), c)
-	if err != nil || len(plan.Problems) != 1 || !strings.Contains(plan.String(), `! replica set "orders-read"`) {
+	if err != nil || len(plan.Problems) != 2 || !strings.Contains(plan.String(), `! replica set "orders-read"`) ||
+		!strings.Contains(plan.String(), "is TIMESERIESDB, the state's addons make VECTOR") {
 		t.Fatalf("plan: %v\n%s", err, plan)
 	}
 	mark := len(srv.Requests())

@@ -213,7 +213,8 @@ func setUpdates(want *ReplicaSet, rs *dbcloud.ReadReplicaSet) []Change {
 }
 
 // typeProblem reports an existing service whose type the addons would not
-// give: a type is chosen at creation, never changed.
+// give: a type is chosen at creation, never changed. With both addons the
+// type is the time-series one, which carries the AI extensions too.
 func typeProblem(want *Service, svc *dbcloud.Service) []string {
 	wantType := dbcloud.ServiceTypePostgres
 	for _, a := range want.Addons {
