@@ -24,9 +24,12 @@ func (p WaitProgress) String() string {
 }
 
 // WithWaitProgress calls fn after each poll with the resource (kind, id,
-// name) and the status seen: WithProgress with the resource named. fn runs
-// on the waiting goroutine, as WithProgress's callbacks do, after them;
-// each WithWaitProgress adds a callback. A nil fn is ignored.
+// name) and the status seen: WithProgress with the resource named, so that
+// the lines of several waits (a deploy's, or WaitForAll's) say whose status
+// each is. fn runs on the waiting goroutine, as WithProgress's callbacks
+// do, after them; under WaitForAll that is several goroutines at once, so
+// fn must be safe for that. Each WithWaitProgress adds a callback. A nil fn
+// is ignored.
 func WithWaitProgress(fn func(WaitProgress)) WaitOption {
 	return func(c *waitConfig) {
 		if fn != nil {
