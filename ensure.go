@@ -160,22 +160,22 @@ func (s *ServicesClient) CreateUnlessExists(ctx context.Context, projectID strin
 	if _, err := req.body(); err != nil {
 		return nil, false, err
 	}
-	return serviceKind.createUnlessExists(ctx, s.api, ref{projectID: projectID}, req.Name, func() (*Service, error) {
+	return serviceKind.createUnlessExists(ctx, s.api, ref{projectID: projectID}, req.Name, nil, func() (*Service, error) {
 		return s.Create(ctx, projectID, req)
 	})
 }
 
 // createUnlessExists returns the live resource named name under the parent
-// that at names, or, when there is none, the one create makes; several are
-// a *DuplicateNameError.
-func (k *kind[T, W]) createUnlessExists(ctx context.Context, api *caller, at ref, name string, create func() (*T, error)) (v *T, created bool, err error) {
+// that at names (and that match, when not nil, accepts), or, when there is
+// none, the one create makes; several are a *DuplicateNameError.
+func (k *kind[T, W]) createUnlessExists(ctx context.Context, api *caller, at ref, name string, match func(*T) bool, create func() (*T, error)) (v *T, created bool, err error) {
 	list, err := k.list(ctx, api, at)
 	if err != nil {
 		return nil, false, err
 	}
 	var found []T
 	for i := range list {
-		if k.name(&list[i]) == name && !k.deleting(&list[i]) {
+		if k.name(&list[i]) == name && !k.deleting(&list[i]) && (match == nil || match(&list[i])) {
 			found = append(found, list[i])
 		}
 	}

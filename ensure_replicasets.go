@@ -50,7 +50,7 @@ func (r *ReplicaSetsClient) CreateUnlessExists(ctx context.Context, projectID, s
 	if _, err := req.body(); err != nil {
 		return nil, false, err
 	}
-	return replicaSetKind.createUnlessExists(ctx, r.api, ref{projectID, serviceID, ""}, req.Name, func() (*ReadReplicaSet, error) {
+	return replicaSetKind.createUnlessExists(ctx, r.api, ref{projectID, serviceID, ""}, req.Name, nil, func() (*ReadReplicaSet, error) {
 		return r.Create(ctx, projectID, serviceID, req)
 	})
 }

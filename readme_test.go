@@ -132,6 +132,11 @@ func snippetFile(code string) (string, int) {
 	var b strings.Builder
 	b.WriteString("package snippet\n\nimport (\n")
 	seen := map[string]bool{}
+	if strings.Contains(code, "deploy.") {
+		// The deploy package, whose name the stub deploy below would clash
+		// with: a snippet that uses the one gets no stub of the other.
+		imports = append(imports, "github.com/dbcloud/dbcloud-go/deploy")
+	}
 	for _, p := range append(imports, readmeImports...) {
 		if !seen[p] {
 			seen[p] = true
@@ -140,7 +145,7 @@ func snippetFile(code string) (string, int) {
 	}
 	b.WriteString(")\n\n")
 	for name, stub := range readmeStubs {
-		if !strings.Contains(code, "func "+name+"(") {
+		if !strings.Contains(code, "func "+name+"(") && !(name == "deploy" && strings.Contains(code, "deploy.")) {
 			b.WriteString(stub + "\n")
 		}
 	}

@@ -86,7 +86,7 @@ var reads = []string{
 // WithReadOnly and their changes are refused (TestReadOnlyComposites).
 var composites = []string{
 	"Services.EnsurePooler", "Services.EnsureVPC", "Services.EnsureEnvironment", "Services.EnsureHA",
-	"Services.EnsureSize", "Services.CreateUnlessExists",
+	"Services.EnsureSize", "Services.CreateUnlessExists", "Services.ForkUnlessExists",
 	"ReplicaSets.EnsurePooler", "ReplicaSets.EnsureEnvironment", "ReplicaSets.EnsureSize",
 	"ReplicaSets.CreateUnlessExists",
 }
@@ -276,6 +276,7 @@ func TestReadOnlyComposites(t *testing.T) {
 	_, refused["Services.EnsureHA"] = ro.Services.EnsureHA(ctx, p, id, &dbcloud.SetHARequest{ReplicaCount: &two})
 	_, refused["Services.EnsureSize"] = ro.Services.EnsureSize(ctx, p, id, bigger)
 	_, _, refused["Services.CreateUnlessExists"] = ro.Services.CreateUnlessExists(ctx, p, &dbcloud.CreateServiceRequest{Name: "new"})
+	_, _, refused["Services.ForkUnlessExists"] = ro.Services.ForkUnlessExists(ctx, p, id, &dbcloud.ForkServiceRequest{Strategy: dbcloud.ForkNow, Name: "new"})
 	_, refused["ReplicaSets.EnsurePooler"] = ro.ReplicaSets.EnsurePooler(ctx, p, id, rs, true)
 	_, refused["ReplicaSets.EnsureEnvironment"] = ro.ReplicaSets.EnsureEnvironment(ctx, p, id, rs, other)
 	_, refused["ReplicaSets.EnsureSize"] = ro.ReplicaSets.EnsureSize(ctx, p, id, rs, bigger)
@@ -305,5 +306,12 @@ func TestReadOnlyComposites(t *testing.T) {
 	if got, created, err := ro.ReplicaSets.CreateUnlessExists(ctx, p, id,
 		&dbcloud.CreateReplicaSetRequest{Name: "r", Nodes: 1, CPUMillis: 500, MemoryGBs: 2}); err != nil || created || got.ID != rs {
 		t.Errorf("ReplicaSets.CreateUnlessExists of an existing name: %v, created %v, err %v", got, created, err)
+	}
+	fork, err := rw.Services.Fork(ctx, p, id, &dbcloud.ForkServiceRequest{Strategy: dbcloud.ForkNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, created, err := ro.Services.ForkUnlessExists(ctx, p, id, &dbcloud.ForkServiceRequest{Strategy: dbcloud.ForkNow}); err != nil || created || got.ServiceID != fork.ServiceID {
+		t.Errorf("ForkUnlessExists of an existing fork: %v, created %v, err %v", got, created, err)
 	}
 }

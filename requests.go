@@ -32,13 +32,26 @@ type ResizeRequest struct {
 
 // ForkServiceRequest is the input of ServicesClient.Fork.
 type ForkServiceRequest struct {
-	Strategy       ForkStrategy // required
-	TargetTime     time.Time    // required for ForkPITR and only for it; sent as RFC 3339
-	Name           string       // "" = the parent's name with "-fork"
-	CPUMillis      int          // 0 = inherited from the parent
-	MemoryGBs      int          // 0 = inherited from the parent
-	Shared         bool         // sends both sizes as "shared"
-	EnvironmentTag Environment  // "" = not sent (the API defaults to DEV)
+	Strategy ForkStrategy // required
+	// TargetTime is the instant a ForkPITR fork restores the parent to:
+	// required for ForkPITR and only for it; sent as RFC 3339.
+	//
+	// The API documents no PITR window: neither how far back a target may
+	// go (how long the parent's history is kept) nor its earliest restore
+	// point (the parent's creation, or a later base backup). What holds
+	// whatever the window is that nothing can be restored from before the
+	// parent existed or from the future. So a target after now, on this
+	// machine's clock, is a *ValidationError before anything is sent (a
+	// clock running ahead of the API's can still meet a 400), and one
+	// before the parent's creation is one too where the parent is known:
+	// in ForkUnlessExists and in Validate. A target within those bounds
+	// may still be refused with a 400 when it is outside the API's window.
+	TargetTime     time.Time
+	Name           string      // "" = the parent's name with "-fork"
+	CPUMillis      int         // 0 = inherited from the parent
+	MemoryGBs      int         // 0 = inherited from the parent
+	Shared         bool        // sends both sizes as "shared"
+	EnvironmentTag Environment // "" = not sent (the API defaults to DEV)
 }
 
 // SetHARequest is the input of ServicesClient.SetHA. At least one count must
@@ -158,6 +171,9 @@ func (r *ForkServiceRequest) body() (*forkBody, error) {
 	case ForkPITR:
 		if r.TargetTime.IsZero() {
 			return nil, invalid("TargetTime", "required with ForkPITR")
+		}
+		if r.TargetTime.After(time.Now()) {
+			return nil, invalid("TargetTime", r.TargetTime.UTC().Format(time.RFC3339)+" is in the future: a fork restores a state that existed")
 		}
 		b.TargetTime = r.TargetTime.UTC().Format(time.RFC3339Nano)
 	case "":

@@ -145,6 +145,7 @@ func TestValidationInputs(t *testing.T) {
 		{"Fork/no strategy", "Strategy", fork(&dbcloud.ForkServiceRequest{Name: "f"})},
 		{"Fork/unknown strategy", "Strategy", fork(&dbcloud.ForkServiceRequest{Strategy: "YESTERDAY"})},
 		{"Fork/PITR without TargetTime", "TargetTime", fork(&dbcloud.ForkServiceRequest{Strategy: dbcloud.ForkPITR})},
+		{"Fork/PITR in the future", "TargetTime", fork(&dbcloud.ForkServiceRequest{Strategy: dbcloud.ForkPITR, TargetTime: time.Now().Add(time.Hour)})},
 		{"Fork/NOW with TargetTime", "TargetTime", fork(&dbcloud.ForkServiceRequest{Strategy: dbcloud.ForkNow, TargetTime: t0})},
 		{"Fork/LAST_SNAPSHOT with TargetTime", "TargetTime", fork(&dbcloud.ForkServiceRequest{Strategy: dbcloud.ForkLastSnapshot, TargetTime: t0})},
 		{"Fork/Name of 129 runes", "Name", fork(&dbcloud.ForkServiceRequest{Strategy: dbcloud.ForkNow, Name: name129})},

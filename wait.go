@@ -45,6 +45,7 @@ type waitConfig struct {
 	first, longest time.Duration // WithPollInterval
 	timeout        time.Duration
 	progress       []func(status string)
+	events         []func(WaitProgress) // WithWaitProgress
 	stop           []string
 	serviceConds   []func(*Service) (bool, error)
 	setConds       []func(*ReadReplicaSet) (bool, error)
@@ -100,7 +101,7 @@ func WithProgress(fn func(status string)) WaitOption {
 // whose LastStatus is the status seen: UNSTABLE for a service, say, that
 // would otherwise be polled until the timeout. The wanted status is never a
 // stop. It takes ServiceStatus or ReplicaSetStatus values (or strings);
-// options add up.
+// options add up. For statuses of both kinds in one option, use WithStopOn.
 //
 //	svc, err := c.Services.WaitForReady(ctx, p, id, dbcloud.WithStopStatuses(dbcloud.StatusUnstable))
 func WithStopStatuses[S ~string](statuses ...S) WaitOption {

@@ -16,6 +16,7 @@ import (
 type waitSpec[T any] struct {
 	w      *WaitError
 	status func(*T) string
+	name   func(*T) string // for WithWaitProgress
 	// judge applies the built-in rules to a resource read: done, or an
 	// error that ends the wait (ErrUnexpectedStatus).
 	judge func(*T) (bool, error)
@@ -36,6 +37,7 @@ func (k *kind[T, W]) spec(id, want string, judge func(*T) (bool, error)) waitSpe
 	return waitSpec[T]{
 		w:      &WaitError{Resource: k.noun, ID: id, Want: want},
 		status: k.status,
+		name:   k.name,
 		judge:  judge,
 	}
 }
@@ -88,9 +90,7 @@ func runWait[T any](ctx context.Context, api *caller, cfg *waitConfig, join func
 			// moves a test server's clock moves it between polls.
 			status := sp.status(o.Res)
 			sp.w.LastStatus = api.serverText(status, nil) // the server's text: clipped, no credentials
-			for _, fn := range cfg.progress {
-				fn(status)
-			}
+			cfg.report(sp.w, sp.name(o.res), status)
 			switch {
 			case done:
 				return last, nil

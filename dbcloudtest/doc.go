@@ -70,7 +70,9 @@
 //
 // Count and Requests show what the code sent (ResetRequests starts them
 // again after a test's setup); Service and Services show the state it left.
-// The Example functions of this package are such tests.
+// The Example functions of this package are such tests. A deploy meant to be
+// run again (see the deploy package) is tested by running it twice: the
+// second run's requests (Requests after ResetRequests) must all be GETs.
 //
 // # Time
 //
@@ -117,12 +119,16 @@
 // that people watch, as examples/quickstart and examples/fakeserver are;
 // Advance moves both.
 //
-// Because the clock stands still between Advance calls, the server lives a
-// little in the past of time.Now. Where the server compares a time it is
-// sent with its own, derive that time from Server.Now: a PITR fork's
-// TargetTime must lie between the parent's creation and Now, so Advance
-// first and fork at srv.Now().Add(-time.Minute). A log entry that
-// AppendLogs adds without a Timestamp is stamped Now.
+// Because the clock stands still between Advance calls (or ticks ahead of
+// the machine's), the server's time and time.Now differ. The one place the
+// server judges a time it is sent, a PITR fork's TargetTime, which must lie
+// between the parent's creation and now, it judges on both clocks and takes
+// a target that fits either: code under test that computes its target from
+// time.Now (a deploy that forks as of the moment it runs) needs no clock
+// parameter. (A target derived from Server.Now fits the server's clock,
+// but once Advance has moved it ahead of the machine's, the SDK refuses it
+// as in the future before sending.) A log entry that AppendLogs adds
+// without a Timestamp is stamped Now.
 //
 // # Outside a test's own calls
 //
@@ -221,7 +227,8 @@
 // {project_id, service_id, is_standby: false}. A replica set's environment
 // starts as its service's.
 //
-// Every request needs "Authorization: Bearer <key>", else 401 UNAUTHORIZED;
+// Every request needs "Authorization: Bearer <key>" (or, on a server made
+// WithPersonalAccessToken or WithBearerTokens, that token), else 401 UNAUTHORIZED;
 // every answer carries X-Request-Id. Errors have the body {"code",
 // "message", "details"}: INVALID_REQUEST (400), UNAUTHORIZED (401),
 // NOT_FOUND (404, for unknown ids, projects and paths alike),

@@ -102,6 +102,7 @@ type engine struct {
 	goneAt   time.Time       // no deletion completes before; see sweep
 	gone     bool            // a deletion is planned
 	faults   []*Fault
+	tokens   map[string]time.Time // WithBearerTokens: each issued token's expiry
 	counts   map[countKey]int
 
 	log     []Request
@@ -316,9 +317,8 @@ func (a *engine) handle(r *http.Request, id string) encoded {
 }
 
 func (a *engine) dispatch(r *http.Request) (reply, error) {
-	if got := r.Header.Values("Authorization"); len(got) != 1 || got[0] != "Bearer "+a.apiKey {
-		return reply{}, &apiError{http.StatusUnauthorized, "UNAUTHORIZED", "missing or invalid API key",
-			`send the header "Authorization: Bearer <API key>"`}
+	if err := a.authorized(r); err != nil {
+		return reply{}, err
 	}
 	c := &call{r: r}
 	ep, allow, ok := c.route()

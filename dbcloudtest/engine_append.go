@@ -1,30 +1,36 @@
 package dbcloudtest
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 )
 
-// appendLogs adds entries to the newest end of a service's history, in the
-// order given, as a running database would write them, so that tests can
-// add lines while a reader follows the logs. A zero Timestamp means now on
-// the fake's clock; an empty Severity means LOG. Timestamps must not go
-// backwards: each entry is at least as new as the newest stored one, which
-// keeps since, until and every issued cursor consistent while lines arrive.
-// Entries may share a timestamp, and identical entries are kept as many
-// times as they are given.
+// appendLogs places entries in a service's history by their timestamps:
+// at the newest end, as a running database writes them, or at any earlier
+// time, for a test that gives a service a history of its own (lines from
+// before the service's first ones included). A zero Timestamp means now on
+// the fake's clock; an empty Severity means LOG. Entries that share a
+// timestamp keep the order given, after the entries already there; identical
+// entries are kept as many times as they are given.
+//
+// Entries older than the whole history go before it, as SeedLogs's do, so
+// every cursor issued keeps its meaning. An entry placed between two
+// existing ones moves the entries newer than it by one place: a walk under
+// way may then see one entry again, as a client reading a history that is
+// being rewritten would; a read that starts after it sees it in place.
 func (a *engine) appendLogs(serviceID string, entries ...NodeLogEntry) error {
 	return a.withService(serviceID, func(s *service, now time.Time) error {
 		return appendEntries(&s.logs, now, entries)
 	})
 }
 
-// appendEntries adds entries to st, all or none; a zero timestamp is now.
+// appendEntries places entries in st, all or none; a zero timestamp is now.
 func appendEntries(st *logStore, now time.Time, entries []NodeLogEntry) error {
 	recs := make([]logRec, len(entries))
 	texts := make([]string, len(entries))
-	newest := st.last()
 	for i, e := range entries {
 		sev, ok := severity(e.Severity)
 		if !ok {
@@ -37,20 +43,41 @@ func appendEntries(st *logStore, now time.Time, entries []NodeLogEntry) error {
 		if at.IsZero() {
 			at = now
 		}
-		ns := at.UnixNano()
-		if ns < newest {
-			return fmt.Errorf("dbcloudtest: appending logs: entry %d: timestamp %s is older than the newest entry, %s",
-				i, at.UTC().Format(time.RFC3339Nano), time.Unix(0, newest).UTC().Format(time.RFC3339Nano))
-		}
-		newest = ns
 		texts[i] = e.Message
-		recs[i] = logRec{at: ns, arg: uint32(len(st.texts) + i), node: int32(e.Node), tmpl: tmplText, sev: sev}
+		recs[i] = logRec{at: at.UnixNano(), arg: uint32(len(st.texts) + i), node: int32(e.Node), tmpl: tmplText, sev: sev}
 	}
 	// All or nothing: a bad entry leaves the history as it was.
 	st.texts = append(st.texts, texts...)
-	st.recs = append(st.recs, recs...)
+	slices.SortStableFunc(recs, func(x, y logRec) int { return cmp.Compare(x.at, y.at) })
+	if len(st.recs) == 0 || recs[0].at >= st.last() {
+		st.recs = append(st.recs, recs...) // the usual case: lines arriving
+	} else {
+		st.base -= int64(countOlder(recs, st.recs[0].at))
+		st.recs = mergeRecs(st.recs, recs)
+	}
 	st.trim()
 	return nil
+}
+
+// countOlder counts the recs, sorted by time, older than at.
+func countOlder(recs []logRec, at int64) int {
+	n, _ := slices.BinarySearchFunc(recs, at, func(r logRec, at int64) int { return cmp.Compare(r.at, at) })
+	return n
+}
+
+// mergeRecs merges added into have, both sorted by time, an added entry
+// going after the entries of have with its timestamp.
+func mergeRecs(have, added []logRec) []logRec {
+	out := make([]logRec, 0, len(have)+len(added))
+	i := 0
+	for _, r := range added {
+		for i < len(have) && have[i].at <= r.at {
+			out = append(out, have[i])
+			i++
+		}
+		out = append(out, r)
+	}
+	return append(out, have[i:]...)
 }
 
 // severity maps a wire severity name, in any case, to its stored number; ""

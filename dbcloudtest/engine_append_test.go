@@ -15,17 +15,6 @@ func TestAppendLogs(t *testing.T) {
 	first := f.logsPage(svc, nil)
 	start := f.clock.Now()
 	at := start.Add(time.Minute)
-	err := f.api.appendLogs(svc,
-		NodeLogEntry{LogEntry: dbcloud.LogEntry{Timestamp: at, Severity: "error", Message: "boom"}},
-		NodeLogEntry{LogEntry: dbcloud.LogEntry{Timestamp: at, Message: "same instant"}},
-		NodeLogEntry{LogEntry: dbcloud.LogEntry{Timestamp: at, Message: "same instant"}},
-		NodeLogEntry{LogEntry: dbcloud.LogEntry{Message: "no time: the clock's now, which is older"}})
-	if err == nil {
-		t.Fatal("an entry older than the newest was accepted")
-	}
-	if all, _ := f.api.logs(svc); len(all) != len(before) {
-		t.Fatalf("a refused batch changed the history: %d entries, want %d", len(all), len(before))
-	}
 	f.clock.advance(2 * time.Minute)
 	if err := f.api.appendLogs(svc,
 		NodeLogEntry{LogEntry: dbcloud.LogEntry{Timestamp: at, Severity: "error", Message: "boom"}},
@@ -35,6 +24,9 @@ func TestAppendLogs(t *testing.T) {
 		t.Fatal(err)
 	}
 	all, _ := f.api.logs(svc)
+	if len(all) != len(before)+4 {
+		t.Fatalf("%d entries after the append, want %d", len(all), len(before)+4)
+	}
 	want := []NodeLogEntry{
 		{LogEntry: dbcloud.LogEntry{Timestamp: start.Add(2 * time.Minute), Severity: "LOG", Message: "now"}},
 		{LogEntry: dbcloud.LogEntry{Timestamp: at, Severity: "LOG", Message: "same instant"}, Node: 1},
@@ -68,5 +60,87 @@ func TestAppendLogs(t *testing.T) {
 	}
 	if err := f.api.appendLogs("nope", NodeLogEntry{LogEntry: dbcloud.LogEntry{Message: "x"}}); err == nil {
 		t.Error("AppendLogs on an unknown service accepted")
+	}
+}
+
+// Entries go where their timestamps put them: before the service's first
+// lines (a cursor handed out before stays valid and reaches them), between
+// two lines, and out of order within one call.
+func TestAppendLogsAnyTime(t *testing.T) {
+	f := newFake(t, config{})
+	svc := f.ready(nil)
+	if err := f.api.seedLogs(svc, 700); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := f.api.logs(svc)
+	oldest := before[len(before)-1].Timestamp
+	first := f.logsPage(svc, nil)
+	if first.cursor == "" {
+		t.Fatal("setup: one page holds the whole history")
+	}
+	window := url.Values{"until": {before[0].Timestamp.Add(time.Hour).Format(time.RFC3339Nano)}}
+	firstInWindow := f.logsPage(svc, window)
+	early := oldest.Add(-time.Hour)
+	between := before[10].Timestamp.Add(-time.Nanosecond) // older than the 11th newest, newer than the 12th
+	if err := f.api.appendLogs(svc,
+		NodeLogEntry{LogEntry: dbcloud.LogEntry{Timestamp: between, Message: "between"}},
+		NodeLogEntry{LogEntry: dbcloud.LogEntry{Timestamp: early.Add(time.Second), Message: "early 2"}},
+		NodeLogEntry{LogEntry: dbcloud.LogEntry{Timestamp: early, Message: "early 1"}}); err != nil {
+		t.Fatal(err)
+	}
+	all, _ := f.api.logs(svc)
+	if len(all) != len(before)+3 {
+		t.Fatalf("%d entries, want %d", len(all), len(before)+3)
+	}
+	for i := 1; i < len(all); i++ {
+		if all[i].Timestamp.After(all[i-1].Timestamp) {
+			t.Fatalf("entry %d (%s) is newer than entry %d (%s)", i, all[i].Timestamp, i-1, all[i-1].Timestamp)
+		}
+	}
+	if all[11].Message != "between" || all[len(all)-2].Message != "early 2" || all[len(all)-1].Message != "early 1" {
+		t.Errorf("entries 11, -2, -1 = %q, %q, %q; want between, early 2, early 1", all[11].Message, all[len(all)-2].Message, all[len(all)-1].Message)
+	}
+	// The cursor of the first page, issued before, walks on to the end, which
+	// now holds the early lines.
+	var rest []NodeLogEntry
+	for c := first.cursor; c != ""; {
+		p := f.logsPage(svc, url.Values{"cursor": {c}})
+		rest, c = append(rest, p.entries...), p.cursor
+	}
+	// It reads every entry but "between", placed among those the walk had
+	// read, and at most one entry twice: "between", newer than the page
+	// boundary, moved the boundary by one place.
+	count := map[NodeLogEntry]int{}
+	for _, e := range append(first.entries, rest...) {
+		count[e]++
+	}
+	for _, e := range all {
+		if e.Message != "between" {
+			count[e]--
+		}
+	}
+	extra := 0
+	for e, n := range count {
+		if n < 0 {
+			t.Errorf("the walk begun before the append missed %+v", e)
+		}
+		extra += n
+	}
+	if extra > 1 {
+		t.Errorf("the walk read %d entries more than once, want at most 1", extra)
+	}
+	// A walk with until has cursors that name entries: it reads every entry
+	// but "between" exactly once, the early lines included.
+	inWindow := firstInWindow.entries
+	for c := firstInWindow.cursor; c != ""; {
+		q := url.Values{"until": window["until"], "cursor": {c}}
+		p := f.logsPage(svc, q)
+		inWindow, c = append(inWindow, p.entries...), p.cursor
+	}
+	if want := len(all) - 1; len(inWindow) != want || inWindow[len(inWindow)-1].Message != "early 1" {
+		t.Errorf("the walk with until read %d entries ending with %q, want %d ending with early 1", len(inWindow), inWindow[len(inWindow)-1].Message, want)
+	}
+	if got := rest[len(rest)-1].Message; got != "early 1" {
+		t.Errorf("the walk ends with %q, want early 1", got)
 	}
 }

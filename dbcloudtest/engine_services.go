@@ -44,6 +44,7 @@ type service struct {
 	region, typ, env   string
 	resourceID         string
 	created            time.Time
+	createdOnMachine   time.Time // time.Now at creation: see checkTargetTime
 	sched              schedule
 	cpu, mem           int
 	replicas, syncReps int
@@ -224,10 +225,13 @@ func (a *engine) newService(now time.Time, project, name, typ, region, env strin
 		resourceID: a.randString(8, lowerAlnum),
 		created:    now,
 		sched:      a.plan(now, statusQueued, statusConfiguring, statusReady),
-		cpu:        cpu,
-		mem:        mem,
-		replicas:   replicas,
-		load:       a.idRand.IntN(1 << 20),
+		// Kept with its monotonic reading: it is only compared with
+		// time.Now and with times clients send.
+		createdOnMachine: time.Now(),
+		cpu:              cpu,
+		mem:              mem,
+		replicas:         replicas,
+		load:             a.idRand.IntN(1 << 20),
 	}
 	s.logs.keep = a.logKeep
 	var err error

@@ -23,6 +23,9 @@ type config struct {
 	logKeep  int           // WithLogRetention
 	noLog    bool          // WithRequestLog(false)
 
+	patPublic, patSecret string        // WithPersonalAccessToken
+	tokenLife            time.Duration // WithBearerTokens
+
 	sinceExclusive bool // WithExclusiveSince
 	windowCursors  bool // WithWindowCursors
 }

@@ -93,8 +93,9 @@ func (s *Server) Close() {
 	})
 }
 
-// Client returns a new client of the server: base URL, API key and project
-// (Client.ProjectID is the server's ProjectID) set, and retry waits of 1 to
+// Client returns a new client of the server: base URL, credentials (the
+// API key, or those of WithPersonalAccessToken or WithBearerTokens) and
+// project (Client.ProjectID is the server's ProjectID) set, and retry waits of 1 to
 // 5 ms instead of 500 ms to 30 s, so that a retried request costs a test
 // milliseconds. A Retry-After header (from a fault) is longer than those
 // waits, so it is not slept: the *dbcloud.APIError comes back at once with
@@ -115,7 +116,7 @@ func (s *Server) Client(opts ...dbcloud.Option) *dbcloud.Client {
 		all = append(all, dbcloud.WithDefaultPollInterval(clientPollFirst, clientPollLongest))
 	}
 	all = append(all, opts...)
-	c, err := dbcloud.NewClient(s.APIKey, all...)
+	c, err := dbcloud.NewClientWithCredentials(s.credentials(), all...)
 	if err != nil {
 		panic("dbcloudtest: Client: " + err.Error())
 	}
@@ -131,18 +132,26 @@ func (s *Server) Client(opts ...dbcloud.Option) *dbcloud.Client {
 // (DBCLOUD_PUBLIC_KEY, DBCLOUD_SECRET_KEY and the _FILE forms) are emptied,
 // so that code under test that calls dbcloud.NewClientFromEnv, a whole
 // command's main say, reaches the server whatever the developer's shell has
-// set. Like t.Setenv, it cannot be used in parallel tests.
+// set. With WithPersonalAccessToken, DBCLOUD_PUBLIC_KEY and
+// DBCLOUD_SECRET_KEY hold the token and DBCLOUD_API_KEY is emptied instead
+// (the environment cannot carry a TokenSource: with WithBearerTokens, hand
+// the code under test a client). Like t.Setenv, it cannot be used in
+// parallel tests.
 func (s *Server) Setenv(t testing.TB) {
 	t.Helper()
-	t.Setenv(dbcloud.EnvAPIKey, s.APIKey)
 	t.Setenv(dbcloud.EnvBaseURL, s.URL)
 	t.Setenv(dbcloud.EnvProjectID, s.ProjectID)
+	set := map[string]string{dbcloud.EnvAPIKey: s.APIKey}
+	if s.api.patPublic != "" {
+		set = map[string]string{dbcloud.EnvPublicKey: s.api.patPublic, dbcloud.EnvSecretKey: s.api.patSecret}
+	}
 	for _, name := range []string{
+		dbcloud.EnvAPIKey,
 		dbcloud.EnvAPIKey + dbcloud.EnvFileSuffix,
 		dbcloud.EnvPublicKey,
 		dbcloud.EnvSecretKey,
 		dbcloud.EnvSecretKey + dbcloud.EnvFileSuffix,
 	} {
-		t.Setenv(name, "")
+		t.Setenv(name, set[name])
 	}
 }

@@ -21,7 +21,8 @@ func (s *Server) Advance(d time.Duration) {
 // Advance (and, with WithRealTime, the real time gone by since; with
 // WithTickingClock, the ticks so far: Now itself does not tick). The server
 // compares times it is sent with this clock, not with
-// time.Now: derive a PITR fork's TargetTime or a log window from it.
+// time.Now: derive a log window from it. (A PITR fork's TargetTime is
+// judged on both clocks: see "Time" in the package doc.)
 func (s *Server) Now() time.Time { return s.api.clock.peek() }
 
 // Service returns the service with this id, in any project, as a GET of it
@@ -78,13 +79,16 @@ func (s *Server) SeedLogs(serviceID string, n int) error {
 	return s.api.seedLogs(serviceID, n)
 }
 
-// AppendLogs adds entries at the newest end of a service's history, in the
-// order given, as the running database would write them. A zero Timestamp
-// means now on the server's clock (Now); an empty Severity means LOG; the
-// severities are LOG, INFO, WARNING, ERROR and FATAL, in any case.
-// Timestamps must not go backwards: an entry older than the newest one
-// already there is an error, and then none of the entries is added. Entries
-// may share a timestamp.
+// AppendLogs adds entries to a service's history, each at its Timestamp:
+// at the newest end, as the running database would write them, or at any
+// earlier time, before the service's first lines too, for a test that
+// gives a service a history of its own. A zero Timestamp means now on the
+// server's clock (Now); an empty Severity means LOG; the severities are
+// LOG, INFO, WARNING, ERROR and FATAL, in any case, and a bad one is an
+// error, and then none of the entries is added. Entries that share a
+// timestamp keep the order given, after those already there. Entries older
+// than the whole history leave every cursor handed out valid; one placed
+// between existing entries can make a walk under way see an entry twice.
 func (s *Server) AppendLogs(serviceID string, entries ...dbcloud.LogEntry) error {
 	recs := make([]NodeLogEntry, len(entries))
 	for i, e := range entries {

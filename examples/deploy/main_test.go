@@ -16,8 +16,8 @@ func startFake(t *testing.T, opts ...dbcloudtest.Option) *dbcloudtest.Server {
 	return srv
 }
 
-// deploy runs the command against srv, named by the environment.
-func deploy(t *testing.T, srv *dbcloudtest.Server, args ...string) (code int, stdout, stderr string) {
+// runDeploy runs the command against srv, named by the environment.
+func runDeploy(t *testing.T, srv *dbcloudtest.Server, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	srv.Setenv(t)
 	var out, errOut strings.Builder
@@ -34,21 +34,21 @@ var ticking = []dbcloudtest.Option{dbcloudtest.WithTickingClock(30 * time.Second
 func TestDeployCreatesThenReuses(t *testing.T) {
 	dbcloudtest.CheckGoroutines(t)
 	srv := startFake(t, ticking...)
-	code, out, errOut := deploy(t, srv, "-name", "orders")
+	code, out, errOut := runDeploy(t, srv, "-name", "orders")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	if !strings.HasPrefix(out, "127.0.0.1:") || strings.Count(out, "\n") != 1 {
 		t.Errorf("stdout = %q, want the live endpoint's host:port alone", out)
 	}
-	for _, s := range []string{"creating orders", "orders is QUEUED", "orders is CONFIGURING", "orders is READY", "orders answers at " + strings.TrimSpace(out)} {
+	for _, s := range []string{`+ create service "orders"`, `): QUEUED`, `): CONFIGURING`, `): READY`, "orders answers at " + strings.TrimSpace(out)} {
 		if !strings.Contains(errOut, s) {
 			t.Errorf("stderr lacks %q:\n%s", s, errOut)
 		}
 	}
 
-	code, again, errOut := deploy(t, srv, "-name", "orders")
-	if code != 0 || again != out || !strings.Contains(errOut, "reusing orders") {
+	code, again, errOut := runDeploy(t, srv, "-name", "orders")
+	if code != 0 || again != out || !strings.Contains(errOut, "no changes") || !strings.Contains(errOut, `create: already as wanted`) {
 		t.Errorf("second deploy: exit %d, stdout %q, stderr %q; want the same service reused", code, again, errOut)
 	}
 	if n := srv.Count("POST", "/projects/*/services"); n != 1 {
@@ -64,7 +64,7 @@ func TestDeployRecoversALostCreate(t *testing.T) {
 		srv := startFake(t, ticking...)
 		fault.Method, fault.Path = "POST", "/projects/*/services"
 		srv.InjectFault(fault)
-		code, out, errOut := deploy(t, srv, "-name", "orders")
+		code, out, errOut := runDeploy(t, srv, "-name", "orders")
 		if code != 0 || !strings.HasPrefix(out, "127.0.0.1:") {
 			t.Fatalf("%+v: exit %d, stdout %q, stderr:\n%s", fault, code, out, errOut)
 		}
@@ -77,7 +77,7 @@ func TestDeployRecoversALostCreate(t *testing.T) {
 func TestDeployStartsAPausedService(t *testing.T) {
 	dbcloudtest.CheckGoroutines(t)
 	srv := startFake(t, ticking...)
-	if code, _, errOut := deploy(t, srv, "-name", "orders"); code != 0 {
+	if code, _, errOut := runDeploy(t, srv, "-name", "orders"); code != 0 {
 		t.Fatal(errOut)
 	}
 	services, err := srv.Client().Services.List(t.Context(), srv.ProjectID)
@@ -87,8 +87,8 @@ func TestDeployStartsAPausedService(t *testing.T) {
 	if err := srv.SetStatus(services[0].ServiceID, dbcloud.StatusPaused); err != nil {
 		t.Fatal(err)
 	}
-	code, _, errOut := deploy(t, srv, "-name", "orders")
-	if code != 0 || !strings.Contains(errOut, "starting orders") || !strings.Contains(errOut, "orders is RESUMING") || !strings.Contains(errOut, "orders is READY") {
+	code, _, errOut := runDeploy(t, srv, "-name", "orders")
+	if code != 0 || !strings.Contains(errOut, "status PAUSED -> READY") || !strings.Contains(errOut, "start: done") || !strings.Contains(errOut, "): RESUMING") || !strings.Contains(errOut, "): READY") {
 		t.Errorf("exit %d, stderr:\n%s", code, errOut)
 	}
 }
@@ -96,20 +96,20 @@ func TestDeployStartsAPausedService(t *testing.T) {
 func TestDeployExitCodes(t *testing.T) {
 	dbcloudtest.CheckGoroutines(t)
 	frozen := startFake(t, dbcloudtest.WithStep(time.Minute)) // stays QUEUED: nothing moves the clock
-	code, out, errOut := deploy(t, frozen, "-name", "orders", "-timeout", "300ms")
+	code, out, errOut := runDeploy(t, frozen, "-name", "orders", "-timeout", "300ms")
 	if code != 2 || out != "" || !strings.Contains(errOut, "timed out") || !strings.Contains(errOut, "QUEUED") {
 		t.Errorf("timeout: exit %d, stdout %q, stderr %q; want 2 with the last status", code, out, errOut)
 	}
 
 	srv := startFake(t, dbcloudtest.WithRealTime(), dbcloudtest.WithStep(2*time.Millisecond))
 	srv.InjectFault(dbcloudtest.Fault{Method: "GET", Path: "/projects/*/services", Status: 403, Body: `{"message":"key lacks access"}`})
-	if code, _, errOut := deploy(t, srv, "-name", "orders"); code != 1 || !strings.Contains(errOut, "key lacks access") {
+	if code, _, errOut := runDeploy(t, srv, "-name", "orders"); code != 1 || !strings.Contains(errOut, "key lacks access") {
 		t.Errorf("403: exit %d, stderr %q; want 1 with the reason", code, errOut)
 	}
-	if code, _, _ := deploy(t, srv); code != 1 {
+	if code, _, _ := runDeploy(t, srv); code != 1 {
 		t.Errorf("no -name: exit %d, want 1", code)
 	}
-	if code, _, _ := deploy(t, srv, "-bogus"); code != 1 {
+	if code, _, _ := runDeploy(t, srv, "-bogus"); code != 1 {
 		t.Errorf("bad flag: exit %d, want 1", code)
 	}
 
@@ -119,7 +119,7 @@ func TestDeployExitCodes(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if code, _, errOut := deploy(t, srv, "-name", "twin"); code != 1 || !strings.Contains(errOut, `2 services are named "twin"`) {
+	if code, _, errOut := runDeploy(t, srv, "-name", "twin"); code != 1 || !strings.Contains(errOut, `2 services are named "twin"`) {
 		t.Errorf("twins: exit %d, stderr %q", code, errOut)
 	}
 }
@@ -129,8 +129,24 @@ func TestDeployExitCodes(t *testing.T) {
 func TestDeployWaitsForTheDatabase(t *testing.T) {
 	dbcloudtest.CheckGoroutines(t)
 	warming := startFake(t, dbcloudtest.WithConnectDelay(time.Hour)) // READY at once, answering in an hour
-	code, out, errOut := deploy(t, warming, "-name", "orders", "-timeout", "300ms")
-	if code != 2 || out != "" || !strings.Contains(errOut, "orders is READY") || !strings.Contains(errOut, "starting up") {
+	code, out, errOut := runDeploy(t, warming, "-name", "orders", "-timeout", "300ms")
+	if code != 2 || out != "" || !strings.Contains(errOut, "): READY") || !strings.Contains(errOut, "starting up") {
 		t.Errorf("exit %d, stdout %q, stderr %q; want 2 with the database's answer", code, out, errOut)
+	}
+}
+
+// -plan prints what a run would change and stops, sending only GETs.
+func TestDeployPlanOnly(t *testing.T) {
+	dbcloudtest.CheckGoroutines(t)
+	srv := startFake(t)
+	code, out, errOut := runDeploy(t, srv, "-name", "orders", "-pooler", "-plan")
+	want := "project proj-fake: 2 change(s)\n  + create service \"orders\"\n  ~ update service \"orders\": pooler off -> on\n"
+	if code != 0 || out != "" || errOut != want {
+		t.Errorf("exit %d, stdout %q, stderr:\n%s\nwant:\n%s", code, out, errOut, want)
+	}
+	for _, r := range srv.Requests() {
+		if r.Method != "GET" {
+			t.Errorf("-plan sent %s %s", r.Method, r.Path)
+		}
 	}
 }

@@ -1,106 +1,62 @@
 // Package mydeploy is code a user of the SDK writes, with its tests as the
 // user writes them: Deploy is the deploy step of a pipeline, and
 // deploy_test.go (package mydeploy_test) tests it against dbcloudtest, the
-// SDK's public test server, with no account, no network and no sleeps.
+// SDK's public test server, with no account, no network, no sleeps and no
+// clock parameter.
+//
+// It deploys the orders application's databases as a desired state (the
+// deploy package): a PROD service with 2 HA replicas and a pooler, a read
+// replica set with its own pooler, and a staging fork restored (PITR) as
+// of the moment the deploy makes it. The pattern it follows is the one
+// the SDK recommends for a pipeline that must survive its own failures:
+// print the plan, apply it, and on any failure run the same deploy again.
+// Each step reads before it changes anything, so the next run finishes
+// what the failed one started, without duplicates, and a run with nothing
+// to do sends no request that changes anything.
 package mydeploy
 
 import (
 	"context"
-	"errors"
 	"fmt"
+	"io"
 
 	"github.com/dbcloud/dbcloud-go"
+	"github.com/dbcloud/dbcloud-go/deploy"
 )
 
-// ErrBeingDeleted is returned for a service that is being deleted: deploying
-// it again has to wait until it is gone.
-var ErrBeingDeleted = errors.New("the service is being deleted")
-
-// Spec is the service a deploy wants.
-type Spec struct {
-	Name      string
-	CPUMillis int  // 0: the API's default
-	MemoryGBs int  // 0: the API's default
-	Pooler    bool // a connection pooler in front of the database
+// State is the databases of the orders application in projectID.
+func State(projectID string) *deploy.State {
+	return &deploy.State{
+		ProjectID: projectID,
+		Service: deploy.Service{
+			Name:        "orders",
+			Addons:      []dbcloud.Addon{dbcloud.AddonTimeSeries},
+			CPUMillis:   1000,
+			MemoryGBs:   4,
+			HAReplicas:  new(2),
+			Pooler:      new(true),
+			Environment: dbcloud.EnvironmentProd,
+		},
+		ReplicaSets: []deploy.ReplicaSet{
+			{Name: "orders-read", Nodes: 2, CPUMillis: 500, MemoryGBs: 2, Pooler: new(true)},
+		},
+		// TargetTime left zero: the fork restores the service as of the
+		// moment the fork step runs, read from the real clock.
+		Forks: []deploy.Fork{{Name: "orders-staging", Strategy: dbcloud.ForkPITR}},
+	}
 }
 
-// Deploy makes sure the project has a service called spec.Name that runs,
-// has the pooler spec asks for, and is READY, and returns it. It reuses the
-// service the project has by that name (starting it if it is paused), so a
-// pipeline can run it again after any failure. opts go to every wait: a
-// timeout, a poll interval, progress output.
-//
-// Give it a client made with dbcloud.WithCreateRecovery: a create whose
-// answer is lost on the way (a reset, a proxy's 5xx) is then settled inside
-// Create, which finds the service or sends the create again when it never
-// arrived. Without it, such a failure is returned (it matches
-// dbcloud.ErrMaybeCreated), and running Deploy again reuses the service by
-// its name once it has landed.
-func Deploy(ctx context.Context, client *dbcloud.Client, projectID string, spec Spec, opts ...dbcloud.WaitOption) (*dbcloud.Service, error) {
-	services := client.Services
-	svc, err := findByName(ctx, client, projectID, spec.Name)
+// Deploy prints the plan to log, applies it with a line per step and per
+// status seen, and returns what it did. opts go to Apply (wait options: a
+// timeout, say). On an error, run Deploy again: it picks up where the
+// failed run stopped.
+func Deploy(ctx context.Context, client *dbcloud.Client, projectID string, log io.Writer, opts ...deploy.Option) (*deploy.Result, error) {
+	st := State(projectID)
+	plan, err := st.Plan(ctx, client)
 	if err != nil {
 		return nil, err
 	}
-	if svc == nil {
-		svc, err = services.Create(ctx, projectID, &dbcloud.CreateServiceRequest{
-			Name: spec.Name, CPUMillis: spec.CPUMillis, MemoryGBs: spec.MemoryGBs,
-		})
-		if err != nil {
-			return nil, fmt.Errorf("creating %s: %w", spec.Name, err)
-		}
-	}
-	if svc, err = start(ctx, client, projectID, svc, opts); err != nil {
-		return nil, err
-	}
-	if spec.Pooler {
-		// A 409 means the pooler is on already: that is what we want.
-		if err := services.EnablePooler(ctx, projectID, svc.ServiceID); err != nil && !errors.Is(err, dbcloud.ErrConflict) {
-			return nil, fmt.Errorf("enabling the pooler of %s: %w", spec.Name, err)
-		}
-	}
-	return services.WaitForReady(ctx, projectID, svc.ServiceID, opts...)
-}
-
-// start brings a paused or pausing service back; any other one is returned
-// as it is, unless it is being deleted.
-func start(ctx context.Context, client *dbcloud.Client, projectID string, svc *dbcloud.Service, opts []dbcloud.WaitOption) (*dbcloud.Service, error) {
-	switch svc.Status {
-	case dbcloud.StatusDeleting, dbcloud.StatusDeleted:
-		return nil, fmt.Errorf("%s (%s): %w", svc.Name, svc.ServiceID, ErrBeingDeleted)
-	case dbcloud.StatusPausing:
-		paused, err := client.Services.WaitForStatus(ctx, projectID, svc.ServiceID, dbcloud.StatusPaused, opts...)
-		if err != nil {
-			return nil, err
-		}
-		svc = paused
-	case dbcloud.StatusPaused:
-	default:
-		return svc, nil
-	}
-	started, err := client.Services.Start(ctx, projectID, svc.ServiceID)
-	if errors.Is(err, dbcloud.ErrConflict) {
-		return svc, nil // someone else started it meanwhile: waiting for READY covers it
-	}
-	return started, err
-}
-
-// findByName returns the project's service called name, or nil if there is
-// none. Two by that name are an error: picking one would be a guess.
-func findByName(ctx context.Context, client *dbcloud.Client, projectID, name string) (*dbcloud.Service, error) {
-	all, err := client.Services.List(ctx, projectID)
-	if err != nil {
-		return nil, err
-	}
-	var found *dbcloud.Service
-	for i := range all {
-		if all[i].Name != name {
-			continue
-		}
-		if found != nil {
-			return nil, fmt.Errorf("two services are called %q (%s and %s)", name, found.ServiceID, all[i].ServiceID)
-		}
-		found = &all[i]
-	}
-	return found, nil
+	fmt.Fprint(log, plan)
+	opts = append([]deploy.Option{deploy.WithProgress(func(e deploy.Event) { fmt.Fprintln(log, e) })}, opts...)
+	return st.Apply(ctx, client, opts...)
 }

@@ -4,18 +4,20 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/dbcloud/dbcloud-go"
 	"github.com/dbcloud/dbcloud-go/dbcloudtest"
+	"github.com/dbcloud/dbcloud-go/deploy"
 	"github.com/dbcloud/dbcloud-go/examples/mydeploy"
 )
 
 // These tests are written as a user of the SDK writes them: only the public
-// packages, a dbcloudtest server per test, and no sleeps.
-
-var orders = mydeploy.Spec{Name: "orders", CPUMillis: 1000, MemoryGBs: 4, Pooler: true}
+// packages, a dbcloudtest server per test, no sleeps, and Deploy called as
+// production calls it (no clock parameter: the PITR fork's target comes
+// from the real clock, which the test server accepts).
 
 // newServer starts a test server that closes with the test, after which no
 // goroutine that Deploy started may still run.
@@ -27,178 +29,144 @@ func newServer(t *testing.T, opts ...dbcloudtest.Option) *dbcloudtest.Server {
 	return srv
 }
 
-// deployed starts a test server, deploys orders on it with a plain client
-// and returns the three, failing the test if that deploy fails.
-func deployed(t *testing.T) (*dbcloudtest.Server, *dbcloud.Client, *dbcloud.Service) {
-	t.Helper()
-	srv := newServer(t)
-	c := srv.Client()
-	svc, err := mydeploy.Deploy(t.Context(), c, srv.ProjectID, orders)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return srv, c, svc
-}
-
-func TestDeployCreates(t *testing.T) {
-	srv, _, svc := deployed(t)
-	if svc.Status != dbcloud.StatusReady || svc.ConnectionPooler == nil {
-		t.Errorf("deployed %s, pooler %v; want READY with a pooler", svc.Status, svc.ConnectionPooler)
-	}
-	all := srv.Services()
-	if len(all) != 1 {
-		t.Fatalf("%d services on the server, want 1", len(all))
-	}
-	if spec := all[0].Resources[0].Spec; spec.CPUMillis != 1000 || spec.MemoryGBs != 4 {
-		t.Errorf("created with %d millicores and %d GB, want 1000 and 4", spec.CPUMillis, spec.MemoryGBs)
-	}
-}
-
-// A second run changes nothing: the pooler's 409 (already on) is success.
-func TestDeployTwice(t *testing.T) {
-	srv, c, first := deployed(t)
-	second, err := mydeploy.Deploy(t.Context(), c, srv.ProjectID, orders)
-	if err != nil {
-		t.Fatalf("second run: %v", err)
-	}
-	if second.ServiceID != first.ServiceID || len(srv.Services()) != 1 {
-		t.Errorf("second run deployed %s besides %s", second.ServiceID, first.ServiceID)
-	}
-	if n := srv.Count("POST", "/projects/*/services"); n != 1 {
-		t.Errorf("%d creates sent, want 1", n)
-	}
-	met409 := false
-	for _, r := range srv.Requests() {
-		if r.Method == "POST" && r.Status == http.StatusConflict {
-			met409 = true
+// mutating counts the requests other than GET from the n-th on.
+func mutating(srv *dbcloudtest.Server, from int) int {
+	n := 0
+	for _, r := range srv.Requests()[from:] {
+		if r.Method != http.MethodGet {
+			n++
 		}
 	}
-	if !met409 {
-		t.Error("the second run never met the pooler's 409: the test does not test it")
+	return n
+}
+
+// checkDeployed checks that the server holds the orders databases once.
+func checkDeployed(t *testing.T, srv *dbcloudtest.Server) {
+	t.Helper()
+	all := srv.Services()
+	if len(all) != 2 {
+		t.Fatalf("%d services, want orders and its fork", len(all))
+	}
+	svc, fork := all[1], all[0]
+	if svc.HAReplicas == nil || svc.HAReplicas.ReplicaCount != 2 || svc.ConnectionPooler == nil || svc.Status != dbcloud.StatusReady {
+		t.Errorf("orders: %s, HA %+v, pooler %v", svc.Status, svc.HAReplicas, svc.ConnectionPooler)
+	}
+	if len(svc.ReadReplicaSets) != 1 || svc.ReadReplicaSets[0].ConnectionPooler == nil {
+		t.Errorf("replica sets %+v, want orders-read with a pooler", svc.ReadReplicaSets)
+	}
+	if fork.Name != "orders-staging" || fork.ForkedFrom == nil || fork.ForkedFrom.ServiceID != svc.ServiceID {
+		t.Errorf("fork %q from %+v", fork.Name, fork.ForkedFrom)
 	}
 }
 
-func TestDeployStartsAPausedService(t *testing.T) {
-	srv, c, svc := deployed(t)
-	if _, err := c.Services.Stop(t.Context(), srv.ProjectID, svc.ServiceID); err != nil {
+// Each status lasts a minute on the server's clock, which the test moves
+// on after each poll: every wait sees each status. The fork's target comes
+// from the real clock, which the server's has left behind. A second Deploy
+// sends no request that changes anything.
+func TestDeployTwice(t *testing.T) {
+	srv := newServer(t, dbcloudtest.WithStep(time.Minute))
+	c := srv.Client()
+	var log strings.Builder
+	res, err := mydeploy.Deploy(t.Context(), c, srv.ProjectID, &log, deploy.WithProgress(func(e deploy.Event) {
+		if e.Step == "wait" {
+			srv.Advance(time.Minute)
+		}
+	}))
+	if err != nil {
+		t.Fatalf("%v\n%s", err, log.String())
+	}
+	checkDeployed(t, srv)
+	if res.Service.InitialPassword == "" {
+		t.Error("the new service's password was lost")
+	}
+	for _, want := range []string{
+		"project proj-fake: 5 change(s)",
+		`+ create fork "orders-staging": PITR as of when the fork step runs`,
+		`service "orders" (` + res.Service.ServiceID + `): CONFIGURING`,
+		`replica set "orders-read" (` + res.ReplicaSets[0].ID + `): creating`,
+		`fork "orders-staging" (` + res.Forks[0].ServiceID + `): QUEUED`,
+	} {
+		if !strings.Contains(log.String(), want) {
+			t.Errorf("log lacks %q:\n%s", want, log.String())
+		}
+	}
+
+	mark := len(srv.Requests())
+	log.Reset()
+	if res, err = mydeploy.Deploy(t.Context(), c, srv.ProjectID, &log); err != nil {
 		t.Fatal(err)
 	}
-	if got, _ := srv.Service(svc.ServiceID); got.Status != dbcloud.StatusPaused {
-		t.Fatalf("set-up: service is %s, want PAUSED", got.Status)
+	if n := mutating(srv, mark); n != 0 || res.Changed() {
+		t.Errorf("second run: %d mutating requests, changed %v", n, res.Changed())
 	}
-	if again, err := mydeploy.Deploy(t.Context(), c, srv.ProjectID, orders); err != nil || again.Status != dbcloud.StatusReady {
-		t.Fatalf("Deploy of a paused service: %v, %v", again, err)
+	if !strings.HasPrefix(log.String(), "project proj-fake: no changes\n") {
+		t.Errorf("second run's log:\n%s", log.String())
+	}
+	checkDeployed(t, srv)
+}
+
+// The server's clock ticks half a step per request, as in a test of a
+// whole pipeline that cannot reach into the deploy to move the clock:
+// every wait sees each status, and the server's clock runs far ahead of
+// the real one the fork's target is read from. Deploy needs no change.
+func TestDeployOnATickingClock(t *testing.T) {
+	srv := newServer(t, dbcloudtest.WithTickingClock(30*time.Second), dbcloudtest.WithStep(time.Minute))
+	var log strings.Builder
+	if _, err := mydeploy.Deploy(t.Context(), srv.Client(), srv.ProjectID, &log); err != nil {
+		t.Fatalf("%v\n%s", err, log.String())
+	}
+	checkDeployed(t, srv)
+	if srv.Now().Before(time.Now().Add(10 * time.Minute)) {
+		t.Errorf("the server's clock (%s) did not run ahead: the test does not test it", srv.Now())
+	}
+}
+
+// A paused service is started.
+func TestDeployStartsAPausedService(t *testing.T) {
+	srv := newServer(t)
+	c := srv.Client()
+	res, err := mydeploy.Deploy(t.Context(), c, srv.ProjectID, new(strings.Builder))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Services.Stop(t.Context(), srv.ProjectID, res.Service.ServiceID); err != nil {
+		t.Fatal(err)
+	}
+	if res, err = mydeploy.Deploy(t.Context(), c, srv.ProjectID, new(strings.Builder)); err != nil || res.Service.Status != dbcloud.StatusReady {
+		t.Fatalf("Deploy of a paused service: %v", err)
 	}
 	if n := srv.Count("POST", "/projects/*/services/*/start"); n != 1 {
 		t.Errorf("%d starts, want 1", n)
 	}
 }
 
-// A service still PAUSING cannot be started yet (the API answers 409):
-// Deploy waits for PAUSED first. The test moves the server's clock from
-// the progress callback, so each poll sees the next status at once.
-func TestDeployWaitsForPausingService(t *testing.T) {
-	srv := newServer(t, dbcloudtest.WithStep(time.Minute))
-	c := srv.Client()
-	created, err := c.Services.Create(t.Context(), srv.ProjectID, &dbcloud.CreateServiceRequest{Name: "orders"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv.Advance(2 * time.Minute) // QUEUED, CONFIGURING, READY
-	if _, err := c.Services.Stop(t.Context(), srv.ProjectID, created.ServiceID); err != nil {
-		t.Fatal(err)
-	}
-
-	var seen []string
-	svc, err := mydeploy.Deploy(t.Context(), c, srv.ProjectID, mydeploy.Spec{Name: "orders"},
-		dbcloud.WithPollInterval(time.Millisecond, time.Millisecond),
-		dbcloud.WithProgress(func(status string) {
-			seen = append(seen, status)
-			srv.Advance(time.Minute)
-		}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if svc.Status != dbcloud.StatusReady {
-		t.Errorf("deployed %s", svc.Status)
-	}
-	want := []string{"PAUSING", "PAUSED", "RESUMING", "READY"}
-	if len(seen) != len(want) {
-		t.Fatalf("statuses seen %v, want %v", seen, want)
-	}
-	for i := range want {
-		if seen[i] != want[i] {
-			t.Fatalf("statuses seen %v, want %v", seen, want)
-		}
-	}
-}
-
-func TestDeployRefusesAServiceBeingDeleted(t *testing.T) {
-	srv, c, svc := deployed(t)
-	if err := srv.SetStatus(svc.ServiceID, dbcloud.StatusDeleting); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := mydeploy.Deploy(t.Context(), c, srv.ProjectID, orders); !errors.Is(err, mydeploy.ErrBeingDeleted) {
-		t.Errorf("Deploy of a DELETING service: %v", err)
-	}
-}
-
-// The create's connection breaks after the server made the service. With a
-// recovering client Deploy finds it at once; with a plain one the run fails saying the service may exist, and the pipeline's
-// next run reuses it. Neither creates a second one.
+// The answer to each create is lost after the server made the resource.
+// With a recovering client Deploy finds it at once; with a plain one the
+// run fails saying the resource may exist, and the next run reuses it.
+// Neither makes a second one.
 func TestDeployRecoversFromALostCreateAnswer(t *testing.T) {
-	lostAnswer := dbcloudtest.Fault{Method: "POST", Path: "/projects/*/services", Drop: true, AfterHandling: true}
+	for _, path := range []string{"/projects/*/services", "/projects/*/services/*/replicaSets", "/projects/*/services/*/forkService"} {
+		lost := dbcloudtest.Fault{Method: "POST", Path: path, Drop: true, AfterHandling: true}
 
-	srv := newServer(t)
-	srv.InjectFault(lostAnswer)
-	svc, err := mydeploy.Deploy(t.Context(), srv.Client(dbcloud.WithCreateRecovery()), srv.ProjectID, orders)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if all := srv.Services(); len(all) != 1 || all[0].ServiceID != svc.ServiceID {
-		t.Errorf("services %v, want only the deployed %s", all, svc.ServiceID)
-	}
-
-	plain := newServer(t)
-	plain.InjectFault(lostAnswer)
-	if _, err := mydeploy.Deploy(t.Context(), plain.Client(), plain.ProjectID, orders); !errors.Is(err, dbcloud.ErrMaybeCreated) {
-		t.Fatalf("first run without recovery: %v, want ErrMaybeCreated", err)
-	}
-	again, err := mydeploy.Deploy(t.Context(), plain.Client(), plain.ProjectID, orders)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if all := plain.Services(); len(all) != 1 || all[0].ServiceID != again.ServiceID {
-		t.Errorf("services %v, want only the one the rerun reused", all)
-	}
-	for _, s := range []*dbcloudtest.Server{srv, plain} {
-		if n := s.Count("POST", "/projects/*/services"); n != 1 {
-			t.Errorf("%d creates sent, want 1", n)
+		srv := newServer(t)
+		srv.InjectFault(lost)
+		if _, err := mydeploy.Deploy(t.Context(), srv.Client(dbcloud.WithCreateRecovery()), srv.ProjectID, new(strings.Builder)); err != nil {
+			t.Fatalf("%s, recovering: %v", path, err)
 		}
-	}
-}
+		checkDeployed(t, srv)
 
-// A create the API refused with a 503 made nothing: Deploy reports the
-// API's answer, and sends the create once (the SDK does not repeat it).
-func TestDeployReportsARefusedCreate(t *testing.T) {
-	srv := newServer(t)
-	srv.InjectFault(dbcloudtest.Fault{Method: "POST", Path: "/projects/*/services", Status: 503,
-		Body: `{"code": "UNAVAILABLE", "message": "region at capacity"}`})
-	_, err := mydeploy.Deploy(t.Context(), srv.Client(), srv.ProjectID, orders)
-	var apiErr *dbcloud.APIError
-	if !errors.As(err, &apiErr) || apiErr.StatusCode != 503 || apiErr.Message != "region at capacity" {
-		t.Fatalf("Deploy under a refused create: %v", err)
-	}
-	// A 503 may come after the API acted: the SDK says the service may
-	// exist, so the pipeline runs Deploy again rather than giving up.
-	if !errors.Is(err, dbcloud.ErrMaybeCreated) {
-		t.Errorf("err = %v, want it to match ErrMaybeCreated", err)
-	}
-	if n := len(srv.Services()); n != 0 {
-		t.Errorf("%d services made", n)
-	}
-	if n := srv.Count("POST", "/projects/*/services"); n != 1 {
-		t.Errorf("%d creates sent, want 1", n)
+		plain := newServer(t)
+		plain.InjectFault(lost)
+		if _, err := mydeploy.Deploy(t.Context(), plain.Client(), plain.ProjectID, new(strings.Builder)); !errors.Is(err, dbcloud.ErrMaybeCreated) {
+			t.Fatalf("%s: first run without recovery: %v, want ErrMaybeCreated", path, err)
+		}
+		if _, err := mydeploy.Deploy(t.Context(), plain.Client(), plain.ProjectID, new(strings.Builder)); err != nil {
+			t.Fatalf("%s: second run: %v", path, err)
+		}
+		checkDeployed(t, plain)
+		if n := plain.Count("POST", path); n != 1 {
+			t.Errorf("%s: %d creates sent, want 1", path, n)
+		}
 	}
 }
 
@@ -207,19 +175,18 @@ func TestDeployRidesOutFlakyReads(t *testing.T) {
 	srv := newServer(t)
 	srv.InjectFault(dbcloudtest.Fault{Method: "GET", Path: "/projects/*/services", Status: 502, Body: "<html>Bad Gateway</html>"})
 	srv.InjectFault(dbcloudtest.Fault{Method: "GET", Path: "/projects/*/services/*", Times: 2, Drop: true})
-	if _, err := mydeploy.Deploy(t.Context(), srv.Client(), srv.ProjectID, orders); err != nil {
+	if _, err := mydeploy.Deploy(t.Context(), srv.Client(), srv.ProjectID, new(strings.Builder)); err != nil {
 		t.Fatal(err)
 	}
-	if n := srv.Count("GET", ""); n < 4 {
-		t.Errorf("%d GETs: the faults were not met", n)
-	}
+	checkDeployed(t, srv)
 }
 
 // A service that never gets READY: the wait's timeout ends Deploy with an
 // error that says so. WithStep(time.Hour) and no Advance keep it QUEUED.
 func TestDeployTimesOut(t *testing.T) {
 	srv := newServer(t, dbcloudtest.WithStep(time.Hour))
-	_, err := mydeploy.Deploy(t.Context(), srv.Client(), srv.ProjectID, orders, dbcloud.WithWaitTimeout(10*time.Millisecond))
+	_, err := mydeploy.Deploy(t.Context(), srv.Client(), srv.ProjectID, new(strings.Builder),
+		deploy.WithWaitOptions(dbcloud.WithWaitTimeout(10*time.Millisecond)))
 	var waitErr *dbcloud.WaitError
 	if !errors.As(err, &waitErr) || !errors.Is(err, context.DeadlineExceeded) || waitErr.LastStatus != string(dbcloud.StatusQueued) {
 		t.Errorf("Deploy of a service that stays QUEUED: %v", err)

@@ -1,0 +1,360 @@
+package deploy_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/dbcloud/dbcloud-go"
+	"github.com/dbcloud/dbcloud-go/dbcloudtest"
+	"github.com/dbcloud/dbcloud-go/deploy"
+)
+
+// trial is the state of the trial in issue 30: a PROD service with 2 HA
+// replicas and a pooler, a read replica set with its pooler, and a PITR
+// fork as of the moment the fork step runs (from the real clock: no clock
+// parameter anywhere).
+func trial() *deploy.State {
+	return &deploy.State{
+		Service: deploy.Service{Name: "orders", Addons: []dbcloud.Addon{dbcloud.AddonTimeSeries},
+			CPUMillis: 1000, MemoryGBs: 4, HAReplicas: new(2), Pooler: new(true), Environment: dbcloud.EnvironmentProd},
+		ReplicaSets: []deploy.ReplicaSet{{Name: "orders-read", Nodes: 2, CPUMillis: 500, MemoryGBs: 2, Pooler: new(true)}},
+		Forks:       []deploy.Fork{{Name: "orders-staging", Strategy: dbcloud.ForkPITR}},
+	}
+}
+
+func newServer(t *testing.T, opts ...dbcloudtest.Option) *dbcloudtest.Server {
+	t.Helper()
+	dbcloudtest.CheckGoroutines(t)
+	srv := dbcloudtest.NewServer(opts...)
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// byMethod counts the requests the server saw from the n-th on, by method.
+func byMethod(srv *dbcloudtest.Server, from int) map[string]int {
+	out := map[string]int{}
+	for _, r := range srv.Requests()[from:] {
+		out[r.Method]++
+	}
+	return out
+}
+
+// mutations is the number of requests other than GET from the n-th on.
+func mutations(srv *dbcloudtest.Server, from int) int {
+	n := 0
+	for m, c := range byMethod(srv, from) {
+		if m != http.MethodGet {
+			n += c
+		}
+	}
+	return n
+}
+
+// checkDeployed checks that the server holds the trial state exactly once:
+// one service and one fork, one replica set, all as the state asks.
+func checkDeployed(t *testing.T, srv *dbcloudtest.Server) {
+	t.Helper()
+	all := srv.Services()
+	if len(all) != 2 {
+		t.Fatalf("%d services on the server, want the service and its fork", len(all))
+	}
+	svc, fork := all[1], all[0] // newest first
+	if svc.Name != "orders" || fork.Name != "orders-staging" || fork.ForkedFrom == nil || fork.ForkedFrom.ServiceID != svc.ServiceID {
+		t.Fatalf("services %q and %q (forked from %+v)", svc.Name, fork.Name, fork.ForkedFrom)
+	}
+	if svc.HAReplicas == nil || svc.HAReplicas.ReplicaCount != 2 || svc.ConnectionPooler == nil || svc.Metadata.Environment != dbcloud.EnvironmentProd {
+		t.Errorf("service: HA %+v, pooler %v, metadata %+v", svc.HAReplicas, svc.ConnectionPooler, svc.Metadata)
+	}
+	if len(svc.ReadReplicaSets) != 1 || svc.ReadReplicaSets[0].ConnectionPooler == nil || svc.ReadReplicaSets[0].Status != dbcloud.ReplicaSetActive {
+		t.Errorf("replica sets: %+v", svc.ReadReplicaSets)
+	}
+}
+
+// Plan on a read-only client reads, sends only GETs, and lists the trial's
+// changes; after Apply, it lists none.
+func TestPlanReadOnly(t *testing.T) {
+	srv := newServer(t)
+	ro := srv.Client(dbcloud.WithReadOnly())
+	plan, err := trial().Plan(t.Context(), ro)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `project proj-fake: 5 change(s)
+  + create service "orders": addons time-series, 1000m CPU / 4 GB, 2 HA replica(s), PROD
+  ~ update service "orders": pooler off -> on
+  + create replica set "orders-read": 2 node(s), 500m CPU / 2 GB
+  ~ update replica set "orders-read": pooler off -> on
+  + create fork "orders-staging": PITR as of when the fork step runs
+`
+	if got := plan.String(); got != want {
+		t.Errorf("plan text:\n%s\nwant:\n%s", got, want)
+	}
+	if got := byMethod(srv, 0); len(got) != 1 || got[http.MethodGet] == 0 {
+		t.Errorf("Plan sent %v, want GETs only", got)
+	}
+	if _, err := trial().Apply(t.Context(), srv.Client()); err != nil {
+		t.Fatal(err)
+	}
+	mark := len(srv.Requests())
+	plan, err = trial().Plan(t.Context(), ro)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !plan.Empty() || plan.String() != "project proj-fake: no changes\n" {
+		t.Errorf("plan after Apply:\n%s", plan)
+	}
+	if got := byMethod(srv, mark); len(got) != 1 || got[http.MethodGet] == 0 {
+		t.Errorf("Plan sent %v, want GETs only", got)
+	}
+}
+
+// The JSON of a plan names each change's action, kind, name and fields.
+func TestPlanJSON(t *testing.T) {
+	srv := newServer(t)
+	c := srv.Client()
+	st := trial()
+	if _, err := st.Apply(t.Context(), c); err != nil {
+		t.Fatal(err)
+	}
+	st.Service.Pooler = new(false)
+	plan, err := st.Plan(t.Context(), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.Marshal(plan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := srv.Services()[1].ServiceID
+	want := `{"project_id":"proj-fake","changes":[{"action":"update","kind":"service","name":"orders","id":"` + id + `","field":"pooler","from":"on","to":"off"}]}`
+	if string(b) != want {
+		t.Errorf("JSON:\n%s\nwant:\n%s", b, want)
+	}
+}
+
+// Apply deploys the trial; a second Apply sends no request that changes
+// anything, and reports no change.
+func TestApplyTwice(t *testing.T) {
+	srv := newServer(t)
+	c := srv.Client()
+	var lines []string
+	res, err := trial().Apply(t.Context(), c, deploy.WithProgress(func(e deploy.Event) { lines = append(lines, e.String()) }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkDeployed(t, srv)
+	if !res.Changed() || res.Service.InitialPassword == "" || len(res.Forks) != 1 || res.Forks[0].InitialPassword == "" {
+		t.Errorf("first run: changed %v, passwords kept %v", res.Changed(), res.Service.InitialPassword != "")
+	}
+	if !strings.Contains(strings.Join(lines, "\n"), `replica set "orders-read" (`) {
+		t.Errorf("progress does not name the replica set:\n%s", strings.Join(lines, "\n"))
+	}
+	mark := len(srv.Requests())
+	res, err = trial().Apply(t.Context(), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := mutations(srv, mark); n != 0 || res.Changed() {
+		t.Errorf("second run sent %d mutating requests (%v), changed %v", n, byMethod(srv, mark), res.Changed())
+	}
+	checkDeployed(t, srv)
+}
+
+// A run cut short after each step in turn (its context cancelled) is
+// finished by the next run, with no duplicate and nothing left over, and a
+// third run changes nothing.
+func TestApplyInterrupted(t *testing.T) {
+	for k := 1; ; k++ {
+		srv := newServer(t, dbcloudtest.WithStep(0))
+		c := srv.Client()
+		ctx, cancel := context.WithCancel(t.Context())
+		steps := 0
+		_, err := trial().Apply(ctx, c, deploy.WithProgress(func(e deploy.Event) {
+			if e.Step != "wait" {
+				if steps++; steps == k {
+					cancel()
+				}
+			}
+		}))
+		cancel()
+		if err == nil {
+			// k is past the last step: every step was a cut point once.
+			if k-1 != steps || steps < 9 {
+				t.Fatalf("a run cancelled after step %d of %d finished", k, steps)
+			}
+			break
+		}
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("step %d: %v", k, err)
+		}
+		if _, err := trial().Apply(t.Context(), c); err != nil {
+			t.Fatalf("the run after the cut at step %d: %v", k, err)
+		}
+		checkDeployed(t, srv)
+		mark := len(srv.Requests())
+		if _, err := trial().Apply(t.Context(), c); err != nil || mutations(srv, mark) != 0 {
+			t.Fatalf("cut at step %d: a third run: %v, %d mutating requests", k, err, mutations(srv, mark))
+		}
+		srv.Close()
+	}
+}
+
+// Faults on each mutating request, answered or not and landed or not, make
+// a run fail at most; the next one converges with no duplicate.
+func TestApplyFaults(t *testing.T) {
+	paths := []struct{ method, path string }{
+		{"POST", "/projects/*/services"},
+		{"POST", "/projects/*/services/*/setHA"},
+		{"POST", "/projects/*/services/*/enablePooler"},
+		{"POST", "/projects/*/services/*/replicaSets"},
+		{"POST", "/projects/*/services/*/replicaSets/*/enablePooler"},
+		{"POST", "/projects/*/services/*/forkService"},
+	}
+	faults := []dbcloudtest.Fault{
+		{Status: http.StatusServiceUnavailable},
+		{Drop: true, AfterHandling: true},
+		{Truncate: true},
+	}
+	for _, p := range paths {
+		for i, f := range faults {
+			t.Run(fmt.Sprintf("%s %s/%d", p.method, p.path, i), func(t *testing.T) {
+				srv := newServer(t)
+				c := srv.Client()
+				f.Method, f.Path = p.method, p.path
+				srv.InjectFault(f)
+				if _, err := trial().Apply(t.Context(), c); err != nil {
+					t.Logf("first run: %v", err)
+					if _, err := trial().Apply(t.Context(), c); err != nil {
+						t.Fatalf("second run: %v", err)
+					}
+				}
+				checkDeployed(t, srv)
+			})
+		}
+	}
+}
+
+// Without Prune nothing is deleted; with it, the replica set and the fork
+// that the state no longer names are deleted, and a second run does nothing.
+func TestApplyPrune(t *testing.T) {
+	srv := newServer(t)
+	c := srv.Client()
+	st := trial()
+	if _, err := st.Apply(t.Context(), c); err != nil {
+		t.Fatal(err)
+	}
+	st.ReplicaSets, st.Forks = nil, nil
+	plan, err := st.Plan(t.Context(), c)
+	if err != nil || !plan.Empty() {
+		t.Fatalf("without Prune: %v\n%s", err, plan)
+	}
+	st.Prune = true
+	if plan, err = st.Plan(t.Context(), c); err != nil || len(plan.Changes) != 2 || plan.Changes[0].Action != deploy.Delete {
+		t.Fatalf("with Prune: %v\n%s", err, plan)
+	}
+	if _, err := st.Apply(t.Context(), c); err != nil {
+		t.Fatal(err)
+	}
+	all := srv.Services()
+	if len(all) != 1 || len(all[0].ReadReplicaSets) != 0 {
+		t.Errorf("after the prune: %d services, %d replica sets", len(all), len(all[0].ReadReplicaSets))
+	}
+	mark := len(srv.Requests())
+	if _, err := st.Apply(t.Context(), c); err != nil || mutations(srv, mark) != 0 {
+		t.Errorf("second prune run: %v, %d mutating requests", err, mutations(srv, mark))
+	}
+}
+
+// A paused service is started (Plan says so), and the run goes on.
+func TestApplyStartsAPausedService(t *testing.T) {
+	srv := newServer(t)
+	c := srv.Client()
+	if _, err := trial().Apply(t.Context(), c); err != nil {
+		t.Fatal(err)
+	}
+	id := srv.Services()[1].ServiceID
+	if err := srv.SetStatus(id, dbcloud.StatusPaused); err != nil {
+		t.Fatal(err)
+	}
+	plan, err := trial().Plan(t.Context(), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `~ update service "orders" (` + id + `): status PAUSED -> READY`; len(plan.Changes) != 1 || plan.Changes[0].String() != want {
+		t.Errorf("plan:\n%s\nwant the one change %s", plan, want)
+	}
+	res, err := trial().Apply(t.Context(), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Service.Status != dbcloud.StatusReady || srv.Count(http.MethodPost, "/projects/*/services/*/start") != 1 {
+		t.Errorf("after Apply: %s, %d starts sent", res.Service.Status, srv.Count(http.MethodPost, "/projects/*/services/*/start"))
+	}
+}
+
+// Changed sizes, environment and pooler are planned and applied; the run
+// after changes nothing.
+func TestApplyUpdates(t *testing.T) {
+	srv := newServer(t)
+	c := srv.Client()
+	st := trial()
+	if _, err := st.Apply(t.Context(), c); err != nil {
+		t.Fatal(err)
+	}
+	st.Service.CPUMillis, st.Service.MemoryGBs, st.Service.HAReplicas = 2000, 8, new(1)
+	st.ReplicaSets[0].CPUMillis, st.ReplicaSets[0].Environment, st.ReplicaSets[0].Pooler = 1000, dbcloud.EnvironmentDev, new(false)
+	st.Forks[0].Environment = dbcloud.EnvironmentProd
+	plan, err := st.Plan(t.Context(), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fields []string
+	for _, ch := range plan.Changes {
+		fields = append(fields, ch.Kind+" "+ch.Field+" "+ch.From+" -> "+ch.To)
+	}
+	want := []string{
+		"service size 1000m CPU / 4 GB -> 2000m CPU / 8 GB",
+		"service ha_replicas 2 -> 1",
+		"replica set size 500m CPU / 2 GB -> 1000m CPU / 2 GB",
+		"replica set environment PROD -> DEV",
+		"replica set pooler on -> off",
+		"fork environment DEV -> PROD",
+	}
+	if strings.Join(fields, "\n") != strings.Join(want, "\n") {
+		t.Errorf("plan:\n%s\nwant:\n%s", strings.Join(fields, "\n"), strings.Join(want, "\n"))
+	}
+	if _, err := st.Apply(t.Context(), c); err != nil {
+		t.Fatal(err)
+	}
+	if plan, err := st.Plan(t.Context(), c); err != nil || !plan.Empty() {
+		t.Errorf("after Apply: %v\n%s", err, plan)
+	}
+}
+
+// What the API cannot change (a replica set's nodes, a service's type) is a
+// problem: Plan reports it and Apply sends nothing.
+func TestApplyRefusesProblems(t *testing.T) {
+	srv := newServer(t)
+	c := srv.Client()
+	st := trial()
+	if _, err := st.Apply(t.Context(), c); err != nil {
+		t.Fatal(err)
+	}
+	st.ReplicaSets[0].Nodes = 3
+	st.Service.Addons = []dbcloud.Addon{dbcloud.AddonAI}
+	st.Service.Pooler = new(false)
+	plan, err := st.Plan(t.Context(), c)
+	if err != nil || len(plan.Problems) != 2 || !strings.Contains(plan.String(), `! replica set "orders-read"`) ||
+		!strings.Contains(plan.String(), "is TIMESERIESDB, the state's addons make VECTOR") {
+		t.Fatalf("plan: %v\n%s", err, plan)
+	}
+	mark := len(srv.Requests())
+	if _, err := st.Apply(t.Context(), c); err == nil || mutations(srv, mark) != 0 {
+		t.Errorf("Apply with a problem: %v, %d mutating requests", err, mutations(srv, mark))
+	}
+}
