@@ -90,7 +90,7 @@ func runWait[T any](ctx context.Context, api *caller, cfg *waitConfig, join func
 			// moves a test server's clock moves it between polls.
 			status := sp.status(o.Res)
 			sp.w.LastStatus = api.serverText(status, nil) // the server's text: clipped, no credentials
-			cfg.report(sp.w, sp.name(o.res), status)
+			cfg.report(sp.w, sp.name(o.Res), status)
 			switch {
 			case done:
 				return last, nil
