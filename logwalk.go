@@ -12,7 +12,7 @@ import (
 // The live service positions a cursor issued for a read without until
 // relative to the newest entry at each request: an entry written between
 // two page requests would make the second page repeat the first page's
-// oldest entry (WIRE-NOTES, "Log pages"). Its own client fixes until to the
+// oldest entry, which is why the live service's own client fixes until to the
 // time of its first request; a walk fixes it on the server's clock instead,
 // which no local clock skew can move: when the caller gave neither Until nor
 // a Cursor, the second page is asked for with until just after the first
