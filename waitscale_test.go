@@ -175,12 +175,12 @@ func TestWaitFleetScale(t *testing.T) {
 			}
 			// READY noticed within a tick at the longest delay, plus the
 			// time to read. A measurement of wall-clock lateness, judged
-			// only when asked (DBCLOUD_MEASURE=1, CI's measurement step,
-			// without -race on a machine that runs nothing else): on a
-			// loaded machine timers fire late and goroutines wait for a
-			// core (500 waits each reading alone under -race were 1.45 s
-			// late once), which says nothing of the SDK.
-			if measuring && f.lateMax > scaleMax+500*time.Millisecond {
+			// only when asked (DBCLOUD_MEASURE=1, as CI's measurement step
+			// runs it, without -race): on a loaded machine timers fire late
+			// and goroutines wait for a core, which says nothing of the
+			// SDK. Alone is judged only without -race: 500 goroutines each
+			// reading under -race fall behind (1.45 s late once).
+			if measuring && (mode == "shared" || !raceEnabled) && f.lateMax > scaleMax+500*time.Millisecond {
 				t.Errorf("N=%d %s: READY noticed %v late", n, mode, f.lateMax)
 			}
 		}
