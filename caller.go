@@ -20,6 +20,7 @@ import (
 type caller struct {
 	base        string // scheme://host/.../v1, no trailing slash
 	pipe        *pipeline.Client
+	credKind    string        // "API key", ...: what a printed Client shows
 	recovery    bool          // WithCreateRecovery
 	settle      time.Duration // WithCreateSettle
 	logger      *slog.Logger

@@ -36,7 +36,7 @@ func NewClient(apiKey string, opts ...Option) (*Client, error) {
 }
 
 // newClient builds a Client of checked credentials.
-func newClient(cred credential, opts []Option) (*Client, error) {
+func newClient(creds Credentials, opts []Option) (*Client, error) {
 	cfg := defaultConfig()
 	for _, opt := range opts {
 		opt(&cfg)
@@ -59,7 +59,7 @@ func newClient(cred credential, opts []Option) (*Client, error) {
 			HTTPClient: cfg.httpClient,
 			Scheme:     bu.Scheme,
 			Host:       bu.Host,
-			Auth:       cred(),
+			Auth:       creds.c(),
 			UserAgent:  ua,
 			Policy: pipeline.Policy{
 				RetryMax: cfg.retryMax, Explicit: cfg.retryMaxSet,
@@ -69,6 +69,7 @@ func newClient(cred credential, opts []Option) (*Client, error) {
 			Budget:   pipeline.NewBudget(cfg.budget),
 			TooLarge: ErrResponseTooLarge,
 		}),
+		credKind:    creds.kind,
 		recovery:    cfg.recovery,
 		settle:      cfg.settle,
 		logger:      cfg.logger,

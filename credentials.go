@@ -19,8 +19,9 @@ import (
 type Credentials struct {
 	// c is behind a function value: fmt prints a func as an address, so no
 	// verb reaches the secret, even through reflection.
-	c   credential
-	err error // why the credentials are unusable; reported by NewClientWithCredentials
+	c    credential
+	err  error  // why the credentials are unusable; reported by NewClientWithCredentials
+	kind string // what a printed Client says it authenticates with
 }
 
 // credential holds a Client's credentials behind a function value. fmt
@@ -40,7 +41,7 @@ func APIKey(key string) Credentials {
 		return Credentials{err: invalid("apiKey", "contains spaces or control characters")}
 	}
 	a := pipeline.Static("Bearer "+key, key)
-	return Credentials{c: func() pipeline.Authorizer { return a }}
+	return Credentials{c: func() pipeline.Authorizer { return a }, kind: "API key"}
 }
 
 // PersonalAccessToken returns credentials that send a personal access token
@@ -61,7 +62,7 @@ func PersonalAccessToken(publicKey, secretKey string) Credentials {
 	}
 	encoded := base64.StdEncoding.EncodeToString([]byte(publicKey + ":" + secretKey))
 	a := pipeline.Static("Basic "+encoded, secretKey, encoded)
-	return Credentials{c: func() pipeline.Authorizer { return a }}
+	return Credentials{c: func() pipeline.Authorizer { return a }, kind: "personal access token"}
 }
 
 // BearerTokens returns credentials that send "Authorization: Bearer
@@ -96,7 +97,7 @@ func BearerTokens(src TokenSource) Credentials {
 		}
 		return string(tok.AccessToken), tok.Expiry, nil
 	}, TokenRefreshMargin)
-	return Credentials{c: func() pipeline.Authorizer { return t }}
+	return Credentials{c: func() pipeline.Authorizer { return t }, kind: "Bearer tokens"}
 }
 
 // TokenSource supplies Bearer tokens. Its shape is that of
@@ -152,7 +153,7 @@ func NewClientWithCredentials(creds Credentials, opts ...Option) (*Client, error
 	if creds.c == nil {
 		return nil, invalid("credentials", "zero value: use APIKey, PersonalAccessToken or BearerTokens")
 	}
-	return newClient(creds.c, opts)
+	return newClient(creds, opts)
 }
 
 // ProjectID returns the project id set with WithProjectID or read from

@@ -264,6 +264,65 @@
 // matching ErrReadOnly; WithReadOnlyProd refuses changes to services tagged
 // PROD. Reads, logs and waits work as before.
 //
+// # Ensure steps
+//
+// A deploy that can run again and again is made of steps that read first
+// and change only what differs. ServicesClient.CreateUnlessExists returns
+// the project's live service with the requested name, or creates it, and
+// says which (created); a found service carries no InitialPassword, which
+// only the create that made it returned. EnsurePooler, EnsureVPC,
+// EnsureEnvironment, EnsureHA and EnsureSize (and the ReplicaSetsClient's
+// CreateUnlessExists, EnsurePooler, EnsureEnvironment and EnsureSize) read
+// the resource and send a change only when it is not already as asked, and
+// report whether they sent one (changed): a second run of a deploy sends
+// only reads. Sizes and HA are applied asynchronously: wait for READY (or
+// active) before the next step.
+//
+// Two deployers may run at once: a step whose change is answered 409
+// because the other deployer's change landed first reads again and reports
+// no change and no error when the resource is now as asked. Names are not
+// unique and the API has no idempotency key, so two deployers can both
+// create a service with one name; a later CreateUnlessExists then returns a
+// *DuplicateNameError (ErrDuplicateName) naming both rather than picking
+// one. Run the deploys of one project one at a time. ForkUnlessExists does
+// the same for a fork, found by its name and its parent. The package
+// github.com/dbcloud/dbcloud-go/deploy orders these steps for a whole
+// desired state (a service, its replica sets and forks): Plan says what a
+// run would change, Apply makes the changes, and a run cut short is
+// finished by the next.
+//
+// # Observers
+//
+// WithObserver gives the Client an Observer, told about every call
+// (StartCall, EndCall: the operation, such as "Services.Create", the method,
+// the path template with ids as placeholders, the ids apart) and each of its
+// attempts (StartAttempt, EndAttempt: status, request id, duration, whether
+// a retry follows and why). The contexts StartCall and StartAttempt return
+// are the call's and the attempt's, so a span started there is the parent of
+// what the request does. The methods run on the calling goroutine, must be
+// safe for concurrent use and should return quickly. Operation and path
+// templates never hold an id, so they suit metric attributes. Without an
+// observer nothing is measured and nothing is spent. The reads of waits
+// are calls too: a lone wait's under its caller's context, a read shared
+// by several waits under the poller's own, which a SharedReadObserver is
+// told with the contexts of the waits it serves (see Polling). The module
+// github.com/dbcloud/dbcloud-go/otel implements Observer with OpenTelemetry
+// traces and metrics; the root module does not depend on OpenTelemetry.
+//
+// # Testing
+//
+// The package dbcloudtest runs a model of the API inside a test, the way
+// net/http/httptest runs a server: every endpoint, statuses that move
+// through the real states, the API's validation, 409s and 404s, logs with
+// cursors, and endpoints that answer like PostgreSQL. Its Server.Client is
+// a *Client of the server with short retry waits and polls; its clock moves
+// only when the test moves it, so a test does not depend on the machine's
+// speed, and it injects faults (statuses, resets before and after the
+// server acted, cut-off bodies, delays) to test the error paths. Code that
+// builds its own client with NewClientFromEnv reaches it after
+// Server.Setenv. dbcloudtest.CheckGoroutines fails a test that leaves a
+// wait or a follow running. The package's documentation is the guide.
+//
 // # Secrets
 //
 // Credentials are sent only in the Authorization header, and only to the

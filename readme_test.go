@@ -14,7 +14,7 @@ import (
 // readmeImports are the packages a README snippet may use without importing
 // them; snippets are fragments, as in the README.
 var readmeImports = []string{
-	"context", "crypto/tls", "errors", "fmt", "log", "log/slog", "net/http", "os", "os/signal", "testing", "time",
+	"context", "crypto/tls", "errors", "fmt", "io", "log", "log/slog", "net/http", "os", "os/signal", "testing", "time",
 	"github.com/dbcloud/dbcloud-go", "github.com/dbcloud/dbcloud-go/dbcloudtest",
 }
 
@@ -29,12 +29,13 @@ var readmeStubs = map[string]string{
 // fenced matches a ```go block.
 var fenced = regexp.MustCompile("(?ms)^```go\n(.*?)^```")
 
-// TestReadmeSnippetsCompile compiles every Go snippet of README.md, each as
-// a package of its own in a build overlay: a fragment inside a function that
-// has ctx, client, projectID, serviceID, id, apiKey, publicKey, secretKey,
-// baseURL, ids, ts (an oauth2.TokenSource), svc, rs and password, a snippet with top-level
-// declarations as a file. Only "declared and not used" and "imported and not
-// used" are forgiven: a fragment stands for part of a program.
+// TestReadmeSnippetsCompile compiles every Go snippet of README.md and of
+// the guides in docs/, each as a package of its own in a build overlay: a
+// fragment inside a function that has ctx, client, projectID, serviceID, id,
+// apiKey, publicKey, secretKey, baseURL, ids, ts (an oauth2.TokenSource),
+// svc, rs and password, a snippet with top-level declarations as a file.
+// Only "declared and not used" and "imported and not used" are forgiven: a
+// fragment stands for part of a program.
 func TestReadmeSnippetsCompile(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the go command")
@@ -43,7 +44,7 @@ func TestReadmeSnippetsCompile(t *testing.T) {
 	if err != nil {
 		t.Fatal("the go command is needed to compile the README's snippets: ", err)
 	}
-	readme, err := os.ReadFile("README.md")
+	docs, err := filepath.Glob(filepath.Join("docs", "*.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,28 +55,42 @@ func TestReadmeSnippetsCompile(t *testing.T) {
 	dir := t.TempDir()
 	overlay := map[string]string{}
 	var pkgs []string
-	where := map[string]int{} // file name -> README line of the snippet's first line
-	for _, m := range fenced.FindAllSubmatchIndex(readme, -1) {
-		code := string(readme[m[2]:m[3]])
-		if strings.Contains(code, `"github.com/dbcloud/dbcloud-go/otel"`) {
-			// Another module, which this one does not require: the otel
-			// module's ExampleNew is that snippet, compiled and run there.
-			continue
-		}
-		line := 1 + strings.Count(string(readme[:m[2]]), "\n")
-		name := fmt.Sprintf("readme_line%d", line)
-		src, offset := snippetFile(code)
-		file := filepath.Join(dir, name+".go")
-		if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+	type origin struct {
+		doc  string // the Markdown file
+		line int    // its line before the snippet's first line in the Go file
+	}
+	where := map[string]origin{} // Go file name -> where its snippet is
+	readmeSnippets := 0
+	for n, doc := range append([]string{"README.md"}, docs...) {
+		text, err := os.ReadFile(doc)
+		if err != nil {
 			t.Fatal(err)
 		}
-		pkg := filepath.Join(wd, "internal", "readmesnippets", name)
-		overlay[filepath.Join(pkg, name+".go")] = file
-		pkgs = append(pkgs, "./internal/readmesnippets/"+name)
-		where[name+".go"] = line - offset - 1
+		for _, m := range fenced.FindAllSubmatchIndex(text, -1) {
+			code := string(text[m[2]:m[3]])
+			if strings.Contains(code, `"github.com/dbcloud/dbcloud-go/otel"`) {
+				// Another module, which this one does not require: the otel
+				// module's ExampleNew is that snippet, compiled and run there.
+				continue
+			}
+			if n == 0 {
+				readmeSnippets++
+			}
+			line := 1 + strings.Count(string(text[:m[2]]), "\n")
+			name := fmt.Sprintf("snippet%d_line%d", n, line)
+			src, offset := snippetFile(code)
+			file := filepath.Join(dir, name+".go")
+			if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			pkg := filepath.Join(wd, "internal", "readmesnippets", name)
+			overlay[filepath.Join(pkg, name+".go")] = file
+			pkgs = append(pkgs, "./internal/readmesnippets/"+name)
+			where[name+".go"] = origin{doc, line - offset - 1}
+		}
 	}
-	if len(pkgs) < 10 {
-		t.Fatalf("found %d Go snippets in README.md; the pattern no longer matches", len(pkgs))
+	if readmeSnippets < 5 || len(pkgs) < 10 {
+		t.Fatalf("found %d Go snippets in README.md and %d in all; the pattern no longer matches", readmeSnippets, len(pkgs))
 	}
 	ov, _ := json.Marshal(map[string]any{"Replace": overlay})
 	ovFile := filepath.Join(dir, "overlay.json")
@@ -84,7 +99,7 @@ func TestReadmeSnippetsCompile(t *testing.T) {
 	}
 	cmd := exec.Command(gocmd, append([]string{"build", "-gcflags=-e", "-overlay", ovFile}, pkgs...)...)
 	out, _ := cmd.CombinedOutput()
-	report := regexp.MustCompile(`(readme_line\d+\.go):(\d+):\d+: (.*)`)
+	report := regexp.MustCompile(`(snippet\d+_line\d+\.go):(\d+):\d+: (.*)`)
 	for _, l := range strings.Split(string(out), "\n") {
 		m := report.FindStringSubmatch(l)
 		switch {
@@ -96,7 +111,7 @@ func TestReadmeSnippetsCompile(t *testing.T) {
 		default:
 			var n int
 			fmt.Sscan(m[2], &n)
-			t.Errorf("README.md:%d: %s", where[m[1]]+n, m[3])
+			t.Errorf("%s:%d: %s", where[m[1]].doc, where[m[1]].line+n, m[3])
 		}
 	}
 }
@@ -136,6 +151,10 @@ func snippetFile(code string) (string, int) {
 		// The deploy package, whose name the stub deploy below would clash
 		// with: a snippet that uses the one gets no stub of the other.
 		imports = append(imports, "github.com/dbcloud/dbcloud-go/deploy")
+	}
+	if strings.Contains(code, "mydeploy.") {
+		// A guide's test of the example deploy, as a user tests their own.
+		imports = append(imports, "github.com/dbcloud/dbcloud-go/examples/mydeploy")
 	}
 	for _, p := range append(imports, readmeImports...) {
 		if !seen[p] {

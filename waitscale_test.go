@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"net/http"
+	"os"
 	"slices"
 	"sync"
 	"testing"
@@ -135,18 +136,22 @@ func measureFleetAt(t *testing.T, n int, hold, pollMin, pollMax time.Duration, o
 	return f
 }
 
+// measuring is set by DBCLOUD_MEASURE=1: the tests then judge the
+// wall-clock figures they measure, which hold only on an idle machine.
+var measuring = os.Getenv("DBCLOUD_MEASURE") != ""
+
 // TestWaitFleetScale measures what N concurrent WaitForReady calls cost
 // the server, shared (the default) and each polling alone (as before
 // shared polling), and how late they notice READY. Its figures are in the
 // README ("Waiting on many services"):
 //
-//	go test -race -count=1 -run TestWaitFleetScale -v .
+//	DBCLOUD_MEASURE=1 go test -count=1 -run 'TestWaitFleetScale$' -v .
 func TestWaitFleetScale(t *testing.T) {
 	dbcloudtest.CheckGoroutines(t)
 	hold := 1500 * time.Millisecond
 	sizes := []int{1, 10, 100, 500}
 	if testing.Short() {
-		sizes = []int{1, 10, 100} // the -short run is the one without -race that judges "alone"
+		sizes = []int{1, 10, 100}
 	}
 	t.Logf("polling %v..%v (the defaults / 100); per-second figures are 100x the real ones", scaleMin, scaleMax)
 	t.Logf("%-8s %5s %7s %9s %9s %6s %10s %10s", "mode", "N", "reads", "reads/s", "per tick", "burst", "late p50", "late max")
@@ -168,12 +173,14 @@ func TestWaitFleetScale(t *testing.T) {
 					t.Errorf("N=%d shared: %.2f reads per %v tick, want about 1", n, f.perTick, scaleMax)
 				}
 			}
-			// Shared: READY noticed within a tick at the longest delay, plus
-			// the time to read (generous under -race on a loaded machine).
-			// Alone is judged only without -race: 500 goroutines each
-			// reading under -race fall behind on a busy 2-core machine
-			// (1.45 s late once), which says nothing of the SDK.
-			if (mode == "shared" || !raceEnabled) && f.lateMax > scaleMax+500*time.Millisecond {
+			// READY noticed within a tick at the longest delay, plus the
+			// time to read. A measurement of wall-clock lateness, judged
+			// only when asked (DBCLOUD_MEASURE=1, as CI's measurement step
+			// runs it, without -race): on a loaded machine timers fire late
+			// and goroutines wait for a core, which says nothing of the
+			// SDK. Alone is judged only without -race: 500 goroutines each
+			// reading under -race fall behind (1.45 s late once).
+			if measuring && (mode == "shared" || !raceEnabled) && f.lateMax > scaleMax+500*time.Millisecond {
 				t.Errorf("N=%d %s: READY noticed %v late", n, mode, f.lateMax)
 			}
 		}

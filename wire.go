@@ -10,7 +10,8 @@ import (
 type finisher interface{ finish() error }
 
 // serviceTypeTimescaleDB is how the live service spells the time-series
-// type (WIRE-NOTES.md); the API's document says TIMESERIESDB.
+// type in what it sends; the API's document says TIMESERIESDB. Both mean
+// the time-series type, and both are read as it.
 const serviceTypeTimescaleDB ServiceType = "TIMESCALEDB"
 
 // serviceJSON is a Service as it arrives on the wire: it also catches the
