@@ -31,7 +31,10 @@ func TestPollerEndsWithItsLastWait(t *testing.T) {
 		p.mu.Lock()
 		running := p.running
 		p.mu.Unlock()
-		if r.Len() == 0 && !running {
+		r.mu.Lock()
+		left := len(r.pollers)
+		r.mu.Unlock()
+		if left == 0 && !running {
 			break
 		}
 		if time.Now().After(deadline) {

@@ -36,11 +36,3 @@ func Join[T any](r *Registry, key any, mk func() *Poller[T], ctx context.Context
 	}
 	return p, p.Join(ctx, id, s)
 }
-
-// Len is the number of pollers running, for tests that check none is
-// left behind.
-func (r *Registry) Len() int {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return len(r.pollers)
-}
