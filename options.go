@@ -59,6 +59,14 @@ func (c *clientConfig) check() error {
 	return checkPollInterval("defaultPollInterval", c.pollFirst, c.pollLongest)
 }
 
+// DefaultPollMin and DefaultPollMax are a client's delays between the polls
+// of its waits unless WithDefaultPollInterval sets others; see "Polling" in
+// the package documentation.
+const (
+	DefaultPollMin = time.Second
+	DefaultPollMax = 10 * time.Second
+)
+
 func defaultConfig() clientConfig {
 	return clientConfig{
 		retryMax:     DefaultRetryMax,

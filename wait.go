@@ -10,9 +10,8 @@ import (
 	"github.com/dbcloud/dbcloud-go/internal/pipeline"
 )
 
-// Defaults of the waits. DefaultPollMin and DefaultPollMax are a client's
-// delays between polls unless WithDefaultPollInterval sets others; see
-// "Polling" in the package documentation.
+// Defaults of the waits (DefaultPollMin and DefaultPollMax, the client's
+// delays between polls, are with the client's options).
 //
 // DefaultWaitTimeout bounds a wait whose context has no deadline and that
 // has no WithWaitTimeout: a wait forgotten in CI fails within the hour
@@ -26,8 +25,6 @@ import (
 // WithJustCreated or WithCreated a missing resource (404) is taken as
 // read-after-create lag and polled through.
 const (
-	DefaultPollMin      = time.Second
-	DefaultPollMax      = 10 * time.Second
 	DefaultWaitTimeout  = time.Hour
 	DefaultCreatedGrace = 30 * time.Second
 )
