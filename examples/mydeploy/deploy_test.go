@@ -186,7 +186,9 @@ func TestDeployRidesOutFlakyReads(t *testing.T) {
 func TestDeployTimesOut(t *testing.T) {
 	srv := newServer(t, dbcloudtest.WithStep(time.Hour))
 	_, err := mydeploy.Deploy(t.Context(), srv.Client(), srv.ProjectID, new(strings.Builder),
-		deploy.WithWaitOptions(dbcloud.WithWaitTimeout(10*time.Millisecond)))
+		// Two seconds: long enough for the first poll (milliseconds on the
+		// test server's client) to see QUEUED on a loaded machine.
+		deploy.WithWaitOptions(dbcloud.WithWaitTimeout(2*time.Second)))
 	var waitErr *dbcloud.WaitError
 	if !errors.As(err, &waitErr) || !errors.Is(err, context.DeadlineExceeded) || waitErr.LastStatus != string(dbcloud.StatusQueued) {
 		t.Errorf("Deploy of a service that stays QUEUED: %v", err)
