@@ -13,14 +13,22 @@ func (k *kind[T, W]) create(ctx context.Context, api *caller, r request, at ref,
 	if err != nil {
 		return nil, err
 	}
-	if !api.recovery { // no closure: the common path allocates nothing more
-		var w W
-		o := api.send(ctx, r, &w)
-		if err := api.failure(&r, &o); err != nil {
-			return nil, api.end(c, &o, err)
-		}
-		return k.value(&w), api.end(c, &o, nil)
+	if api.recovery {
+		return k.recoverOrSend(ctx, api, r, at, c, ours)
 	}
+	var w W
+	o := api.send(ctx, r, &w)
+	if err := api.failure(&r, &o); err != nil {
+		return nil, api.end(c, &o, err)
+	}
+	return k.value(&w), api.end(c, &o, nil)
+}
+
+// recoverOrSend is create's path under WithCreateRecovery. It is a method
+// of its own so that only its copy of r is captured by the closures below:
+// captured, r moves to the heap, and create's common path stays without
+// that allocation.
+func (k *kind[T, W]) recoverOrSend(ctx context.Context, api *caller, r request, at ref, c call, ours func(before []T) func(*T) bool) (*T, error) {
 	var o outcome
 	v, recovered, err := recoverCreate(ctx, api, creation[T]{
 		noun: k.noun,
