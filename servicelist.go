@@ -49,27 +49,20 @@ func (l *serviceListJSON) decode(data []byte) error {
 // countArrayObjects returns how many objects are elements of the top-level
 // array of data: the capacity the decoded list needs. It counts objects, not
 // elements, so that a body of bare numbers ([0,0,...]), which cannot decode
-// into services, does not make a large slice by itself. Like
-// checkArrayLens, it allocates nothing and does not validate: on data that
-// is not JSON its count is only a wrong hint, and the decoder reports the
-// syntax.
+// into services, does not make a large slice by itself. It does not
+// validate: on data that is not JSON its count is only a wrong hint, and
+// the decoder reports the syntax.
 func countArrayObjects(data []byte) int {
-	d, n, inArray := 0, 0, false
-	for i := 0; i < len(data); i++ {
-		switch data[i] {
-		case '"':
-			i = stringEnd(data, i)
-		case '[', '{':
-			d++
-			if d == 1 {
-				inArray = data[i] == '['
-			} else if d == 2 && inArray && data[i] == '{' {
-				n++
-			}
-		case ']', '}':
-			d--
+	n, inArray := 0, false
+	structure(data, func(c byte, d int) bool {
+		switch {
+		case d == 1 && c == '[':
+			inArray = true
+		case d == 2 && c == '{' && inArray:
+			n++
 		}
-	}
+		return true
+	})
 	return n
 }
 
