@@ -410,15 +410,20 @@ func (c *call) bind(pattern, segs []string) bool {
 	return true
 }
 
+// jsonContentType is the Content-Type of every JSON answer.
+var jsonContentType = []string{"application/json"}
+
 func encode(rep reply, id string) encoded {
+	// Content-Type's value is shared by all answers: header values are
+	// replaced, never changed in place.
 	e := encoded{status: rep.status, header: http.Header{}}
 	for k, v := range rep.header {
 		e.header[k] = slices.Clone(v)
 	}
-	e.header.Set("X-Request-Id", id)
+	e.header["X-Request-Id"] = []string{id}
 	if rep.body != nil {
 		e.body = wireJSON(rep.body)
-		e.header.Set("Content-Type", "application/json")
+		e.header["Content-Type"] = jsonContentType
 	}
 	if e.status != http.StatusNoContent {
 		e.header.Set("Content-Length", strconv.Itoa(len(e.body)))
