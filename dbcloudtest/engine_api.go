@@ -275,13 +275,12 @@ func relPath(r *http.Request) string {
 // calls that close ends and waits for: faults first, then authentication,
 // routing and the model. Once closed, it answers 503 UNAVAILABLE.
 func (a *engine) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	ctx, done, ok := a.calls.begin(r.Context())
-	if !ok {
+	if !a.calls.begin() {
 		a.answerClosed(w)
 		return
 	}
-	defer done()
-	a.serve(w, r.WithContext(ctx))
+	defer a.calls.done()
+	a.serve(w, r)
 }
 
 // answerClosed answers as a closed server does.
@@ -294,7 +293,9 @@ func (a *engine) serve(w http.ResponseWriter, r *http.Request) {
 	id := a.nextRequestID()
 	f, seq := a.arrive(r.Method, relPath(r), r.URL.RawQuery)
 	if f != nil {
-		a.serveFault(w, r, id, f, seq)
+		ctx, release := a.calls.held(r.Context())
+		defer release()
+		a.serveFault(w, r.WithContext(ctx), id, f, seq)
 		return
 	}
 	e := a.handle(r, id)
