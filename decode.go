@@ -18,7 +18,13 @@ func decodeAnswer(data []byte, out any) error {
 			return err
 		}
 	}
-	if err := decodeJSON(data, out); err != nil {
+	var err error
+	if d, ok := out.(selfDecoder); ok {
+		err = d.decode(data)
+	} else {
+		err = decodeJSON(data, out)
+	}
+	if err != nil {
 		return err
 	}
 	if f, ok := out.(finisher); ok {
@@ -30,6 +36,11 @@ func decodeAnswer(data []byte, out any) error {
 // prechecker is a wire type that looks at a body before it is decoded, to
 // refuse one whose decoding would cost more than the API ever sends.
 type prechecker interface{ precheck(data []byte) error }
+
+// selfDecoder is a wire type that decodes itself from a body, where
+// encoding/json alone would take memory out of proportion to the body
+// (serviceListJSON).
+type selfDecoder interface{ decode(data []byte) error }
 
 // decodeJSON decodes data into out, accepting 4, 4.0 and "4" for the numeric
 // fields of numericKeys.

@@ -156,10 +156,10 @@ func FuzzDecodeService(f *testing.F) {
 		if listErr != nil {
 			t.Fatalf("decodes alone but not as [body]: %v", listErr)
 		}
-		if len(list) != 1 {
-			t.Fatalf("[body] decoded to %d services", len(list))
+		if len(list.services) != 1 {
+			t.Fatalf("[body] decoded to %d services", len(list.services))
 		}
-		if d := cmp.Diff(svc, list[0].service()); d != "" {
+		if d := cmp.Diff(svc, &list.services[0]); d != "" {
 			t.Fatalf("alone and as [body] disagree (-alone +list):\n%s", d)
 		}
 		fuzzCheckLegacyVPC(t, data, svc)

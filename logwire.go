@@ -55,30 +55,53 @@ func (w *logsJSON) finish() error {
 // and the decoder reports the syntax.
 func checkArrayLens(data []byte, depth, limit int) error {
 	// commas counts the separators of the array open at depth, if one is.
-	d, commas, inArray := 0, 0, false
-	for i := 0; i < len(data); i++ {
-		switch data[i] {
-		case '"':
-			i = stringEnd(data, i)
-		case '[', '{':
-			d++
-			if d == depth && data[i] == '[' {
-				inArray, commas = true, 0
-			}
-		case ']', '}':
-			if d == depth {
-				inArray = false
-			}
-			d--
-		case ',':
-			if inArray && d == depth {
-				if commas++; commas >= limit {
-					return fmt.Errorf("a page holds more than %d entries, the most the API sends", limit)
-				}
+	commas, inArray := 0, false
+	var err error
+	structure(data, func(c byte, d int) bool {
+		switch {
+		case d != depth:
+		case c == '[':
+			inArray, commas = true, 0
+		case c == ']' || c == '}':
+			inArray = false
+		case c == ',' && inArray:
+			if commas++; commas >= limit {
+				err = fmt.Errorf("a page holds more than %d entries, the most the API sends", limit)
+				return false
 			}
 		}
+		return true
+	})
+	return err
+}
+
+// structure calls visit with each byte of data that opens, closes or
+// separates outside strings ('[', '{', ']', '}', ','), and its depth (the
+// top-level value is depth 1): the depth an opening byte opens, the depth a
+// closing one closes, the depth of a comma's container. It stops when visit
+// returns false. It allocates nothing and skips over strings with
+// bytes.IndexByte; it does not validate.
+func structure(data []byte, visit func(c byte, depth int) bool) {
+	d := 0
+	for i := 0; i < len(data); i++ {
+		c := data[i]
+		switch c {
+		case '"':
+			i = stringEnd(data, i)
+			continue
+		case '[', '{':
+			d++
+		case ']', '}', ',':
+		default:
+			continue
+		}
+		if !visit(c, d) {
+			return
+		}
+		if c == ']' || c == '}' {
+			d--
+		}
 	}
-	return nil
 }
 
 // stringEnd returns the index of the quote that closes the string opening

@@ -30,11 +30,7 @@ func listServices(ctx context.Context, api *caller, at ref, serves []context.Con
 	if err := api.run(ctx, r, &ws); err != nil {
 		return nil, err
 	}
-	out := make([]Service, len(ws))
-	for i := range ws {
-		out[i] = *ws[i].service()
-	}
-	return out, nil
+	return ws.services, nil
 }
 
 // listReplicaSets lists the replica sets of the service that at names:

@@ -24,7 +24,7 @@ func (r *ReplicaSetsClient) Create(ctx context.Context, projectID, serviceID str
 	if cr.err != nil {
 		return nil, cr.err
 	}
-	return replicaSetKind.create(ctx, r.api, cr, at, replicaSetKind.named(req.Name))
+	return replicaSetKind.create(ctx, r.api, cr, at, req.Name, nil)
 }
 
 // Delete starts deleting a read replica set; use WaitForDeleted to block

@@ -30,7 +30,7 @@ func (s *ServicesClient) Create(ctx context.Context, projectID string, req *Crea
 	if r.err != nil {
 		return nil, r.err
 	}
-	return serviceKind.create(ctx, s.api, r, at, serviceKind.named(req.Name))
+	return serviceKind.create(ctx, s.api, r, at, req.Name, nil)
 }
 
 // Get returns one service.
@@ -111,7 +111,7 @@ func (s *ServicesClient) Fork(ctx context.Context, projectID, serviceID string, 
 	if r.err == nil {
 		r.body, r.err = req.body()
 	}
-	return serviceKind.create(ctx, s.api, r, ref{projectID: projectID}, func(before []Service) func(*Service) bool {
+	return serviceKind.create(ctx, s.api, r, ref{projectID: projectID}, "", func(before []Service) func(*Service) bool {
 		return forkOf(serviceID, req.Name, before)
 	})
 }

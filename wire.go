@@ -30,11 +30,8 @@ type serviceFields Service
 // finish checks the required id, names the time-series type by one value,
 // and falls back to the deprecated vpcEndpoint.
 func (w *serviceJSON) finish() error {
-	if w.ServiceID == "" {
-		return errors.New("the service has no service_id")
-	}
-	if w.ServiceType == serviceTypeTimescaleDB {
-		w.ServiceType = ServiceTypeTimeSeries
+	if err := finishService(w.service()); err != nil {
+		return err
 	}
 	if w.VPCEndpoint == nil && len(w.LegacyVPCEndpoint) > 0 {
 		var vpc *VPCEndpoint
@@ -48,10 +45,19 @@ func (w *serviceJSON) finish() error {
 
 func (w *serviceJSON) service() *Service { return (*Service)(&w.serviceFields) }
 
-// serviceListJSON is a list of services as it arrives on the wire.
-type serviceListJSON []serviceJSON
-
-func (l serviceListJSON) finish() error { return finishAll(l) }
+// finishService checks a service's required id and names the time-series
+// type by one value: what every service decoded needs, with or without the
+// deprecated vpcEndpoint. A function, not a method, so that Service does not
+// become a finisher.
+func finishService(s *Service) error {
+	if s.ServiceID == "" {
+		return errors.New("the service has no service_id")
+	}
+	if s.ServiceType == serviceTypeTimescaleDB {
+		s.ServiceType = ServiceTypeTimeSeries
+	}
+	return nil
+}
 
 // replicaSetJSON is a ReadReplicaSet as it arrives on the wire.
 type replicaSetJSON ReadReplicaSet

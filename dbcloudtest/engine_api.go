@@ -275,13 +275,12 @@ func relPath(r *http.Request) string {
 // calls that close ends and waits for: faults first, then authentication,
 // routing and the model. Once closed, it answers 503 UNAVAILABLE.
 func (a *engine) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	ctx, done, ok := a.calls.begin(r.Context())
-	if !ok {
+	if !a.calls.begin() {
 		a.answerClosed(w)
 		return
 	}
-	defer done()
-	a.serve(w, r.WithContext(ctx))
+	defer a.calls.done()
+	a.serve(w, r)
 }
 
 // answerClosed answers as a closed server does.
@@ -294,7 +293,9 @@ func (a *engine) serve(w http.ResponseWriter, r *http.Request) {
 	id := a.nextRequestID()
 	f, seq := a.arrive(r.Method, relPath(r), r.URL.RawQuery)
 	if f != nil {
-		a.serveFault(w, r, id, f, seq)
+		ctx, release := a.calls.held(r.Context())
+		defer release()
+		a.serveFault(w, r.WithContext(ctx), id, f, seq)
 		return
 	}
 	e := a.handle(r, id)
@@ -410,15 +411,20 @@ func (c *call) bind(pattern, segs []string) bool {
 	return true
 }
 
+// jsonContentType is the Content-Type of every JSON answer.
+var jsonContentType = []string{"application/json"}
+
 func encode(rep reply, id string) encoded {
+	// Content-Type's value is shared by all answers: header values are
+	// replaced, never changed in place.
 	e := encoded{status: rep.status, header: http.Header{}}
 	for k, v := range rep.header {
 		e.header[k] = slices.Clone(v)
 	}
-	e.header.Set("X-Request-Id", id)
+	e.header["X-Request-Id"] = []string{id}
 	if rep.body != nil {
 		e.body = wireJSON(rep.body)
-		e.header.Set("Content-Type", "application/json")
+		e.header["Content-Type"] = jsonContentType
 	}
 	if e.status != http.StatusNoContent {
 		e.header.Set("Content-Length", strconv.Itoa(len(e.body)))

@@ -82,17 +82,43 @@ func WithMeterProvider(mp metric.MeterProvider) Option {
 type Observer struct {
 	tracer          trace.Tracer
 	calls           metric.Int64Counter
-	attempts        metric.Int64Counter
+	attemptCount    metric.Int64Counter
 	retries         metric.Int64Counter
 	callDuration    metric.Float64Histogram
 	attemptDuration metric.Float64Histogram
 	inFlight        metric.Int64UpDownCounter
 
-	// sets caches the attribute sets of metrics by their values: an SDK
-	// has a few dozen operations, and building a set per measurement would
-	// cost an allocation and a sort each time.
-	sets sync.Map // attrKey -> metric.MeasurementOption
+	// mu guards sets and attempts, caches of what a measurement or an
+	// attempt's span needs that depends only on values of few kinds (an SDK
+	// has a few dozen operations): building them per call would cost
+	// allocations and a sort each time. Maps under a read lock, not
+	// sync.Map, whose any keys would box a key at every lookup.
+	mu       sync.RWMutex
+	sets     map[attrKey]*measure
+	attempts map[[2]string]*attemptShape
 }
+
+// measure is the options of a measurement with one attribute set, as
+// slices, so that passing them to Add or Record allocates no variadic
+// slice.
+type measure struct {
+	add    []metric.AddOption
+	record []metric.RecordOption
+}
+
+// attemptShape is what the span of a first attempt of a method and a path
+// template needs: its name and its start options.
+type attemptShape struct {
+	name string
+	opts []trace.SpanStartOption
+}
+
+// The span kinds as options, made once: each option is an interface value
+// that would cost an allocation per span.
+var (
+	internalKind = trace.WithSpanKind(trace.SpanKindInternal)
+	clientKind   = trace.WithSpanKind(trace.SpanKindClient)
+)
 
 var _ dbcloud.Observer = (*Observer)(nil)
 
@@ -118,7 +144,7 @@ func New(opts ...Option) (*Observer, error) {
 		return h
 	}
 	o.calls = counter("dbcloud.client.calls", "{call}", "Calls made by the SDK, by outcome.")
-	o.attempts = counter("dbcloud.client.attempts", "{attempt}", "HTTP attempts sent by the SDK.")
+	o.attemptCount = counter("dbcloud.client.attempts", "{attempt}", "HTTP attempts sent by the SDK.")
 	o.retries = counter("dbcloud.client.retries", "{retry}", "Attempts followed by a retry, by reason.")
 	o.callDuration = histogram("dbcloud.client.call.duration", "Duration of whole calls, retries and backoff included.")
 	o.attemptDuration = histogram("dbcloud.client.attempt.duration", "Duration of single HTTP attempts.")
@@ -175,20 +201,46 @@ func (o *Observer) startCall(ctx context.Context, call dbcloud.CallInfo, opts ..
 	attrs := make([]attribute.KeyValue, 0, 6)
 	attrs = append(attrs, keyOperation.String(call.Operation), keyMethod.String(call.Method), keyTemplate.String(call.Path))
 	attrs = appendNonEmpty(attrs, keyProjectID.String(call.ProjectID), keyServiceID.String(call.ServiceID), keyReplicaSet.String(call.ReplicaSetID))
-	opts = append(opts, trace.WithSpanKind(trace.SpanKindInternal), trace.WithAttributes(attrs...))
+	opts = append(opts, internalKind, trace.WithAttributes(attrs...))
 	ctx, _ = o.tracer.Start(ctx, callName(call), opts...)
-	o.inFlight.Add(ctx, 1, o.set(attrKey{call.Operation, call.Method, call.Path, "", "", ""}))
+	o.inFlight.Add(ctx, 1, o.set(attrKey{call.Operation, call.Method, call.Path, "", "", ""}).add...)
 	return ctx
 }
 
 // StartAttempt starts the attempt's span, a child of the call's.
 func (o *Observer) StartAttempt(ctx context.Context, call dbcloud.CallInfo, attempt int) context.Context {
-	attrs := []attribute.KeyValue{keyMethod.String(call.Method), keyTemplate.String(call.Path)}
+	shape := o.attemptShape(call.Method, call.Path)
+	opts := shape.opts
 	if attempt > 1 {
-		attrs = append(attrs, keyResendCount.Int(attempt-1))
+		opts = append(opts[:len(opts):len(opts)], trace.WithAttributes(keyResendCount.Int(attempt-1)))
 	}
-	ctx, _ = o.tracer.Start(ctx, call.Method+" "+call.Path, trace.WithSpanKind(trace.SpanKindClient), trace.WithAttributes(attrs...))
+	ctx, _ = o.tracer.Start(ctx, shape.name, opts...)
 	return ctx
+}
+
+// attemptShape returns the cached name and start options of the span of a
+// first attempt of method and path.
+func (o *Observer) attemptShape(method, path string) *attemptShape {
+	k := [2]string{method, path}
+	o.mu.RLock()
+	a, ok := o.attempts[k]
+	o.mu.RUnlock()
+	if ok {
+		return a
+	}
+	a = &attemptShape{name: method + " " + path, opts: []trace.SpanStartOption{
+		clientKind, trace.WithAttributes(keyMethod.String(method), keyTemplate.String(path)),
+	}}
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if cached, ok := o.attempts[k]; ok {
+		return cached
+	}
+	if o.attempts == nil {
+		o.attempts = map[[2]string]*attemptShape{}
+	}
+	o.attempts[k] = a
+	return a
 }
 
 // EndAttempt ends the attempt's span and records the attempt.
@@ -196,22 +248,26 @@ func (o *Observer) EndAttempt(ctx context.Context, call dbcloud.CallInfo, a dbcl
 	span := trace.SpanFromContext(ctx)
 	errType := errorType(a.Err, a.StatusCode)
 	if span.IsRecording() {
-		setAnswer(span, a.StatusCode, a.RequestID)
+		// One SetAttributes: each call would cost a slice and a growth of
+		// the span's attributes.
+		var buf [4]attribute.KeyValue
+		kv := appendAnswer(buf[:0], a.StatusCode, a.RequestID)
 		if a.Retry {
-			span.SetAttributes(keyRetryReason.String(a.RetryReason))
+			kv = append(kv, keyRetryReason.String(a.RetryReason))
 		}
 		if a.Err != nil {
-			span.SetAttributes(keyErrorType.String(errType))
+			kv = append(kv, keyErrorType.String(errType))
 			span.SetStatus(codes.Error, a.Err.Error())
 		}
+		span.SetAttributes(kv...)
 	}
 	span.End()
 	class := statusClass(a.StatusCode)
 	measured := o.set(attrKey{call.Operation, call.Method, call.Path, class, errType, ""})
-	o.attempts.Add(ctx, 1, measured)
-	o.attemptDuration.Record(ctx, a.Duration.Seconds(), measured)
+	o.attemptCount.Add(ctx, 1, measured.add...)
+	o.attemptDuration.Record(ctx, a.Duration.Seconds(), measured.record...)
 	if a.Retry {
-		o.retries.Add(ctx, 1, o.set(attrKey{call.Operation, call.Method, call.Path, class, "", a.RetryReason}))
+		o.retries.Add(ctx, 1, o.set(attrKey{call.Operation, call.Method, call.Path, class, "", a.RetryReason}).add...)
 	}
 }
 
@@ -220,32 +276,35 @@ func (o *Observer) EndCall(ctx context.Context, call dbcloud.CallInfo, r dbcloud
 	span := trace.SpanFromContext(ctx)
 	errType := errorType(r.Err, r.StatusCode)
 	if span.IsRecording() {
-		span.SetAttributes(keyAttempts.Int(r.Attempts))
-		setAnswer(span, r.StatusCode, r.RequestID)
+		var buf [4]attribute.KeyValue
+		kv := append(buf[:0], keyAttempts.Int(r.Attempts))
+		kv = appendAnswer(kv, r.StatusCode, r.RequestID)
 		switch {
 		case r.Err != nil:
-			span.SetAttributes(keyErrorType.String(errType))
+			kv = append(kv, keyErrorType.String(errType))
 			span.SetStatus(codes.Error, r.Err.Error())
 		case r.StatusCode != 0 && (r.StatusCode < 200 || r.StatusCode > 299):
-			span.SetAttributes(keyReconciled.Bool(true))
+			kv = append(kv, keyReconciled.Bool(true))
 		}
+		span.SetAttributes(kv...)
 	}
 	span.End()
 	measured := o.set(attrKey{call.Operation, call.Method, call.Path, statusClass(r.StatusCode), errType, ""})
-	o.calls.Add(ctx, 1, measured)
-	o.callDuration.Record(ctx, r.Duration.Seconds(), measured)
-	o.inFlight.Add(ctx, -1, o.set(attrKey{call.Operation, call.Method, call.Path, "", "", ""}))
+	o.calls.Add(ctx, 1, measured.add...)
+	o.callDuration.Record(ctx, r.Duration.Seconds(), measured.record...)
+	o.inFlight.Add(ctx, -1, o.set(attrKey{call.Operation, call.Method, call.Path, "", "", ""}).add...)
 }
 
-// setAnswer sets on span the status code and the request id of the
+// appendAnswer appends to kv the status code and the request id of the
 // answer, each when it came.
-func setAnswer(span trace.Span, statusCode int, requestID string) {
+func appendAnswer(kv []attribute.KeyValue, statusCode int, requestID string) []attribute.KeyValue {
 	if statusCode != 0 {
-		span.SetAttributes(keyStatusCode.Int(statusCode))
+		kv = append(kv, keyStatusCode.Int(statusCode))
 	}
 	if requestID != "" {
-		span.SetAttributes(keyRequestID.String(requestID))
+		kv = append(kv, keyRequestID.String(requestID))
 	}
+	return kv
 }
 
 func callName(call dbcloud.CallInfo) string {
@@ -260,16 +319,29 @@ type attrKey struct {
 	operation, method, path, class, errType, retryReason string
 }
 
-// set returns the cached measurement option of k's attributes.
-func (o *Observer) set(k attrKey) metric.MeasurementOption {
-	if opt, ok := o.sets.Load(k); ok {
-		return opt.(metric.MeasurementOption)
+// set returns the cached measurement options of k's attributes.
+func (o *Observer) set(k attrKey) *measure {
+	o.mu.RLock()
+	m, ok := o.sets[k]
+	o.mu.RUnlock()
+	if ok {
+		return m
 	}
 	kv := make([]attribute.KeyValue, 0, 6)
 	kv = append(kv, keyOperation.String(k.operation), keyMethod.String(k.method), keyTemplate.String(k.path))
 	kv = appendNonEmpty(kv, keyStatusClass.String(k.class), keyErrorType.String(k.errType), keyRetryReason.String(k.retryReason))
-	opt, _ := o.sets.LoadOrStore(k, metric.WithAttributeSet(attribute.NewSet(kv...)))
-	return opt.(metric.MeasurementOption)
+	opt := metric.WithAttributeSet(attribute.NewSet(kv...))
+	m = &measure{add: []metric.AddOption{opt}, record: []metric.RecordOption{opt}}
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if cached, ok := o.sets[k]; ok {
+		return cached
+	}
+	if o.sets == nil {
+		o.sets = map[attrKey]*measure{}
+	}
+	o.sets[k] = m
+	return m
 }
 
 // appendNonEmpty appends to kv the string attributes of attrs whose value
@@ -289,8 +361,11 @@ func statusClass(code int) string {
 	if code < 100 || code > 599 {
 		return "none"
 	}
-	return strconv.Itoa(code/100) + "xx"
+	return statusClasses[code/100-1]
 }
+
+// statusClasses are statusClass's answers, made once.
+var statusClasses = [...]string{"1xx", "2xx", "3xx", "4xx", "5xx"}
 
 // errorType names a failure by a bounded set of values, for error.type; it
 // is "" when err is nil: no failure, no error.type.

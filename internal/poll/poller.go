@@ -17,6 +17,10 @@ import (
 //     starts its next delay when it has handled it (Next). So the tick
 //     follows the most urgent wait, and a wait never sees fresh data less
 //     often than it would alone.
+//   - A wait still handling the previous read when a read starts is handed
+//     that read as soon as it is done (Next), not a delay later: a read it
+//     missed may be the one that shows what it waits for, and alone it
+//     would have read again only after its delay.
 //   - A wait alone is read with One (when there is one) under its own
 //     context, so that the read carries the wait's values and trace; two or
 //     more are read with All under the poller's context, with the contexts
@@ -71,6 +75,9 @@ type Waiter[T any] struct {
 	due            time.Time
 	end            time.Time // the wait's own end: its timeout or its context's deadline
 	busy           bool      // handed a read it has not finished with: not due
+	// missed is the newest read that started while the wait was busy, to
+	// hand it when the wait is done with the one it has; nil when none.
+	missed *Observation[T]
 	// C receives each read handed to the wait; buffered 1.
 	C chan Observation[T]
 }
@@ -141,6 +148,11 @@ func (p *Poller[T]) Next(w *Waiter[T], restart bool) {
 	if restart {
 		w.delay = w.first
 	}
+	if o := w.missed; o != nil {
+		w.missed = nil
+		w.C <- *o // cannot block: the wait has taken the read it was busy with
+		return
+	}
 	w.busy = false
 	w.due, w.delay = time.Now().Add(w.delay), NextDelay(w.delay, w.longest)
 	p.poke()
@@ -175,8 +187,11 @@ func (p *Poller[T]) run() {
 		p.mu.Lock()
 		ctx := p.ctx
 		batch := make([]*Waiter[T], 0, len(p.waiters))
+		var busy []*Waiter[T]
 		for w := range p.waiters {
-			if !w.busy {
+			if w.busy {
+				busy = append(busy, w)
+			} else {
 				batch = append(batch, w)
 			}
 		}
@@ -184,7 +199,7 @@ func (p *Poller[T]) run() {
 		if len(batch) == 0 {
 			continue
 		}
-		p.read(ctx, batch)
+		p.read(ctx, batch, busy)
 	}
 }
 
@@ -238,8 +253,10 @@ func (p *Poller[T]) scheduleLocked() (time.Time, bool) {
 }
 
 // read reads once for batch, by the earliest end among its waits, and
-// hands each of its waits, still present, the result.
-func (p *Poller[T]) read(ctx context.Context, batch []*Waiter[T]) {
+// hands each of its waits, still present, the result; each of busy, the
+// waits that had joined but were handling the previous read, gets it when
+// it is done with that one.
+func (p *Poller[T]) read(ctx context.Context, batch, busy []*Waiter[T]) {
 	end := batch[0].end
 	for _, w := range batch[1:] {
 		if w.end.Before(end) {
@@ -282,20 +299,40 @@ func (p *Poller[T]) read(ctx context.Context, batch []*Waiter[T]) {
 		}
 	}
 	for _, w := range batch {
+		if _, ok := p.waiters[w]; ok {
+			w.C <- p.observation(w, one, list, err) // cannot block: a wait that is not busy has read its last one
+			w.busy = true
+		}
+	}
+	if err != nil || len(batch) == 1 && p.One != nil {
+		// A failure is the business of the waits it was read for, and a
+		// read of one resource has nothing for the others.
+		return
+	}
+	for _, w := range busy {
 		if _, ok := p.waiters[w]; !ok {
 			continue
 		}
-		o := Observation[T]{Err: err}
-		switch {
-		case err != nil:
-		case one != nil:
-			o.Res = one
-		default:
-			o = p.find(list, w.id)
+		o := p.find(list, w.id)
+		if w.busy {
+			w.missed = &o
+			continue
 		}
-		w.C <- o // cannot block: a wait that is not busy has read its last one
+		w.C <- o // done with its read during this one (Next): C is empty
 		w.busy = true
 	}
+}
+
+// observation is w's part of a read: its failure, its resource read alone,
+// or its resource in the list read.
+func (p *Poller[T]) observation(w *Waiter[T], one *T, list []T, err error) Observation[T] {
+	switch {
+	case err != nil:
+		return Observation[T]{Err: err}
+	case one != nil:
+		return Observation[T]{Res: one}
+	}
+	return p.find(list, w.id)
 }
 
 // find is id's observation in an All result: a copy of its resource, so
