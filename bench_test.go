@@ -15,16 +15,19 @@ package dbcloud_test
 import (
 	"context"
 	"fmt"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"runtime"
 	"runtime/debug"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/dbcloud/dbcloud-go"
+	"github.com/dbcloud/dbcloud-go/dbcloudtest"
 )
 
 // Sinks keep the compiler from discarding results.
@@ -477,4 +480,70 @@ func BenchmarkGetServiceObserved(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkGetParallel is many goroutines sharing one client, as a
+// fleet-wide script does: 128 goroutines per GOMAXPROCS (256 on a 2-core
+// machine) call Get at once against the same in-process server. impl=sdk
+// is a Client with its default transport (no WithHTTPClient); impl=baseline
+// is the hand-written client on a transport tuned for it (as many idle
+// connections per host as goroutines). conns/op counts the connections the
+// server accepted, per call: a client that cannot keep its connections dials
+// again and again.
+func BenchmarkGetParallel(b *testing.B) {
+	const perProc = 128
+	body := benchMarshal(b, benchFullService(0))
+	srv := httptest.NewUnstartedServer(benchResponder(http.MethodGet,
+		"/v1/projects/"+benchProject+"/services/"+benchService, http.StatusOK, body))
+	var conns atomic.Int64
+	srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
+		if s == http.StateNew {
+			conns.Add(1)
+		}
+	}
+	dbcloudtest.CheckGoroutines(b)
+	srv.Start()
+	b.Cleanup(srv.Close)
+
+	run := func(b *testing.B, get func(context.Context) error) {
+		ctx := b.Context()
+		conns.Store(0)
+		b.ReportAllocs()
+		b.SetParallelism(perProc)
+		b.ResetTimer()
+		b.RunParallel(func(pb *testing.PB) {
+			for pb.Next() {
+				if err := get(ctx); err != nil {
+					b.Error(err)
+					return
+				}
+			}
+		})
+		b.ReportMetric(float64(conns.Load())/float64(b.N), "conns/op")
+		b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "calls/s")
+	}
+	b.Run("impl=sdk", func(b *testing.B) {
+		c, err := dbcloud.NewClient(benchKey, dbcloud.WithBaseURL(srv.URL+"/v1"))
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(c.CloseIdleConnections)
+		run(b, func(ctx context.Context) error {
+			s, err := c.Services.Get(ctx, benchProject, benchService)
+			sinkService = s
+			return err
+		})
+	})
+	b.Run("impl=baseline", func(b *testing.B) {
+		tr := http.DefaultTransport.(*http.Transport).Clone()
+		tr.MaxIdleConns = 0 // no limit
+		tr.MaxIdleConnsPerHost = perProc * runtime.GOMAXPROCS(0)
+		b.Cleanup(tr.CloseIdleConnections)
+		c := &plainClient{hc: &http.Client{Transport: tr}, base: srv.URL + "/v1", auth: "Bearer " + benchKey}
+		run(b, func(ctx context.Context) error {
+			s, err := c.getService(ctx, benchProject, benchService)
+			sinkPlain = s
+			return err
+		})
+	})
 }

@@ -90,7 +90,9 @@ func WithBaseURL(baseURL string) Option {
 // WithHTTPClient sets the http.Client used for each attempt. The SDK does not
 // modify it: it works on a shallow copy, to which it adds its redirect policy
 // (no Authorization to another host, no downgrade to http). The default client
-// has a pooled transport of up to 100 connections to the API's host; the
+// has net/http's default transport, except that its pool keeps up to 1,024
+// idle connections to the API's host (net/http's: 2), so that goroutines
+// sharing a Client reuse the connections their busiest moment opened; the
 // time of each attempt is bounded by the SDK (WithAttemptTimeout), not by
 // an http.Client Timeout.
 func WithHTTPClient(hc *http.Client) Option {

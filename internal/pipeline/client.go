@@ -42,15 +42,23 @@ type Client struct {
 	calls     sync.Pool        // of *call: its hooks are bound once, not per call
 }
 
+// maxIdleConns is how many idle connections the default transport keeps:
+// more than a fleet script's goroutines, far fewer than a process's file
+// descriptors.
+const maxIdleConns = 1024
+
 // New returns a Client of cfg.
 func New(cfg Config) *Client {
 	user := cfg.HTTPClient
 	if user == nil {
 		tr := http.DefaultTransport.(*http.Transport).Clone()
-		// net/http keeps 2 idle connections per host; a Client shared by many
-		// goroutines would otherwise dial anew for most requests. All of
-		// MaxIdleConns (100) may go to the API's one host.
-		tr.MaxIdleConnsPerHost = tr.MaxIdleConns
+		// net/http keeps 2 idle connections per host, and 100 in all; a
+		// Client shared by more goroutines would dial anew (a TCP and a TLS
+		// handshake) for every request over the cap. The pool keeps what the
+		// peak concurrency opened, up to maxIdleConns, for IdleConnTimeout
+		// (90 s): every connection goes to the API's one host.
+		tr.MaxIdleConns = maxIdleConns
+		tr.MaxIdleConnsPerHost = maxIdleConns
 		// No Timeout: attempts are bounded by their own context (see
 		// Policy.AttemptTimeout). An http.Client Timeout would also cancel
 		// each request just as its body is read to the end, which in
