@@ -10,7 +10,8 @@ package dbcloud_test
 //
 // The server runs in the same process: allocs/op, B/op and allocs/entry
 // include its share, which is the same for both sides. On a shared machine,
-// compare medians over several counts; sec/op is sensitive to other load.
+// compare medians over several counts; sec/op is sensitive to other load,
+// cpu-us/op (the process's CPU time per call, client and server) much less.
 
 import (
 	"context"
@@ -28,6 +29,7 @@ import (
 
 	"github.com/dbcloud/dbcloud-go"
 	"github.com/dbcloud/dbcloud-go/dbcloudtest"
+	"github.com/dbcloud/dbcloud-go/internal/cpuclock"
 )
 
 // Sinks keep the compiler from discarding results.
@@ -51,12 +53,23 @@ func benchLoop[T any](b *testing.B, call func(context.Context) (T, error), check
 	}
 	check(v)
 	b.ReportAllocs()
+	cpu := cpuclock.Now()
 	for b.Loop() {
 		if v, err = call(ctx); err != nil {
 			b.Fatal(err)
 		}
 	}
+	reportCPU(b, cpu)
 	*sink = v
+}
+
+// reportCPU reports the process's CPU time per call since cpu, client and
+// server together: on a shared machine it moves far less than ns/op, and a
+// saturated client's calls per second are its inverse.
+func reportCPU(b *testing.B, cpu cpuclock.Start) {
+	if us, ok := cpu.PerCall(b.N); ok {
+		b.ReportMetric(us, "cpu-us/op")
+	}
 }
 
 // benchServiceCall benchmarks a call that returns one service: the SDK's as
@@ -511,6 +524,7 @@ func BenchmarkGetParallel(b *testing.B) {
 		b.ReportAllocs()
 		b.SetParallelism(perProc)
 		b.ResetTimer()
+		cpu := cpuclock.Now()
 		b.RunParallel(func(pb *testing.PB) {
 			for pb.Next() {
 				if err := get(ctx); err != nil {
@@ -519,6 +533,7 @@ func BenchmarkGetParallel(b *testing.B) {
 				}
 			}
 		})
+		reportCPU(b, cpu)
 		b.ReportMetric(float64(conns.Load())/float64(b.N), "conns/op")
 		b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "calls/s")
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/dbcloud/dbcloud-go"
+	"github.com/dbcloud/dbcloud-go/internal/cpuclock"
 )
 
 // The benchmarks measure what a user's test gets through the server with
@@ -107,22 +108,16 @@ func BenchmarkLifecycle(b *testing.B) {
 }
 
 // cpuStart is the process's CPU time when a benchmark's loop began.
-type cpuStart struct {
-	at time.Duration
-	ok bool
-}
+type cpuStart struct{ cpuclock.Start }
 
-func startCPU() cpuStart {
-	at, ok := processCPU()
-	return cpuStart{at, ok}
-}
+func startCPU() cpuStart { return cpuStart{cpuclock.Now()} }
 
 // report reports SDK calls per second and CPU time per call, for perOp
 // calls per iteration.
 func (c cpuStart) report(b *testing.B, perOp int) {
-	calls := float64(b.N * perOp)
-	b.ReportMetric(calls/b.Elapsed().Seconds(), "calls/s")
-	if now, ok := processCPU(); ok && c.ok {
-		b.ReportMetric(float64((now-c.at).Microseconds())/calls, "cpu-us/call")
+	calls := b.N * perOp
+	b.ReportMetric(float64(calls)/b.Elapsed().Seconds(), "calls/s")
+	if us, ok := c.PerCall(calls); ok {
+		b.ReportMetric(us, "cpu-us/call")
 	}
 }

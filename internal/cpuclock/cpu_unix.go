@@ -1,6 +1,6 @@
 //go:build unix
 
-package dbcloudtest_test
+package cpuclock
 
 import (
 	"syscall"
@@ -8,8 +8,7 @@ import (
 )
 
 // processCPU returns the CPU time the process has used, user and system,
-// on every thread: client and server both run in it, so the CPU cost of a
-// call counts both sides.
+// on every thread.
 func processCPU() (time.Duration, bool) {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
