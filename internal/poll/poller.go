@@ -30,15 +30,17 @@ import (
 //     status that is no longer true.
 //   - A wait's first read comes when it is due, after its jitter, as it
 //     would alone, whatever read ended just before it joined (a Retry-After
-//     aside): no gap after the previous read delays it. A read is for every
-//     wait that is not busy, so waits that join within one another's
-//     jitter, or while a read is in flight, share one. After that, a wait
-//     is due its delay (at least its first interval) after it handled a
-//     read, which ended after the read did: reads for waits already served
-//     come at most once per shortest first interval, however long a read
-//     takes. Waits joining one after the other, more than a read apart,
-//     cost a first read each, as they would alone; then they share one
-//     read per tick.
+//     aside): no gap after the previous read delays it. Reads never
+//     overlap, so a read still in flight when the wait is due holds it
+//     until it ends (a read's time at most). A read is for every wait that
+//     is not busy, so waits that join within one another's jitter, or
+//     while a read is in flight, share one. After that, a wait is due its
+//     delay (at least its first interval) after it handled a read, which
+//     ended after the read did: reads for waits already served come at
+//     most once per shortest first interval, however long a read takes.
+//     Waits joining one after the other, more than a read apart, cost a
+//     first read each, as they would alone; then they share one read per
+//     tick.
 //   - A Retry-After (HoldFor) holds every wait until it has passed; joins
 //     and leaves never reset it.
 //   - A read has the deadline of the earliest end among the waits it is
