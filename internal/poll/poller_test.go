@@ -91,35 +91,17 @@ func TestNextDelay(t *testing.T) {
 // is in its channel as soon as Next returns. The test waits only on
 // channels: the reads happen when it answers them.
 func TestBusyWaitGetsTheReadItMissed(t *testing.T) {
-	replies := make(chan []item)
-	served := make(chan int, 2)
-	p := &Poller[item]{
-		All: func(ctx context.Context, serves []context.Context) ([]item, error) {
-			served <- len(serves)
-			select {
-			case l := <-replies:
-				return l, nil
-			case <-ctx.Done():
-				return nil, ctx.Err()
-			}
-		},
-		ID:      func(v *item) string { return v.id },
-		Missing: func(id string) error { return errors.New("missing " + id) },
-	}
-	var r Registry
-	mk := func() *Poller[item] { return p }
+	p, served, replies, ended := scripted()
 	end := time.Now().Add(time.Hour)
 	// a reads once, then not for an hour; b, joining later, every millisecond.
-	_, wa := Join(&r, "p", mk, t.Context(), "a", Schedule{First: time.Hour, Longest: time.Hour, End: end})
-	defer p.Leave(wa)
+	wa := p.Join(t.Context(), "a", Schedule{First: time.Hour, Longest: time.Hour, End: end})
 	<-served
 	replies <- []item{{"a"}}
 	if o := <-wa.C; o.Err != nil || o.Res.id != "a" {
 		t.Fatalf("first read: %+v", o)
 	}
 	// a is busy with it: b's read is for b alone.
-	_, wb := Join(&r, "p", mk, t.Context(), "b", Schedule{First: time.Millisecond, Longest: time.Millisecond, End: end})
-	defer p.Leave(wb)
+	wb := p.Join(t.Context(), "b", Schedule{First: time.Millisecond, Longest: time.Millisecond, End: end})
 	if n := <-served; n != 0 {
 		t.Fatalf("the read for b alone serves %d waits", n)
 	}
@@ -137,6 +119,7 @@ func TestBusyWaitGetsTheReadItMissed(t *testing.T) {
 	default:
 		t.Fatal("a busy wait was not handed the read that started while it was busy")
 	}
+	leaveAll(t, p, ended, wa, wb)
 }
 
 // scripted is a Poller whose reads are answered by the test: each read
