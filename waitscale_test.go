@@ -236,7 +236,7 @@ func TestWaitFleetScale(t *testing.T) {
 	// at most, as alone; then they share one read per tick.
 	const staggered, every = 100, scaleMin / 4
 	t.Logf("N=%d started one every %v:", staggered, every)
-	var firstMax [2]time.Duration
+	var firstP50 [2]time.Duration
 	for i, mode := range []string{"alone", "shared"} {
 		var opts []dbcloud.WaitOption
 		if mode == "alone" {
@@ -244,16 +244,19 @@ func TestWaitFleetScale(t *testing.T) {
 		}
 		f := measureFleetAt(t, staggered, every, staggered*every+hold, scaleMin, scaleMax, opts...)
 		f.log(t, mode)
-		firstMax[i] = f.firstMax
+		firstP50[i] = f.firstP50
 		if mode == "shared" && (f.burst > 1 || f.perTick > 1.5) {
 			t.Errorf("N=%d started one every %v, shared: burst %d, %.2f reads per tick; want one read per tick", staggered, every, f.burst, f.perTick)
 		}
 	}
-	// Within half a first interval of alone: a poller that held a joining
-	// wait until a first interval after the read before would be late by
-	// up to a whole one. Wall-clock, so judged only when measuring.
-	if measuring && firstMax[1] > firstMax[0]+scaleMin/2 {
-		t.Errorf("staggered waits: the first read came up to %v after the call shared, %v alone", firstMax[1], firstMax[0])
+	// A poller that held a joining wait until a first interval after the
+	// read before puts the median first read about half an interval (5
+	// ms) above alone's (6 to 8 ms in five runs of 79a08a3's poller); a
+	// List and a read in flight put it 1 to 3 ms above. The median, since
+	// one slow read moves the maximum by more. Wall-clock, so judged only
+	// when measuring, and without -race, under which every read is slow.
+	if measuring && !raceEnabled && firstP50[1] > firstP50[0]+4*time.Millisecond {
+		t.Errorf("staggered waits: the median first read came %v after the call shared, %v alone", firstP50[1], firstP50[0])
 	}
 }
 
