@@ -179,8 +179,12 @@
 // one too: below a quarter of the first interval, 250 ms and a tenth of the
 // wait's timeout. The poller reads when the earliest wait is due and hands
 // the read to every wait, so the tick is the shortest interval among the
-// waits, and a read starts no sooner than the shortest first interval
-// after the previous one ended.
+// waits. A wait's first read comes after its jitter, as it would alone,
+// whatever the poller read just before; only a read still in flight when
+// the wait is due holds it, until that read ends. After that, a wait's
+// delays run from the end of the read it handled, so once every wait has
+// had its first read, a read starts no sooner than the shortest first
+// interval after the previous one ended.
 // A wait is handed only reads sent after it joined. A 429 or 503 with
 // Retry-After holds every wait of the poller until it has passed. A wait
 // that joins late or leaves (done, cancelled, timed out) changes nothing

@@ -28,9 +28,19 @@ import (
 //   - A wait is only handed reads sent after it joined: never an older one,
 //     which could predate the caller's own change and end the wait on a
 //     status that is no longer true.
-//   - A read starts no sooner than the shortest first interval among the
-//     waits after the previous one ended: at most one read per tick, also
-//     when waits join one after the other, however long a read takes.
+//   - A wait's first read comes when it is due, after its jitter, as it
+//     would alone, whatever read ended just before it joined (a Retry-After
+//     aside): no gap after the previous read delays it. Reads never
+//     overlap, so a read still in flight when the wait is due holds it
+//     until it ends (a read's time at most). A read is for every wait that
+//     is not busy, so waits that join within one another's jitter, or
+//     while a read is in flight, share one. After that, a wait is due its
+//     delay (at least its first interval) after it handled a read, which
+//     ended after the read did: reads for waits already served come at
+//     most once per shortest first interval, however long a read takes.
+//     Waits joining one after the other, more than a read apart, cost a
+//     first read each, as they would alone; then they share one read per
+//     tick.
 //   - A Retry-After (HoldFor) holds every wait until it has passed; joins
 //     and leaves never reset it.
 //   - A read has the deadline of the earliest end among the waits it is
@@ -61,7 +71,6 @@ type Poller[T any] struct {
 	ctx       context.Context // of shared reads; cancelled when the last wait leaves
 	cancel    context.CancelFunc
 	notBefore time.Time // from HoldFor
-	lastRead  time.Time // when the newest read ended; zero when every wait has left
 	wake      chan struct{}
 }
 
@@ -132,7 +141,6 @@ func (p *Poller[T]) Leave(w *Waiter[T]) {
 	delete(p.waiters, w)
 	if len(p.waiters) == 0 {
 		p.cancel()
-		p.lastRead = time.Time{} // a wait that comes next starts at once
 	}
 	p.poke()
 }
@@ -230,21 +238,18 @@ func (p *Poller[T]) scheduleLocked() (time.Time, bool) {
 		p.cancel()
 		return time.Time{}, false
 	}
+	// No gap after the previous read is needed: a wait that has been
+	// served is due its delay (at least its first interval) after it
+	// handled its last read, which ended before; a wait not yet served is
+	// due when it would read alone.
 	var next time.Time
-	gap := time.Duration(-1)
 	for w := range p.waiters {
 		if !w.busy && (next.IsZero() || w.due.Before(next)) {
 			next = w.due
 		}
-		if gap < 0 || w.first < gap {
-			gap = w.first
-		}
 	}
 	if next.IsZero() {
 		next = time.Now().Add(time.Hour) // every wait is busy: until one pokes
-	}
-	if !p.lastRead.IsZero() && next.Before(p.lastRead.Add(gap)) {
-		next = p.lastRead.Add(gap)
 	}
 	if next.Before(p.notBefore) {
 		next = p.notBefore
@@ -289,13 +294,9 @@ func (p *Poller[T]) read(ctx context.Context, batch, busy []*Waiter[T]) {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	now := time.Now()
-	if len(p.waiters) > 0 {
-		p.lastRead = now
-	}
 	if p.HoldFor != nil && err != nil {
 		if d := p.HoldFor(err); d > 0 {
-			p.notBefore = now.Add(d)
+			p.notBefore = time.Now().Add(d)
 		}
 	}
 	for _, w := range batch {

@@ -91,35 +91,17 @@ func TestNextDelay(t *testing.T) {
 // is in its channel as soon as Next returns. The test waits only on
 // channels: the reads happen when it answers them.
 func TestBusyWaitGetsTheReadItMissed(t *testing.T) {
-	replies := make(chan []item)
-	served := make(chan int, 2)
-	p := &Poller[item]{
-		All: func(ctx context.Context, serves []context.Context) ([]item, error) {
-			served <- len(serves)
-			select {
-			case l := <-replies:
-				return l, nil
-			case <-ctx.Done():
-				return nil, ctx.Err()
-			}
-		},
-		ID:      func(v *item) string { return v.id },
-		Missing: func(id string) error { return errors.New("missing " + id) },
-	}
-	var r Registry
-	mk := func() *Poller[item] { return p }
+	p, served, replies, ended := scripted()
 	end := time.Now().Add(time.Hour)
 	// a reads once, then not for an hour; b, joining later, every millisecond.
-	_, wa := Join(&r, "p", mk, t.Context(), "a", Schedule{First: time.Hour, Longest: time.Hour, End: end})
-	defer p.Leave(wa)
+	wa := p.Join(t.Context(), "a", Schedule{First: time.Hour, Longest: time.Hour, End: end})
 	<-served
 	replies <- []item{{"a"}}
 	if o := <-wa.C; o.Err != nil || o.Res.id != "a" {
 		t.Fatalf("first read: %+v", o)
 	}
 	// a is busy with it: b's read is for b alone.
-	_, wb := Join(&r, "p", mk, t.Context(), "b", Schedule{First: time.Millisecond, Longest: time.Millisecond, End: end})
-	defer p.Leave(wb)
+	wb := p.Join(t.Context(), "b", Schedule{First: time.Millisecond, Longest: time.Millisecond, End: end})
 	if n := <-served; n != 0 {
 		t.Fatalf("the read for b alone serves %d waits", n)
 	}
@@ -137,4 +119,114 @@ func TestBusyWaitGetsTheReadItMissed(t *testing.T) {
 	default:
 		t.Fatal("a busy wait was not handed the read that started while it was busy")
 	}
+	leaveAll(t, p, ended, wa, wb)
+}
+
+// scripted is a Poller whose reads are answered by the test: each read
+// sends the number of waits it serves on served (0 for a wait alone), then
+// returns the next list of replies. ended is closed when its loop ends.
+func scripted() (p *Poller[item], served chan int, replies chan []item, ended chan struct{}) {
+	served, replies, ended = make(chan int, 4), make(chan []item), make(chan struct{})
+	p = &Poller[item]{
+		All: func(ctx context.Context, serves []context.Context) ([]item, error) {
+			served <- len(serves)
+			select {
+			case l := <-replies:
+				return l, nil
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
+		},
+		ID:      func(v *item) string { return v.id },
+		Missing: func(id string) error { return errors.New("missing " + id) },
+	}
+	p.release = func(ending func() bool) {
+		if ending() {
+			close(ended)
+		}
+	}
+	return p, served, replies, ended
+}
+
+// within returns what c sends, failing the test if nothing comes within a
+// bound far above what the event takes (microseconds) and far below the
+// hour after which a poller that holds the read back would send it.
+func within[V any](t *testing.T, c <-chan V, what string) V {
+	t.Helper()
+	select {
+	case v := <-c:
+		return v
+	case <-time.After(10 * time.Second):
+		t.Fatalf("waited 10s for %s", what)
+		panic("unreachable")
+	}
+}
+
+// leaveAll ends the waits and waits for the poller's loop to end.
+func leaveAll(t *testing.T, p *Poller[item], ended <-chan struct{}, ws ...*Waiter[item]) {
+	t.Helper()
+	for _, w := range ws {
+		p.Leave(w)
+	}
+	within(t, ended, "end of the loop")
+}
+
+// A wait that joins just after a read is read when it is due, as it would
+// be alone, not a first interval (an hour here) after that read; and the
+// wait already served, idle until its next delay, shares that read.
+func TestJoinAfterAReadIsReadWhenDue(t *testing.T) {
+	p, served, replies, ended := scripted()
+	hour := Schedule{First: time.Hour, Longest: time.Hour, End: time.Now().Add(2 * time.Hour)}
+	wa := p.Join(t.Context(), "a", hour)
+	within(t, served, "first read")
+	replies <- []item{{"a"}}
+	if o := within(t, wa.C, "a's read"); o.Err != nil || o.Res.id != "a" {
+		t.Fatalf("a's read: %+v", o)
+	}
+	p.Next(wa, false) // a is due again in an hour
+	wb := p.Join(t.Context(), "b", hour)
+	if n := within(t, served, "b's first read"); n != 2 {
+		t.Errorf("b's first read serves %d waits, want a and b", n)
+	}
+	replies <- []item{{"a"}, {"b"}}
+	for _, w := range []*Waiter[item]{wa, wb} {
+		if o := within(t, w.C, w.id+"'s read"); o.Err != nil || o.Res.id != w.id {
+			t.Errorf("%s's read: %+v", w.id, o)
+		}
+	}
+	leaveAll(t, p, ended, wa, wb)
+}
+
+// Waits that join while a read is in flight are not handed it (it may
+// predate their caller's change): they share the next read, which starts
+// as soon as that one ends, since they are due, not a first interval
+// later.
+func TestWaitsJoiningDuringAReadShareTheNext(t *testing.T) {
+	p, served, replies, ended := scripted()
+	hour := Schedule{First: time.Hour, Longest: time.Hour, End: time.Now().Add(2 * time.Hour)}
+	wa := p.Join(t.Context(), "a", hour)
+	within(t, served, "first read")
+	wb := p.Join(t.Context(), "b", hour)
+	wc := p.Join(t.Context(), "c", hour)
+	replies <- []item{{"a"}, {"b"}, {"c"}}
+	if o := within(t, wa.C, "a's read"); o.Err != nil || o.Res.id != "a" {
+		t.Fatalf("a's read: %+v", o)
+	}
+	if n := within(t, served, "the read for b and c"); n != 2 {
+		t.Errorf("the read after the one b and c joined during serves %d waits, want 2", n)
+	}
+	for _, w := range []*Waiter[item]{wb, wc} {
+		select {
+		case o := <-w.C:
+			t.Fatalf("%s was handed a read that started before it joined: %+v", w.id, o)
+		default:
+		}
+	}
+	replies <- []item{{"b"}, {"c"}}
+	for _, w := range []*Waiter[item]{wb, wc} {
+		if o := within(t, w.C, w.id+"'s read"); o.Err != nil || o.Res.id != w.id {
+			t.Errorf("%s's read: %+v", w.id, o)
+		}
+	}
+	leaveAll(t, p, ended, wa, wb, wc)
 }
