@@ -16,14 +16,12 @@ package dbcloud_test
 import (
 	"context"
 	"fmt"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"runtime"
 	"runtime/debug"
 	"strconv"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -59,17 +57,8 @@ func benchLoop[T any](b *testing.B, call func(context.Context) (T, error), check
 			b.Fatal(err)
 		}
 	}
-	reportCPU(b, cpu)
+	cpu.Report(b, b.N, "cpu-us/op")
 	*sink = v
-}
-
-// reportCPU reports the process's CPU time per call since cpu, client and
-// server together: on a shared machine it moves far less than ns/op, and a
-// saturated client's calls per second are its inverse.
-func reportCPU(b *testing.B, cpu cpuclock.Start) {
-	if us, ok := cpu.PerCall(b.N); ok {
-		b.ReportMetric(us, "cpu-us/op")
-	}
 }
 
 // benchServiceCall benchmarks a call that returns one service: the SDK's as
@@ -506,16 +495,9 @@ func BenchmarkGetServiceObserved(b *testing.B) {
 func BenchmarkGetParallel(b *testing.B) {
 	const perProc = 128
 	body := benchMarshal(b, benchFullService(0))
-	srv := httptest.NewUnstartedServer(benchResponder(http.MethodGet,
-		"/v1/projects/"+benchProject+"/services/"+benchService, http.StatusOK, body))
-	var conns atomic.Int64
-	srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
-		if s == http.StateNew {
-			conns.Add(1)
-		}
-	}
 	dbcloudtest.CheckGoroutines(b)
-	srv.Start()
+	srv, conns := countingServer(benchResponder(http.MethodGet,
+		"/v1/projects/"+benchProject+"/services/"+benchService, http.StatusOK, body))
 	b.Cleanup(srv.Close)
 
 	run := func(b *testing.B, get func(context.Context) error) {
@@ -533,7 +515,7 @@ func BenchmarkGetParallel(b *testing.B) {
 				}
 			}
 		})
-		reportCPU(b, cpu)
+		cpu.Report(b, b.N, "cpu-us/op")
 		b.ReportMetric(float64(conns.Load())/float64(b.N), "conns/op")
 		b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "calls/s")
 	}

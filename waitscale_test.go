@@ -177,6 +177,15 @@ func (f scaleFigures) log(t *testing.T, mode string) {
 		r(f.firstP50), r(f.firstMax), r(f.lateMedian), r(f.lateMax))
 }
 
+// modeOptions are the wait options of a fleet mode: "alone" polls each
+// service by itself, "shared" (the default) shares the poller's reads.
+func modeOptions(mode string) []dbcloud.WaitOption {
+	if mode == "alone" {
+		return []dbcloud.WaitOption{dbcloud.WithoutSharedPolling()}
+	}
+	return nil
+}
+
 // measuring is set by DBCLOUD_MEASURE=1: the tests then judge the
 // wall-clock figures they measure, which hold only on an idle machine.
 var measuring = os.Getenv("DBCLOUD_MEASURE") != ""
@@ -199,11 +208,7 @@ func TestWaitFleetScale(t *testing.T) {
 	t.Logf(fleetHeader, "mode", "N", "reads", "reads/s", "per tick", "1st reads", "burst", "1st p50", "1st max", "late p50", "late max")
 	for _, n := range sizes {
 		for _, mode := range []string{"alone", "shared"} {
-			var opts []dbcloud.WaitOption
-			if mode == "alone" {
-				opts = append(opts, dbcloud.WithoutSharedPolling())
-			}
-			f := measureFleet(t, n, hold, opts...)
+			f := measureFleet(t, n, hold, modeOptions(mode)...)
 			f.log(t, mode)
 			if mode == "shared" && n >= 2 {
 				// The target of #17: one read per tick, whatever N, once
@@ -238,11 +243,7 @@ func TestWaitFleetScale(t *testing.T) {
 	t.Logf("N=%d started one every %v:", staggered, every)
 	var firstP50 [2]time.Duration
 	for i, mode := range []string{"alone", "shared"} {
-		var opts []dbcloud.WaitOption
-		if mode == "alone" {
-			opts = append(opts, dbcloud.WithoutSharedPolling())
-		}
-		f := measureFleetAt(t, staggered, every, staggered*every+hold, scaleMin, scaleMax, opts...)
+		f := measureFleetAt(t, staggered, every, staggered*every+hold, scaleMin, scaleMax, modeOptions(mode)...)
 		f.log(t, mode)
 		firstP50[i] = f.firstP50
 		if mode == "shared" && (f.burst > 1 || f.perTick > 1.5) {
@@ -277,11 +278,7 @@ func TestWaitFleetScaleDefaults(t *testing.T) {
 	const n, hold = 500, 90 * time.Second
 	t.Logf(fleetHeader, "mode", "N", "reads", "reads/s", "per tick", "1st reads", "burst", "1st p50", "1st max", "late p50", "late max")
 	for _, mode := range []string{"alone", "shared"} {
-		var opts []dbcloud.WaitOption
-		if mode == "alone" {
-			opts = append(opts, dbcloud.WithoutSharedPolling())
-		}
-		f := measureFleetAt(t, n, 0, hold, dbcloud.DefaultPollMin, dbcloud.DefaultPollMax, opts...)
+		f := measureFleetAt(t, n, 0, hold, dbcloud.DefaultPollMin, dbcloud.DefaultPollMax, modeOptions(mode)...)
 		f.log(t, mode)
 		if mode == "shared" && (f.burst > 1 || f.perTick > 1.5) {
 			t.Errorf("shared: burst %d, %.2f reads per tick; want one read per tick", f.burst, f.perTick)
@@ -315,11 +312,7 @@ func TestWaitLatenessTrials(t *testing.T) {
 		hold := 8*scaleMax + rand.N(scaleMax)
 		for j := range modes {
 			mode := modes[(i+j)%len(modes)]
-			var opts []dbcloud.WaitOption
-			if mode == "alone" {
-				opts = append(opts, dbcloud.WithoutSharedPolling())
-			}
-			f := measureFleet(t, n, hold, opts...)
+			f := measureFleet(t, n, hold, modeOptions(mode)...)
 			late[mode] = append(late[mode], f.late...)
 			runP50[mode] = append(runP50[mode], f.lateMedian)
 		}

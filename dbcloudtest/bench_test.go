@@ -24,13 +24,13 @@ func BenchmarkGet(b *testing.B) {
 	ctx := b.Context()
 	svc := createReady(b, c, srv.ProjectID)
 	b.ReportAllocs()
-	cpu := startCPU()
+	cpu := cpuclock.Now()
 	for b.Loop() {
 		if _, err := c.Services.Get(ctx, srv.ProjectID, svc.ServiceID); err != nil {
 			b.Fatal(err)
 		}
 	}
-	cpu.report(b, 1)
+	report(b, cpu, 1)
 }
 
 func BenchmarkCreate(b *testing.B) {
@@ -39,13 +39,13 @@ func BenchmarkCreate(b *testing.B) {
 	ctx := b.Context()
 	req := &dbcloud.CreateServiceRequest{Name: "bench"}
 	b.ReportAllocs()
-	cpu := startCPU()
+	cpu := cpuclock.Now()
 	for b.Loop() {
 		if _, err := c.Services.Create(ctx, srv.ProjectID, req); err != nil {
 			b.Fatal(err)
 		}
 	}
-	cpu.report(b, 1)
+	report(b, cpu, 1)
 }
 
 // BenchmarkAllLogs reads a history of 10,000 entries (20 pages) per
@@ -64,7 +64,7 @@ func BenchmarkAllLogs(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
-	cpu := startCPU()
+	cpu := cpuclock.Now()
 	for b.Loop() {
 		n = 0
 		for _, err := range c.Services.AllLogs(ctx, srv.ProjectID, svc.ServiceID, nil) {
@@ -78,7 +78,7 @@ func BenchmarkAllLogs(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(b.N*entries)/b.Elapsed().Seconds(), "entries/s")
-	cpu.report(b, entries/500)
+	report(b, cpu, entries/500)
 }
 
 // BenchmarkLifecycle runs a whole create -> wait for READY -> delete ->
@@ -90,7 +90,7 @@ func BenchmarkLifecycle(b *testing.B) {
 	ctx := b.Context()
 	var took []time.Duration
 	b.ReportAllocs()
-	cpu := startCPU()
+	cpu := cpuclock.Now()
 	for b.Loop() {
 		start := time.Now()
 		svc := createReady(b, c, srv.ProjectID)
@@ -104,20 +104,13 @@ func BenchmarkLifecycle(b *testing.B) {
 	}
 	slices.Sort(took)
 	b.ReportMetric(float64(took[len(took)/2].Nanoseconds()), "ns-median/lifecycle")
-	cpu.report(b, 4)
+	report(b, cpu, 4)
 }
 
-// cpuStart is the process's CPU time when a benchmark's loop began.
-type cpuStart struct{ cpuclock.Start }
-
-func startCPU() cpuStart { return cpuStart{cpuclock.Now()} }
-
-// report reports SDK calls per second and CPU time per call, for perOp
-// calls per iteration.
-func (c cpuStart) report(b *testing.B, perOp int) {
+// report reports SDK calls per second and CPU time per call since cpu, for
+// perOp calls per iteration.
+func report(b *testing.B, cpu cpuclock.Start, perOp int) {
 	calls := b.N * perOp
 	b.ReportMetric(float64(calls)/b.Elapsed().Seconds(), "calls/s")
-	if us, ok := c.PerCall(calls); ok {
-		b.ReportMetric(us, "cpu-us/call")
-	}
+	cpu.Report(b, calls, "cpu-us/call")
 }

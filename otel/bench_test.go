@@ -118,9 +118,7 @@ func loop(b *testing.B, get func()) {
 	for b.Loop() {
 		get()
 	}
-	if us, ok := cpu.PerCall(b.N); ok {
-		b.ReportMetric(us, "cpu-us/op")
-	}
+	cpu.Report(b, b.N, "cpu-us/op")
 }
 
 func rawClient(b *testing.B) *http.Client {

@@ -19,12 +19,15 @@ func Now() Start {
 	return Start{at, ok}
 }
 
-// PerCall returns the CPU time used since s, in microseconds per call, or
-// false where the platform does not tell.
-func (s Start) PerCall(calls int) (float64, bool) {
+// Metrics is what a benchmark reports to: *testing.B.
+type Metrics interface{ ReportMetric(n float64, unit string) }
+
+// Report reports to b the CPU time used since s, in microseconds per call
+// for calls calls, under unit; nothing where the platform does not tell.
+func (s Start) Report(b Metrics, calls int, unit string) {
 	now, ok := processCPU()
 	if !ok || !s.ok || calls == 0 {
-		return 0, false
+		return
 	}
-	return float64((now - s.at).Microseconds()) / float64(calls), true
+	b.ReportMetric(float64((now-s.at).Microseconds())/float64(calls), unit)
 }
