@@ -8,6 +8,12 @@ package dbcloud_test
 //	go test -run '^$' -bench . -benchmem -count 6 . | tee /tmp/bench.txt
 //	go run golang.org/x/perf/cmd/benchstat@latest -col '/impl@(baseline sdk)' /tmp/bench.txt
 //
+// (scripts/benchrounds.sh runs them all in interleaved rounds.) The
+// per-call benchmarks run on two nets (benchNets): a loopback socket, and
+// the handler called in memory, which prices the client alone. Each also
+// runs as impl=paired, the two clients called in turn, reporting their
+// ratio: the steadiest figure on a machine whose speed drifts.
+//
 // The server runs in the same process: allocs/op, B/op and allocs/entry
 // include its share, which is the same for both sides. On a shared machine,
 // compare medians over several counts; sec/op is sensitive to other load,
@@ -17,7 +23,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"runtime"
 	"runtime/debug"
 	"strconv"
@@ -61,30 +66,74 @@ func benchLoop[T any](b *testing.B, call func(context.Context) (T, error), check
 	*sink = v
 }
 
-// benchServiceCall benchmarks a call that returns one service: the SDK's as
-// impl=sdk, the baseline's as impl=baseline, both against srv.
-func benchServiceCall(b *testing.B, srv *httptest.Server,
+// benchPaired calls the SDK and the baseline in turn, one call of each per
+// iteration, which of the two goes first alternating, and reports each
+// side's time per call (sdk-us/op, baseline-us/op) and their ratio
+// (sdk/baseline). A slow or a fast moment of the machine falls on both
+// calls of a pair, so the ratio moves far less than that of impl=sdk and
+// impl=baseline, which run one after the other: on the 2-core development
+// machine their times vary by 10 to 15% from one run to the next.
+func benchPaired(b *testing.B, sdk, baseline func(context.Context) error) {
+	ctx := b.Context()
+	calls := [2]func(context.Context) error{sdk, baseline}
+	for _, call := range calls {
+		if err := call(ctx); err != nil { // opens the connection, warms up
+			b.Fatal(err)
+		}
+	}
+	var spent [2]time.Duration
+	first := 0
+	for b.Loop() {
+		for j := range calls {
+			side := (first + j) % 2
+			start := time.Now()
+			if err := calls[side](ctx); err != nil {
+				b.Fatal(err)
+			}
+			spent[side] += time.Since(start)
+		}
+		first = 1 - first
+	}
+	b.ReportMetric(float64(spent[0].Nanoseconds())/1e3/float64(b.N), "sdk-us/op")
+	b.ReportMetric(float64(spent[1].Nanoseconds())/1e3/float64(b.N), "baseline-us/op")
+	b.ReportMetric(float64(spent[0])/float64(spent[1]), "sdk/baseline")
+}
+
+// benchServiceCall benchmarks a call that returns one service, answered by
+// h, on both nets: the SDK's as impl=sdk, the baseline's as impl=baseline.
+func benchServiceCall(b *testing.B, h http.Handler,
 	sdk func(context.Context, *dbcloud.Client) (*dbcloud.Service, error),
 	baseline func(context.Context, *plainClient) (*plainService, error),
 ) {
-	b.Run("impl=sdk", func(b *testing.B) {
-		c := benchSDK(b, srv)
-		benchLoop(b, func(ctx context.Context) (*dbcloud.Service, error) { return sdk(ctx, c) },
-			func(s *dbcloud.Service) { checkFullService(b, s) }, &sinkService)
-	})
-	b.Run("impl=baseline", func(b *testing.B) {
-		c := newPlainClient(b, srv)
-		benchLoop(b, func(ctx context.Context) (*plainService, error) { return baseline(ctx, c) },
-			func(s *plainService) { checkPlainService(b, s) }, &sinkPlain)
+	benchNets(b, h, func(b *testing.B, t benchTarget) {
+		b.Run("impl=sdk", func(b *testing.B) {
+			c := t.sdk(b)
+			benchLoop(b, func(ctx context.Context) (*dbcloud.Service, error) { return sdk(ctx, c) },
+				func(s *dbcloud.Service) { checkFullService(b, s) }, &sinkService)
+		})
+		b.Run("impl=baseline", func(b *testing.B) {
+			c := t.plain()
+			benchLoop(b, func(ctx context.Context) (*plainService, error) { return baseline(ctx, c) },
+				func(s *plainService) { checkPlainService(b, s) }, &sinkPlain)
+		})
+		b.Run("impl=paired", func(b *testing.B) {
+			c, p := t.sdk(b), t.plain()
+			benchPaired(b, func(ctx context.Context) (err error) {
+				sinkService, err = sdk(ctx, c)
+				return err
+			}, func(ctx context.Context) (err error) {
+				sinkPlain, err = baseline(ctx, p)
+				return err
+			})
+		})
 	})
 }
 
 func BenchmarkGetService(b *testing.B) {
 	body := benchMarshal(b, benchFullService(0))
-	srv := benchServer(b, benchResponder(http.MethodGet,
-		"/v1/projects/"+benchProject+"/services/"+benchService, http.StatusOK, body))
+	h := benchResponder(http.MethodGet, "/v1/projects/"+benchProject+"/services/"+benchService, http.StatusOK, body)
 
-	benchServiceCall(b, srv, func(ctx context.Context, c *dbcloud.Client) (*dbcloud.Service, error) {
+	benchServiceCall(b, h, func(ctx context.Context, c *dbcloud.Client) (*dbcloud.Service, error) {
 		return c.Services.Get(ctx, benchProject, benchService)
 	}, func(ctx context.Context, c *plainClient) (*plainService, error) {
 		return c.getService(ctx, benchProject, benchService)
@@ -98,34 +147,45 @@ func BenchmarkListServices(b *testing.B) {
 		list[i] = benchFullService(i)
 	}
 	body := benchMarshal(b, list)
-	srv := benchServer(b, benchResponder(http.MethodGet,
-		"/v1/projects/"+benchProject+"/services", http.StatusOK, body))
+	h := benchResponder(http.MethodGet, "/v1/projects/"+benchProject+"/services", http.StatusOK, body)
 
-	b.Run("impl=sdk", func(b *testing.B) {
-		c := benchSDK(b, srv)
-		benchLoop(b, func(ctx context.Context) ([]dbcloud.Service, error) {
-			return c.Services.List(ctx, benchProject)
-		}, func(ss []dbcloud.Service) {
-			if len(ss) != n {
-				b.Fatalf("got %d services, want %d", len(ss), n)
-			}
-			for i := range ss {
-				checkFullService(b, &ss[i])
-			}
-		}, &sinkServices)
-	})
-	b.Run("impl=baseline", func(b *testing.B) {
-		c := newPlainClient(b, srv)
-		benchLoop(b, func(ctx context.Context) ([]plainService, error) {
-			return c.listServices(ctx, benchProject)
-		}, func(ss []plainService) {
-			if len(ss) != n {
-				b.Fatalf("got %d services, want %d", len(ss), n)
-			}
-			for i := range ss {
-				checkPlainService(b, &ss[i])
-			}
-		}, &sinkPlains)
+	benchNets(b, h, func(b *testing.B, t benchTarget) {
+		b.Run("impl=sdk", func(b *testing.B) {
+			c := t.sdk(b)
+			benchLoop(b, func(ctx context.Context) ([]dbcloud.Service, error) {
+				return c.Services.List(ctx, benchProject)
+			}, func(ss []dbcloud.Service) {
+				if len(ss) != n {
+					b.Fatalf("got %d services, want %d", len(ss), n)
+				}
+				for i := range ss {
+					checkFullService(b, &ss[i])
+				}
+			}, &sinkServices)
+		})
+		b.Run("impl=baseline", func(b *testing.B) {
+			c := t.plain()
+			benchLoop(b, func(ctx context.Context) ([]plainService, error) {
+				return c.listServices(ctx, benchProject)
+			}, func(ss []plainService) {
+				if len(ss) != n {
+					b.Fatalf("got %d services, want %d", len(ss), n)
+				}
+				for i := range ss {
+					checkPlainService(b, &ss[i])
+				}
+			}, &sinkPlains)
+		})
+		b.Run("impl=paired", func(b *testing.B) {
+			c, p := t.sdk(b), t.plain()
+			benchPaired(b, func(ctx context.Context) (err error) {
+				sinkServices, err = c.Services.List(ctx, benchProject)
+				return err
+			}, func(ctx context.Context) (err error) {
+				sinkPlains, err = p.listServices(ctx, benchProject)
+				return err
+			})
+		})
 	})
 }
 
@@ -133,11 +193,10 @@ func BenchmarkCreateService(b *testing.B) {
 	created := benchFullService(0)
 	created.Status = "QUEUED"
 	body := benchMarshal(b, created)
-	srv := benchServer(b, benchResponder(http.MethodPost,
-		"/v1/projects/"+benchProject+"/services", http.StatusAccepted, body))
+	h := benchResponder(http.MethodPost, "/v1/projects/"+benchProject+"/services", http.StatusAccepted, body)
 	req := fullCreateRequest()
 
-	benchServiceCall(b, srv, func(ctx context.Context, c *dbcloud.Client) (*dbcloud.Service, error) {
+	benchServiceCall(b, h, func(ctx context.Context, c *dbcloud.Client) (*dbcloud.Service, error) {
 		return c.Services.Create(ctx, benchProject, req)
 	}, func(ctx context.Context, c *plainClient) (*plainService, error) {
 		return c.createService(ctx, benchProject, req)
@@ -150,17 +209,20 @@ func BenchmarkAllLogs(b *testing.B) {
 	const perOp = pages * benchLogPageSize
 	srv := benchServer(b, newPreEncodedLogServer(pages))
 
-	// measure runs readAll in the benchmark loop and reports entries/s and
+	// measure runs readAll, which reads the whole history, in the
+	// benchmark loop and reports entries/s and
 	// allocs/entry besides the usual metrics.
-	measure := func(b *testing.B, readAll func() int) {
-		readAll() // opens the connection and warms up
+	measure := func(b *testing.B, readAll func() error) {
+		if err := readAll(); err != nil { // opens the connection and warms up
+			b.Fatal(err)
+		}
 		b.ReportAllocs()
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
 		entries := 0
 		for b.Loop() {
-			if n := readAll(); n != perOp {
-				b.Fatalf("read %d entries, want %d", n, perOp)
+			if err := readAll(); err != nil {
+				b.Fatal(err)
 			}
 			entries += perOp
 		}
@@ -169,35 +231,46 @@ func BenchmarkAllLogs(b *testing.B) {
 		b.ReportMetric(float64(after.Mallocs-before.Mallocs)/float64(entries), "allocs/entry")
 	}
 
+	// sdkRead and plainRead read the whole history with each client and
+	// return how many entries they read.
+	sdkRead := func(ctx context.Context, c *dbcloud.Client) (int, error) {
+		n := 0
+		for e, err := range c.Services.AllLogs(ctx, benchProject, benchService, nil) {
+			if err != nil {
+				return n, err
+			}
+			n++
+			sinkInt += len(e.Message)
+		}
+		return n, nil
+	}
+	plainRead := func(ctx context.Context, c *plainClient) (int, error) {
+		n := 0
+		err := c.allLogs(ctx, benchProject, benchService, func(e *plainLogEntry) {
+			n++
+			sinkInt += len(e.Message)
+		})
+		return n, err
+	}
+	// whole fails unless read read the whole history.
+	whole := func(n int, err error) error {
+		if err == nil && n != perOp {
+			err = fmt.Errorf("read %d entries, want %d", n, perOp)
+		}
+		return err
+	}
 	b.Run("impl=sdk", func(b *testing.B) {
 		c := benchSDK(b, srv)
-		ctx := b.Context()
-		measure(b, func() int {
-			n := 0
-			for e, err := range c.Services.AllLogs(ctx, benchProject, benchService, nil) {
-				if err != nil {
-					b.Fatal(err)
-				}
-				n++
-				sinkInt += len(e.Message)
-			}
-			return n
-		})
+		measure(b, func() error { return whole(sdkRead(b.Context(), c)) })
 	})
 	b.Run("impl=baseline", func(b *testing.B) {
 		c := newPlainClient(b, srv)
-		ctx := b.Context()
-		measure(b, func() int {
-			n := 0
-			err := c.allLogs(ctx, benchProject, benchService, func(e *plainLogEntry) {
-				n++
-				sinkInt += len(e.Message)
-			})
-			if err != nil {
-				b.Fatal(err)
-			}
-			return n
-		})
+		measure(b, func() error { return whole(plainRead(b.Context(), c)) })
+	})
+	b.Run("impl=paired", func(b *testing.B) {
+		c, p := benchSDK(b, srv), newPlainClient(b, srv)
+		benchPaired(b, func(ctx context.Context) error { return whole(sdkRead(ctx, c)) },
+			func(ctx context.Context) error { return whole(plainRead(ctx, p)) })
 	})
 }
 

@@ -276,16 +276,82 @@ func benchTransport() *http.Transport {
 // benchSDK returns an SDK client of srv; its idle connections are closed
 // when tb ends.
 func benchSDK(tb testing.TB, srv *httptest.Server) *dbcloud.Client {
+	return loopbackTarget(tb, srv).sdk(tb)
+}
+
+// benchTarget is where a benchmark's two clients send their requests: the
+// API's base URL and a transport for each client.
+type benchTarget struct {
+	url       string
+	transport func() http.RoundTripper
+}
+
+// loopbackTarget is srv on its real socket, each client on its own
+// transport; idle connections are closed when tb ends.
+func loopbackTarget(tb testing.TB, srv *httptest.Server) benchTarget {
+	return benchTarget{url: srv.URL + "/v1", transport: func() http.RoundTripper {
+		tr := benchTransport()
+		tb.Cleanup(tr.CloseIdleConnections)
+		return tr
+	}}
+}
+
+// memoryTarget is h called in-process by the transport: no socket, no
+// server goroutine, no kernel, so nearly all of a call's time is the
+// client's. The handler and the recording of its answer cost both sides
+// the same.
+func memoryTarget(h http.Handler) benchTarget {
+	return benchTarget{url: "https://api.bench.test/v1", transport: func() http.RoundTripper {
+		return handlerTransport{h}
+	}}
+}
+
+// handlerTransport answers a request by calling its handler.
+type handlerTransport struct{ h http.Handler }
+
+func (t handlerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	in := r
+	if r.Body == nil {
+		// A server's request always has a body; the transport must not
+		// change the caller's.
+		in = r.WithContext(r.Context())
+		in.Body = http.NoBody
+	}
+	rec := httptest.NewRecorder()
+	t.h.ServeHTTP(rec, in)
+	_ = in.Body.Close() // a RoundTripper closes the request's body
+	return rec.Result(), nil
+}
+
+// benchNets runs bench against h twice: net=loopback, an httptest server on
+// a real socket, what a call costs end to end; and net=memory, h called
+// in-process, what the client costs by itself. On loopback the server and
+// the kernel take most of the time and add their noise to both sides; in
+// memory the ratio prices the SDK's own work.
+func benchNets(b *testing.B, h http.Handler, bench func(*testing.B, benchTarget)) {
+	b.Run("net=loopback", func(b *testing.B) { bench(b, loopbackTarget(b, benchServer(b, h))) })
+	b.Run("net=memory", func(b *testing.B) {
+		dbcloudtest.CheckGoroutines(b)
+		bench(b, memoryTarget(h))
+	})
+}
+
+// sdk returns an SDK client of t.
+func (t benchTarget) sdk(tb testing.TB) *dbcloud.Client {
 	tb.Helper()
 	c, err := dbcloud.NewClient(benchKey,
-		dbcloud.WithBaseURL(srv.URL+"/v1"),
-		dbcloud.WithHTTPClient(&http.Client{Transport: benchTransport()}),
+		dbcloud.WithBaseURL(t.url),
+		dbcloud.WithHTTPClient(&http.Client{Transport: t.transport()}),
 	)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	tb.Cleanup(c.CloseIdleConnections)
 	return c
+}
+
+// plain returns a baseline client of t.
+func (t benchTarget) plain() *plainClient {
+	return &plainClient{hc: &http.Client{Transport: t.transport()}, base: t.url, auth: "Bearer " + benchKey}
 }
 
 // plainClient is the baseline: what a careful user writes with net/http
@@ -297,9 +363,7 @@ type plainClient struct {
 }
 
 func newPlainClient(tb testing.TB, srv *httptest.Server) *plainClient {
-	tr := benchTransport()
-	tb.Cleanup(tr.CloseIdleConnections)
-	return &plainClient{hc: &http.Client{Transport: tr}, base: srv.URL + "/v1", auth: "Bearer " + benchKey}
+	return loopbackTarget(tb, srv).plain()
 }
 
 // do sends one request and decodes a response of status want into out.

@@ -3,7 +3,10 @@
 # Builds the test binaries of the root, dbcloudtest and otel packages once,
 # then runs ROUNDS rounds (default 8), each running every per-call
 # benchmark once, the SDK beside its baseline, so that a busy moment of the
-# machine weighs on both sides alike; then AllLogs six times. The raw
+# machine weighs on both sides alike; then AllLogs six times. The per-call
+# benchmarks run on a loopback socket and in memory (net=), and each also
+# as impl=paired, the SDK and the baseline called in turn, whose ratio
+# is the steadiest figure on a noisy machine. The raw
 # results go to OUT (default a temporary file), and benchstat prints the
 # medians of each side and their ratio. Run it on an idle machine: times
 # vary by about 10% from one run to the next on a 2-core one; cpu-us/op,
@@ -37,5 +40,7 @@ for _ in 1 2 3 4 5 6; do bench . root.test 'AllLogs$' >>"$out"; done
 benchstat=golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da
 echo "raw results: $out"
 grep -E '/impl=(sdk|baseline)' "$out" | go run "$benchstat" -col '/impl@(baseline sdk)' -
+# impl=paired: the two clients called in turn, the ratio per run (sdk/baseline).
+grep -E '/impl=paired' "$out" | go run "$benchstat" -
 grep -E '^BenchmarkGet/(obs|impl)=' "$out" | go run "$benchstat" -
 grep -E '^BenchmarkGet-' "$out" | go run "$benchstat" -
