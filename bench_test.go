@@ -11,8 +11,9 @@ package dbcloud_test
 // (scripts/benchrounds.sh runs them all in interleaved rounds.) The
 // per-call benchmarks run on two nets (benchNets): a loopback socket, and
 // the handler called in memory, which prices the client alone. Each also
-// runs as impl=paired, the two clients called in turn, reporting their
-// ratio: the steadiest figure on a machine whose speed drifts.
+// runs as impl=paired, the two clients called in turn (internal/benchpair),
+// reporting their ratio: the steadiest figure on a machine whose speed
+// drifts.
 //
 // The server runs in the same process: allocs/op, B/op and allocs/entry
 // include its share, which is the same for both sides. On a shared machine,
@@ -32,6 +33,7 @@ import (
 
 	"github.com/dbcloud/dbcloud-go"
 	"github.com/dbcloud/dbcloud-go/dbcloudtest"
+	"github.com/dbcloud/dbcloud-go/internal/benchpair"
 	"github.com/dbcloud/dbcloud-go/internal/cpuclock"
 )
 
@@ -66,37 +68,11 @@ func benchLoop[T any](b *testing.B, call func(context.Context) (T, error), check
 	*sink = v
 }
 
-// benchPaired calls the SDK and the baseline in turn, one call of each per
-// iteration, which of the two goes first alternating, and reports each
-// side's time per call (sdk-us/op, baseline-us/op) and their ratio
-// (sdk/baseline). A slow or a fast moment of the machine falls on both
-// calls of a pair, so the ratio moves far less than that of impl=sdk and
-// impl=baseline, which run one after the other: on the 2-core development
-// machine their times vary by 10 to 15% from one run to the next.
+// benchPaired measures the SDK's call against the baseline's, the two
+// called in turn (impl=paired): it reports sdk-us/op, baseline-us/op and
+// their ratio, sdk/baseline.
 func benchPaired(b *testing.B, sdk, baseline func(context.Context) error) {
-	ctx := b.Context()
-	calls := [2]func(context.Context) error{sdk, baseline}
-	for _, call := range calls {
-		if err := call(ctx); err != nil { // opens the connection, warms up
-			b.Fatal(err)
-		}
-	}
-	var spent [2]time.Duration
-	first := 0
-	for b.Loop() {
-		for j := range calls {
-			side := (first + j) % 2
-			start := time.Now()
-			if err := calls[side](ctx); err != nil {
-				b.Fatal(err)
-			}
-			spent[side] += time.Since(start)
-		}
-		first = 1 - first
-	}
-	b.ReportMetric(float64(spent[0].Nanoseconds())/1e3/float64(b.N), "sdk-us/op")
-	b.ReportMetric(float64(spent[1].Nanoseconds())/1e3/float64(b.N), "baseline-us/op")
-	b.ReportMetric(float64(spent[0])/float64(spent[1]), "sdk/baseline")
+	benchpair.Run(b, benchpair.Call{Name: "sdk", Do: sdk}, benchpair.Call{Name: "baseline", Do: baseline})
 }
 
 // benchServiceCall benchmarks a call that returns one service, answered by

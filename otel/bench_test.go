@@ -13,7 +13,9 @@ package dbcloudotel_test
 // instrumented by hand as the Observer instruments a Get (a call span and
 // an attempt span with the same attributes, the same six measurements), on
 // the same providers as obs=otel: what the OpenTelemetry SDK itself costs,
-// the floor of obs=otel. Observer alone measures the four calls the
+// the floor of obs=otel. pair=otel-vs-none and pair=raw+otel-vs-raw call
+// the two sides of each comparison in turn (internal/benchpair) and report
+// their ratio, which a drifting machine moves far less. Observer alone measures the four calls the
 // pipeline makes for a Get answered at once (StartCall, StartAttempt,
 // EndAttempt, EndCall) without any HTTP.
 
@@ -27,6 +29,7 @@ import (
 	"time"
 
 	"github.com/dbcloud/dbcloud-go"
+	"github.com/dbcloud/dbcloud-go/internal/benchpair"
 	"github.com/dbcloud/dbcloud-go/internal/cpuclock"
 	dbcloudotel "github.com/dbcloud/dbcloud-go/otel"
 	"go.opentelemetry.io/otel/attribute"
@@ -105,6 +108,26 @@ func BenchmarkGet(b *testing.B) {
 		h := newHandInstrumented(b)
 		ctx := context.Background()
 		loop(b, func() { sinkService = h.get(b, ctx, hc, url) })
+	})
+	sdkGet := func(c *dbcloud.Client) func(context.Context) error {
+		return func(ctx context.Context) (err error) {
+			sinkService, err = c.Services.Get(ctx, "proj-1", "svc-1")
+			return err
+		}
+	}
+	b.Run("pair=otel-vs-none", func(b *testing.B) {
+		benchpair.Run(b, benchpair.Call{Name: "otel", Do: sdkGet(client(b, dbcloud.WithObserver(benchObserver(b, false))))},
+			benchpair.Call{Name: "none", Do: sdkGet(client(b))})
+	})
+	b.Run("pair=raw+otel-vs-raw", func(b *testing.B) {
+		hc, h := rawClient(b), newHandInstrumented(b)
+		benchpair.Run(b, benchpair.Call{Name: "raw+otel", Do: func(ctx context.Context) error {
+			sinkService = h.get(b, ctx, hc, url)
+			return nil
+		}}, benchpair.Call{Name: "raw", Do: func(ctx context.Context) error {
+			sinkService = rawGet(b, ctx, hc, url)
+			return nil
+		}})
 	})
 }
 

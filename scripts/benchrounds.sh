@@ -43,4 +43,5 @@ grep -E '/impl=(sdk|baseline)' "$out" | go run "$benchstat" -col '/impl@(baselin
 # impl=paired: the two clients called in turn, the ratio per run (sdk/baseline).
 grep -E '/impl=paired' "$out" | go run "$benchstat" -
 grep -E '^BenchmarkGet/(obs|impl)=' "$out" | go run "$benchstat" -
+grep -E '^BenchmarkGet/pair=' "$out" | go run "$benchstat" -
 grep -E '^BenchmarkGet-' "$out" | go run "$benchstat" -
