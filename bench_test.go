@@ -92,16 +92,23 @@ func benchServiceCall(b *testing.B, h http.Handler,
 			benchLoop(b, func(ctx context.Context) (*plainService, error) { return baseline(ctx, c) },
 				func(s *plainService) { checkPlainService(b, s) }, &sinkPlain)
 		})
-		b.Run("impl=paired", func(b *testing.B) {
-			c, p := t.sdk(b), t.plain()
-			benchPaired(b, func(ctx context.Context) (err error) {
-				sinkService, err = sdk(ctx, c)
-				return err
-			}, func(ctx context.Context) (err error) {
-				sinkPlain, err = baseline(ctx, p)
-				return err
+		// impl=paired-unbounded: the SDK without its attempt bound
+		// (WithAttemptTimeout(0)), which gives each attempt a context of
+		// its own: what the bound costs is the difference.
+		for name, opts := range map[string][]dbcloud.Option{
+			"paired": nil, "paired-unbounded": {dbcloud.WithAttemptTimeout(0)},
+		} {
+			b.Run("impl="+name, func(b *testing.B) {
+				c, p := t.sdk(b, opts...), t.plain()
+				benchPaired(b, func(ctx context.Context) (err error) {
+					sinkService, err = sdk(ctx, c)
+					return err
+				}, func(ctx context.Context) (err error) {
+					sinkPlain, err = baseline(ctx, p)
+					return err
+				})
 			})
-		})
+		}
 	})
 }
 
@@ -177,6 +184,29 @@ func BenchmarkCreateService(b *testing.B) {
 	}, func(ctx context.Context, c *plainClient) (*plainService, error) {
 		return c.createService(ctx, benchProject, req)
 	})
+}
+
+// BenchmarkContextPerRequest is the cost of the SDK's attempt bound
+// measured without the SDK: the hand-written Get with a context of its own
+// per request (context.WithCancel of the caller's, cancelled once the body
+// is read, as each attempt of the SDK has) against the same Get under the
+// caller's context. child/caller is what net/http itself spends on a
+// request whose context is new: impl=paired-unbounded of GetService is the
+// SDK without it.
+func BenchmarkContextPerRequest(b *testing.B) {
+	body := benchMarshal(b, benchFullService(0))
+	srv := benchServer(b, benchResponder(http.MethodGet,
+		"/v1/projects/"+benchProject+"/services/"+benchService, http.StatusOK, body))
+	c := newPlainClient(b, srv)
+	benchpair.Run(b, benchpair.Call{Name: "child", Do: func(ctx context.Context) (err error) {
+		ctx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		sinkPlain, err = c.getService(ctx, benchProject, benchService)
+		return err
+	}}, benchpair.Call{Name: "caller", Do: func(ctx context.Context) (err error) {
+		sinkPlain, err = c.getService(ctx, benchProject, benchService)
+		return err
+	}})
 }
 
 // BenchmarkAllLogs reads 100,000 entries, 200 pages of 500, per op.

@@ -336,13 +336,13 @@ func benchNets(b *testing.B, h http.Handler, bench func(*testing.B, benchTarget)
 	})
 }
 
-// sdk returns an SDK client of t.
-func (t benchTarget) sdk(tb testing.TB) *dbcloud.Client {
+// sdk returns an SDK client of t, with opts.
+func (t benchTarget) sdk(tb testing.TB, opts ...dbcloud.Option) *dbcloud.Client {
 	tb.Helper()
-	c, err := dbcloud.NewClient(benchKey,
+	c, err := dbcloud.NewClient(benchKey, append([]dbcloud.Option{
 		dbcloud.WithBaseURL(t.url),
 		dbcloud.WithHTTPClient(&http.Client{Transport: t.transport()}),
-	)
+	}, opts...)...)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -29,7 +29,7 @@ bench() { # dir binary pattern
 : >"$out"
 for i in $(seq "$rounds"); do
   {
-    bench . root.test 'GetService$|ListServices$|CreateService$|GetParallel$'
+    bench . root.test 'GetService$|ListServices$|CreateService$|GetParallel$|ContextPerRequest$'
     bench otel otel.test 'Get$'
     bench dbcloudtest dbcloudtest.test 'Get$'
   } >>"$out"
@@ -42,6 +42,7 @@ echo "raw results: $out"
 grep -E '/impl=(sdk|baseline)' "$out" | go run "$benchstat" -col '/impl@(baseline sdk)' -
 # impl=paired: the two clients called in turn, the ratio per run (sdk/baseline).
 grep -E '/impl=paired' "$out" | go run "$benchstat" -
+grep -E '^BenchmarkContextPerRequest' "$out" | go run "$benchstat" -
 grep -E '^BenchmarkGet/(obs|impl)=' "$out" | go run "$benchstat" -
 grep -E '^BenchmarkGet/pair=' "$out" | go run "$benchstat" -
 grep -E '^BenchmarkGet-' "$out" | go run "$benchstat" -
