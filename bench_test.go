@@ -607,28 +607,39 @@ func BenchmarkGetParallel(b *testing.B) {
 		b.ReportMetric(float64(conns.Load())/float64(b.N), "conns/op")
 		b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "calls/s")
 	}
-	b.Run("impl=sdk", func(b *testing.B) {
+	// sdkGet is Get on a Client with its default transport; plainGet the
+	// hand-written Get on a transport tuned for the goroutines (as many
+	// idle connections per host as there are of them).
+	sdkGet := func(b *testing.B) func(context.Context) error {
 		c, err := dbcloud.NewClient(benchKey, dbcloud.WithBaseURL(srv.URL+"/v1"))
 		if err != nil {
 			b.Fatal(err)
 		}
 		b.Cleanup(c.CloseIdleConnections)
-		run(b, func(ctx context.Context) error {
+		return func(ctx context.Context) error {
 			s, err := c.Services.Get(ctx, benchProject, benchService)
 			sinkService = s
 			return err
-		})
-	})
-	b.Run("impl=baseline", func(b *testing.B) {
+		}
+	}
+	plainGet := func(b *testing.B) func(context.Context) error {
 		tr := http.DefaultTransport.(*http.Transport).Clone()
 		tr.MaxIdleConns = 0 // no limit
 		tr.MaxIdleConnsPerHost = perProc * runtime.GOMAXPROCS(0)
 		b.Cleanup(tr.CloseIdleConnections)
 		c := &plainClient{hc: &http.Client{Transport: tr}, base: srv.URL + "/v1", auth: "Bearer " + benchKey}
-		run(b, func(ctx context.Context) error {
+		return func(ctx context.Context) error {
 			s, err := c.getService(ctx, benchProject, benchService)
 			sinkPlain = s
 			return err
-		})
+		}
+	}
+	b.Run("impl=sdk", func(b *testing.B) { run(b, sdkGet(b)) })
+	b.Run("impl=baseline", func(b *testing.B) { run(b, plainGet(b)) })
+	// impl=paired: every goroutine calls both in turn; sdk/baseline is the
+	// ratio of their mean latencies under the same load.
+	b.Run("impl=paired", func(b *testing.B) {
+		benchpair.RunParallel(b, perProc, benchpair.Call{Name: "sdk", Do: sdkGet(b)},
+			benchpair.Call{Name: "baseline", Do: plainGet(b)})
 	})
 }

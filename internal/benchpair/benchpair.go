@@ -9,6 +9,7 @@ package benchpair
 
 import (
 	"context"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -26,13 +27,8 @@ type Call struct {
 // each side's time per call (x.Name+"-us/op", y.Name+"-us/op") and the
 // ratio of x's time to y's (x.Name+"/"+y.Name).
 func Run(b *testing.B, x, y Call) {
+	calls := warm(b, x, y)
 	ctx := b.Context()
-	calls := [2]Call{x, y}
-	for _, c := range calls {
-		if err := c.Do(ctx); err != nil {
-			b.Fatalf("%s: %v", c.Name, err)
-		}
-	}
 	var spent [2]time.Duration
 	first := 0
 	for b.Loop() {
@@ -46,8 +42,58 @@ func Run(b *testing.B, x, y Call) {
 		}
 		first = 1 - first
 	}
+	report(b, calls, spent)
+}
+
+// RunParallel is Run on b.RunParallel, with parallelism goroutines per
+// GOMAXPROCS (b.SetParallelism): each goroutine calls x and y in turn, so
+// the two meet the same contention. Each side's time per call is its mean
+// latency under that load.
+func RunParallel(b *testing.B, parallelism int, x, y Call) {
+	calls := warm(b, x, y)
+	ctx := b.Context()
+	var total [2]atomic.Int64
+	b.SetParallelism(parallelism)
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		var spent [2]time.Duration
+		first := 0
+		for pb.Next() {
+			for j := range calls {
+				side := (first + j) % 2
+				start := time.Now()
+				if err := calls[side].Do(ctx); err != nil {
+					b.Errorf("%s: %v", calls[side].Name, err)
+					return
+				}
+				spent[side] += time.Since(start)
+			}
+			first = 1 - first
+		}
+		for i := range spent {
+			total[i].Add(int64(spent[i]))
+		}
+	})
+	report(b, calls, [2]time.Duration{time.Duration(total[0].Load()), time.Duration(total[1].Load())})
+}
+
+// warm calls x and y once each outside the timing, which opens their
+// connections, and fails the benchmark on an error.
+func warm(b *testing.B, x, y Call) [2]Call {
+	calls := [2]Call{x, y}
+	for _, c := range calls {
+		if err := c.Do(b.Context()); err != nil {
+			b.Fatalf("%s: %v", c.Name, err)
+		}
+	}
+	return calls
+}
+
+// report reports each side's time per call and the ratio of the first's
+// to the second's, from the time each spent over b.N calls.
+func report(b *testing.B, calls [2]Call, spent [2]time.Duration) {
 	for i, c := range calls {
 		b.ReportMetric(float64(spent[i].Nanoseconds())/1e3/float64(b.N), c.Name+"-us/op")
 	}
-	b.ReportMetric(float64(spent[0])/float64(spent[1]), x.Name+"/"+y.Name)
+	b.ReportMetric(float64(spent[0])/float64(spent[1]), calls[0].Name+"/"+calls[1].Name)
 }
