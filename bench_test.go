@@ -137,27 +137,13 @@ func BenchmarkListServices(b *testing.B) {
 			c := t.sdk(b)
 			benchLoop(b, func(ctx context.Context) ([]dbcloud.Service, error) {
 				return c.Services.List(ctx, benchProject)
-			}, func(ss []dbcloud.Service) {
-				if len(ss) != n {
-					b.Fatalf("got %d services, want %d", len(ss), n)
-				}
-				for i := range ss {
-					checkFullService(b, &ss[i])
-				}
-			}, &sinkServices)
+			}, func(ss []dbcloud.Service) { checkList(b, ss, n, checkFullService) }, &sinkServices)
 		})
 		b.Run("impl=baseline", func(b *testing.B) {
 			c := t.plain()
 			benchLoop(b, func(ctx context.Context) ([]plainService, error) {
 				return c.listServices(ctx, benchProject)
-			}, func(ss []plainService) {
-				if len(ss) != n {
-					b.Fatalf("got %d services, want %d", len(ss), n)
-				}
-				for i := range ss {
-					checkPlainService(b, &ss[i])
-				}
-			}, &sinkPlains)
+			}, func(ss []plainService) { checkList(b, ss, n, checkPlainService) }, &sinkPlains)
 		})
 		b.Run("impl=paired", func(b *testing.B) {
 			c, p := t.sdk(b), t.plain()
@@ -170,6 +156,17 @@ func BenchmarkListServices(b *testing.B) {
 			})
 		})
 	})
+}
+
+// checkList fails unless ss holds n services, each passing check.
+func checkList[S any](tb testing.TB, ss []S, n int, check func(testing.TB, *S)) {
+	tb.Helper()
+	if len(ss) != n {
+		tb.Fatalf("got %d services, want %d", len(ss), n)
+	}
+	for i := range ss {
+		check(tb, &ss[i])
+	}
 }
 
 func BenchmarkCreateService(b *testing.B) {

@@ -9,6 +9,7 @@ package benchpair
 
 import (
 	"context"
+	"fmt"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -32,15 +33,9 @@ func Run(b *testing.B, x, y Call) {
 	var spent [2]time.Duration
 	first := 0
 	for b.Loop() {
-		for j := range calls {
-			side := (first + j) % 2
-			start := time.Now()
-			if err := calls[side].Do(ctx); err != nil {
-				b.Fatalf("%s: %v", calls[side].Name, err)
-			}
-			spent[side] += time.Since(start)
+		if err := pair(ctx, calls, &first, &spent); err != nil {
+			b.Fatal(err)
 		}
-		first = 1 - first
 	}
 	report(b, calls, spent)
 }
@@ -59,22 +54,31 @@ func RunParallel(b *testing.B, parallelism int, x, y Call) {
 		var spent [2]time.Duration
 		first := 0
 		for pb.Next() {
-			for j := range calls {
-				side := (first + j) % 2
-				start := time.Now()
-				if err := calls[side].Do(ctx); err != nil {
-					b.Errorf("%s: %v", calls[side].Name, err)
-					return
-				}
-				spent[side] += time.Since(start)
+			if err := pair(ctx, calls, &first, &spent); err != nil {
+				b.Error(err)
+				return
 			}
-			first = 1 - first
 		}
 		for i := range spent {
 			total[i].Add(int64(spent[i]))
 		}
 	})
 	report(b, calls, [2]time.Duration{time.Duration(total[0].Load()), time.Duration(total[1].Load())})
+}
+
+// pair makes one call of each side, *first's first, adds each call's time
+// to its side's spent, and makes the other side first next time.
+func pair(ctx context.Context, calls [2]Call, first *int, spent *[2]time.Duration) error {
+	for j := range calls {
+		side := (*first + j) % 2
+		start := time.Now()
+		if err := calls[side].Do(ctx); err != nil {
+			return fmt.Errorf("%s: %w", calls[side].Name, err)
+		}
+		spent[side] += time.Since(start)
+	}
+	*first = 1 - *first
+	return nil
 }
 
 // warm calls x and y once each outside the timing, which opens their

@@ -13,7 +13,8 @@ import (
 // Config is what New needs.
 type Config struct {
 	// HTTPClient is the user's client, which stays untouched, or nil for
-	// a pooled one of up to 100 connections to the API's host.
+	// one whose pool keeps up to maxIdleConns idle connections to the
+	// API's host.
 	HTTPClient *http.Client
 	// Scheme and Host are the API's: the credential is sent only there.
 	Scheme, Host string
