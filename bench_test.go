@@ -11,7 +11,7 @@ package dbcloud_test
 // (scripts/benchrounds.sh runs them all in interleaved rounds.) The
 // per-call benchmarks run on two nets (benchNets): a loopback socket, and
 // the handler called in memory, which prices the client alone. Each also
-// runs as impl=paired, the two clients called in turn (internal/benchpair),
+// runs as impl=paired, the two clients called in turn (internal/testkit/benchpair),
 // reporting their ratio: the steadiest figure on a machine whose speed
 // drifts.
 //
@@ -33,8 +33,8 @@ import (
 
 	"github.com/dbcloud/dbcloud-go"
 	"github.com/dbcloud/dbcloud-go/dbcloudtest"
-	"github.com/dbcloud/dbcloud-go/internal/benchpair"
-	"github.com/dbcloud/dbcloud-go/internal/cpuclock"
+	"github.com/dbcloud/dbcloud-go/internal/testkit/benchpair"
+	"github.com/dbcloud/dbcloud-go/internal/testkit/cpuclock"
 )
 
 // Sinks keep the compiler from discarding results.

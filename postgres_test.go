@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dbcloud/dbcloud-go/internal/pgtest"
+	"github.com/dbcloud/dbcloud-go/internal/testkit/pgtest"
 )
 
 // TestWaitForConnectableRealPostgres points a READY service at a real

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dbcloud/dbcloud-go/internal/pgtest"
+	"github.com/dbcloud/dbcloud-go/internal/testkit/pgtest"
 )
 
 // TestProbeCostRealPostgres logs the time a probe of a local PostgreSQL

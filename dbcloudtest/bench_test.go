@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/dbcloud/dbcloud-go"
-	"github.com/dbcloud/dbcloud-go/internal/cpuclock"
+	"github.com/dbcloud/dbcloud-go/internal/testkit/cpuclock"
 )
 
 // The benchmarks measure what a user's test gets through the server with

@@ -14,7 +14,7 @@ package dbcloudotel_test
 // an attempt span with the same attributes, the same six measurements), on
 // the same providers as obs=otel: what the OpenTelemetry SDK itself costs,
 // the floor of obs=otel. pair=otel-vs-none and pair=raw+otel-vs-raw call
-// the two sides of each comparison in turn (internal/benchpair) and report
+// the two sides of each comparison in turn (internal/testkit/benchpair) and report
 // their ratio, which a drifting machine moves far less. Observer alone measures the four calls the
 // pipeline makes for a Get answered at once (StartCall, StartAttempt,
 // EndAttempt, EndCall) without any HTTP.
@@ -29,8 +29,8 @@ import (
 	"time"
 
 	"github.com/dbcloud/dbcloud-go"
-	"github.com/dbcloud/dbcloud-go/internal/benchpair"
-	"github.com/dbcloud/dbcloud-go/internal/cpuclock"
+	"github.com/dbcloud/dbcloud-go/internal/testkit/benchpair"
+	"github.com/dbcloud/dbcloud-go/internal/testkit/cpuclock"
 	dbcloudotel "github.com/dbcloud/dbcloud-go/otel"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/metric"

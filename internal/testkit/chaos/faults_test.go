@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dbcloud/dbcloud-go/internal/chaos"
+	"github.com/dbcloud/dbcloud-go/internal/testkit/chaos"
 )
 
 // TestStreamDrawsEvenly: at rate 1 every request is faulted, the seven

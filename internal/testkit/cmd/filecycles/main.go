@@ -7,7 +7,7 @@
 // other through their uses: none of them can be read, or moved into a
 // package of its own, without the others.
 //
-//	go run ./internal/cmd/filecycles [-v] [package directory]
+//	go run ./internal/testkit/cmd/filecycles [-v] [package directory]
 //
 // It prints the size of the largest component first, so that a script can
 // compare it with a bound. The directory defaults to ".".

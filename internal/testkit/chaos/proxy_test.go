@@ -18,7 +18,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/dbcloud/dbcloud-go/dbcloudtest"
-	"github.com/dbcloud/dbcloud-go/internal/chaos"
+	"github.com/dbcloud/dbcloud-go/internal/testkit/chaos"
 )
 
 // exchange is what a plain HTTP client got through the proxy.

@@ -6,19 +6,19 @@ import (
 	"time"
 
 	"github.com/dbcloud/dbcloud-go"
-	"github.com/dbcloud/dbcloud-go/internal/chaos"
+	"github.com/dbcloud/dbcloud-go/internal/testkit/chaos"
 )
 
 // The soak's flags. The defaults are the short soak that CI runs inside
 // go test ./... (about 20 s); the long one is, for example:
 //
-//	go test -run 'TestChaosSoak$' -v ./internal/chaos -args -chaos.duration=60s -chaos.workers=8 -chaos.seed=2 -chaos.min-completion=0.95
+//	go test -run 'TestChaosSoak$' -v ./internal/testkit/chaos -args -chaos.duration=60s -chaos.workers=8 -chaos.seed=2 -chaos.min-completion=0.95
 //
 // and in the regime of issue #16 (3 s per call, half of the spikes held
 // past it), with and without create recovery:
 //
-//	go test -run 'TestChaosSoak$' -v ./internal/chaos -args -chaos.regime=deadline -chaos.duration=60s -chaos.workers=8 -chaos.seed=1
-//	go test -run 'TestChaosSoak$' -v ./internal/chaos -args -chaos.regime=deadline -chaos.duration=60s -chaos.workers=8 -chaos.seed=1 -chaos.recovery=false
+//	go test -run 'TestChaosSoak$' -v ./internal/testkit/chaos -args -chaos.regime=deadline -chaos.duration=60s -chaos.workers=8 -chaos.seed=1
+//	go test -run 'TestChaosSoak$' -v ./internal/testkit/chaos -args -chaos.regime=deadline -chaos.duration=60s -chaos.workers=8 -chaos.seed=1 -chaos.recovery=false
 //
 // -chaos.regime picks the defaults (classic: chaos.DefaultConfig, deadline:
 // chaos.DeadlineConfig); the flags below it, when given, override them.
