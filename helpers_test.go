@@ -98,3 +98,11 @@ func createReady(t testing.TB, c *dbcloud.Client, project, name string) *dbcloud
 	}
 	return ready
 }
+
+// newOrdersService starts a dbcloudtest server configured by opts, closed
+// with the test, and creates a service "orders" on it with a client of it.
+func newOrdersService(t *testing.T, opts ...dbcloudtest.Option) (*dbcloudtest.Server, *dbcloud.Client, *dbcloud.Service) {
+	t.Helper()
+	c, srv := newFake(t, opts)
+	return srv, c, createService(t, c, srv.ProjectID, "orders")
+}

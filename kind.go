@@ -24,7 +24,6 @@ type kind[T, W any] struct {
 	changing func(*T) bool // a change is being applied, or it is done
 	pooler   func(*T) bool // the connection pooler is on
 	size     func(*T) (cpuMillis, memoryGBs int)
-	env      func(*T) Environment
 	// adopt, when not nil, completes a resource that create recovery found
 	// by listing, its create's answer having been lost.
 	adopt func(ctx context.Context, api *caller, at ref, v *T) (*T, error)
@@ -46,7 +45,6 @@ var serviceKind = kind[Service, serviceJSON]{
 	changing: statusIn(StatusConfiguring, StatusReady),
 	pooler:   func(svc *Service) bool { return svc.ConnectionPooler != nil },
 	size:     (*Service).Size,
-	env:      (*Service).Environment,
 	adopt:    adoptService,
 }
 
@@ -69,5 +67,4 @@ var replicaSetKind = kind[ReadReplicaSet, replicaSetJSON]{
 	},
 	pooler: func(set *ReadReplicaSet) bool { return set.ConnectionPooler != nil },
 	size:   func(set *ReadReplicaSet) (int, int) { return set.CPUMillis, set.MemoryGBs },
-	env:    (*ReadReplicaSet).Environment,
 }

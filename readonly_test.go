@@ -82,17 +82,8 @@ var reads = []string{
 	"ReplicaSets.List", "ReplicaSets.WaitForActive", "ReplicaSets.WaitForDeleted", "ReplicaSets.WaitForConnectable",
 }
 
-// composites read, then change only what differs: their reads work under
-// WithReadOnly and their changes are refused (TestReadOnlyComposites).
-var composites = []string{
-	"Services.EnsurePooler", "Services.EnsureVPC", "Services.EnsureEnvironment", "Services.EnsureHA",
-	"Services.EnsureSize", "Services.CreateUnlessExists", "Services.ForkUnlessExists",
-	"ReplicaSets.EnsurePooler", "ReplicaSets.EnsureEnvironment", "ReplicaSets.EnsureSize",
-	"ReplicaSets.CreateUnlessExists",
-}
-
 func TestReadOnlyTestCoversEveryMethod(t *testing.T) {
-	sorted := slices.Concat(reads, composites)
+	sorted := slices.Clone(reads)
 	for _, m := range mutations() {
 		sorted = append(sorted, m.name)
 	}
@@ -249,69 +240,5 @@ func TestReadOnlyProdRefusesWhenItCannotTell(t *testing.T) {
 				t.Errorf("%d requests, want only the read", n)
 			}
 		})
-	}
-}
-
-// The composite helpers of a read-only client read, and then refuse the
-// change when one is needed, with nothing but GETs sent; when nothing
-// differs they answer as before.
-func TestReadOnlyComposites(t *testing.T) {
-	rw, srv, svc, set := newFakeWithSet(t)
-	ctx, p := t.Context(), srv.ProjectID
-	if _, err := rw.ReplicaSets.WaitForActive(ctx, p, svc.ServiceID, set.ID, fastPolls); err != nil {
-		t.Fatal(err)
-	}
-	other := dbcloud.EnvironmentProd
-	if svc.Environment() == dbcloud.EnvironmentProd {
-		other = dbcloud.EnvironmentDev
-	}
-	ro := srv.Client(tinyRetries, dbcloud.WithReadOnly())
-	srv.ResetRequests()
-	two, bigger := 2, &dbcloud.ResizeRequest{CPUMillis: 4000, MemoryGBs: 16}
-	id, rs := svc.ServiceID, set.ID
-	refused := map[string]error{}
-	_, refused["Services.EnsurePooler"] = ro.Services.EnsurePooler(ctx, p, id, true)
-	_, refused["Services.EnsureVPC"] = ro.Services.EnsureVPC(ctx, p, id, "1234", true)
-	_, refused["Services.EnsureEnvironment"] = ro.Services.EnsureEnvironment(ctx, p, id, other)
-	_, refused["Services.EnsureHA"] = ro.Services.EnsureHA(ctx, p, id, &dbcloud.SetHARequest{ReplicaCount: &two})
-	_, refused["Services.EnsureSize"] = ro.Services.EnsureSize(ctx, p, id, bigger)
-	_, _, refused["Services.CreateUnlessExists"] = ro.Services.CreateUnlessExists(ctx, p, &dbcloud.CreateServiceRequest{Name: "new"})
-	_, _, refused["Services.ForkUnlessExists"] = ro.Services.ForkUnlessExists(ctx, p, id, &dbcloud.ForkServiceRequest{Strategy: dbcloud.ForkNow, Name: "new"})
-	_, refused["ReplicaSets.EnsurePooler"] = ro.ReplicaSets.EnsurePooler(ctx, p, id, rs, true)
-	_, refused["ReplicaSets.EnsureEnvironment"] = ro.ReplicaSets.EnsureEnvironment(ctx, p, id, rs, other)
-	_, refused["ReplicaSets.EnsureSize"] = ro.ReplicaSets.EnsureSize(ctx, p, id, rs, bigger)
-	_, _, refused["ReplicaSets.CreateUnlessExists"] = ro.ReplicaSets.CreateUnlessExists(ctx, p, id,
-		&dbcloud.CreateReplicaSetRequest{Name: "new", Nodes: 1, CPUMillis: 500, MemoryGBs: 2})
-	for _, name := range composites {
-		if err := refused[name]; !errors.Is(err, dbcloud.ErrReadOnly) {
-			t.Errorf("%s of a change: err = %v, want ErrReadOnly", name, err)
-		}
-	}
-	for _, r := range srv.Requests() {
-		if r.Method != http.MethodGet {
-			t.Errorf("a read-only client sent %s %s", r.Method, r.Path)
-		}
-	}
-	if len(srv.Requests()) == 0 {
-		t.Error("no read was sent: the composites did not read first")
-	}
-
-	// Nothing to change: the same answers as a read-write client's.
-	if changed, err := ro.Services.EnsureEnvironment(ctx, p, id, svc.Environment()); changed || err != nil {
-		t.Errorf("EnsureEnvironment to the same tag: changed %v, err %v", changed, err)
-	}
-	if got, created, err := ro.Services.CreateUnlessExists(ctx, p, &dbcloud.CreateServiceRequest{Name: "db"}); err != nil || created || got.ServiceID != id {
-		t.Errorf("CreateUnlessExists of an existing name: %v, created %v, err %v", got, created, err)
-	}
-	if got, created, err := ro.ReplicaSets.CreateUnlessExists(ctx, p, id,
-		&dbcloud.CreateReplicaSetRequest{Name: "r", Nodes: 1, CPUMillis: 500, MemoryGBs: 2}); err != nil || created || got.ID != rs {
-		t.Errorf("ReplicaSets.CreateUnlessExists of an existing name: %v, created %v, err %v", got, created, err)
-	}
-	fork, err := rw.Services.Fork(ctx, p, id, &dbcloud.ForkServiceRequest{Strategy: dbcloud.ForkNow})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got, created, err := ro.Services.ForkUnlessExists(ctx, p, id, &dbcloud.ForkServiceRequest{Strategy: dbcloud.ForkNow}); err != nil || created || got.ServiceID != fork.ServiceID {
-		t.Errorf("ForkUnlessExists of an existing fork: %v, created %v, err %v", got, created, err)
 	}
 }

@@ -17,11 +17,6 @@ func (k *kind[T, W]) poolerIs(on bool) func(*T) bool {
 	return func(v *T) bool { return k.pooler(v) == on }
 }
 
-// envIs holds when the resource has the environment tag.
-func (k *kind[T, W]) envIs(env Environment) func(*T) bool {
-	return func(v *T) bool { return k.env(v) == env }
-}
-
 // sized holds when the resource has req's CPU and memory.
 func (k *kind[T, W]) sized(req *ResizeRequest) func(*T) bool {
 	return func(v *T) bool {

@@ -273,3 +273,25 @@ func checkCount(field string, n *int) error {
 	}
 	return nil
 }
+
+// Validate checks req as Fork does before sending it and, when parent is
+// not nil, against the service it forks: a PITR target before the parent's
+// creation names a state that never existed. Fork itself does not read
+// the parent; ForkUnlessExists does, and calls Validate. What the API may
+// refuse besides (a target outside its restore window, which it does not
+// document) cannot be checked here: see TargetTime.
+//
+// The parent's creation is checked only when it lies in the past of this
+// machine's clock. One in its future says that the API's clock and this
+// machine's disagree (or that the server is a test server whose clock runs
+// ahead), and then the API's own judgement of the target is the one that
+// counts.
+func (r *ForkServiceRequest) Validate(parent *Service) error {
+	if _, err := r.body(); err != nil {
+		return err
+	}
+	if r.Strategy == ForkPITR && parent != nil && !parent.Created.IsZero() && parent.Created.Before(time.Now()) && r.TargetTime.Before(parent.Created) {
+		return invalid("TargetTime", r.TargetTime.UTC().Format(time.RFC3339)+" is before the parent service was created ("+parent.Created.UTC().Format(time.RFC3339)+")")
+	}
+	return nil
+}

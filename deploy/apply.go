@@ -162,9 +162,10 @@ func (a *applier) step(kind, name, id, step string, changed bool, err error) err
 // READY after each change that makes it CONFIGURING.
 func (a *applier) service(ctx context.Context, want *Service) (*dbcloud.Service, error) {
 	sv := a.c.Services
+	steps := services{a.c, a.projectID}
 	req := &dbcloud.CreateServiceRequest{Name: want.Name, Addons: want.Addons, CPUMillis: want.CPUMillis, MemoryGBs: want.MemoryGBs,
 		EnvironmentTag: want.Environment, RegionCode: want.RegionCode, ReplicaCount: want.HAReplicas}
-	svc, created, err := sv.CreateUnlessExists(ctx, a.projectID, req)
+	svc, created, err := steps.createUnlessExists(ctx, req)
 	if err != nil {
 		return nil, a.step(KindService, want.Name, "", "create", false, err)
 	}
@@ -187,29 +188,29 @@ func (a *applier) service(ctx context.Context, want *Service) (*dbcloud.Service,
 	if err := ready(); err != nil {
 		return nil, err
 	}
-	steps := []struct {
+	ensures := []struct {
 		name   string
 		skip   bool
 		ensure func() (bool, error)
 		wait   bool // the change makes the service CONFIGURING
 	}{
 		{"size", want.CPUMillis == 0, func() (bool, error) {
-			return sv.EnsureSize(ctx, a.projectID, id, &dbcloud.ResizeRequest{CPUMillis: want.CPUMillis, MemoryGBs: want.MemoryGBs})
+			return steps.ensureSize(ctx, id, &dbcloud.ResizeRequest{CPUMillis: want.CPUMillis, MemoryGBs: want.MemoryGBs})
 		}, true},
 		{"ha_replicas", want.HAReplicas == nil, func() (bool, error) {
-			return sv.EnsureHA(ctx, a.projectID, id, &dbcloud.SetHARequest{ReplicaCount: want.HAReplicas})
+			return steps.ensureHA(ctx, id, &dbcloud.SetHARequest{ReplicaCount: want.HAReplicas})
 		}, true},
 		{"environment", want.Environment == "", func() (bool, error) {
-			return sv.EnsureEnvironment(ctx, a.projectID, id, want.Environment)
+			return steps.ensureEnvironment(ctx, id, want.Environment)
 		}, false},
 		{"pooler", want.Pooler == nil, func() (bool, error) {
-			return sv.EnsurePooler(ctx, a.projectID, id, want.Pooler != nil && *want.Pooler)
+			return steps.ensurePooler(ctx, id, want.Pooler != nil && *want.Pooler)
 		}, false},
 		{"vpc", want.VPCID == "", func() (bool, error) {
-			return sv.EnsureVPC(ctx, a.projectID, id, want.VPCID, true)
+			return steps.ensureVPC(ctx, id, want.VPCID, true)
 		}, false},
 	}
-	for _, s := range steps {
+	for _, s := range ensures {
 		if s.skip {
 			continue
 		}
@@ -262,7 +263,8 @@ func (a *applier) start(ctx context.Context, svc *dbcloud.Service) error {
 func (a *applier) replicaSet(ctx context.Context, svc *dbcloud.Service, want *ReplicaSet) (*dbcloud.ReadReplicaSet, error) {
 	rc := a.c.ReplicaSets
 	sid := svc.ServiceID
-	rs, created, err := rc.CreateUnlessExists(ctx, a.projectID, sid, &dbcloud.CreateReplicaSetRequest{
+	steps := replicaSets{a.c, a.projectID, sid}
+	rs, created, err := steps.createUnlessExists(ctx, &dbcloud.CreateReplicaSetRequest{
 		Name: want.Name, Nodes: want.Nodes, CPUMillis: want.CPUMillis, MemoryGBs: want.MemoryGBs})
 	if err := a.step(KindReplicaSet, want.Name, idOfSet(rs), "create", created, err); err != nil {
 		return nil, err
@@ -282,7 +284,7 @@ func (a *applier) replicaSet(ctx context.Context, svc *dbcloud.Service, want *Re
 	if err := active(); err != nil {
 		return nil, err
 	}
-	changed, err := rc.EnsureSize(ctx, a.projectID, sid, id, &dbcloud.ResizeRequest{CPUMillis: want.CPUMillis, MemoryGBs: want.MemoryGBs})
+	changed, err := steps.ensureSize(ctx, id, &dbcloud.ResizeRequest{CPUMillis: want.CPUMillis, MemoryGBs: want.MemoryGBs})
 	if err := a.step(KindReplicaSet, want.Name, id, "size", changed, err); err != nil {
 		return nil, err
 	}
@@ -292,13 +294,13 @@ func (a *applier) replicaSet(ctx context.Context, svc *dbcloud.Service, want *Re
 		}
 	}
 	if want.Environment != "" {
-		changed, err := rc.EnsureEnvironment(ctx, a.projectID, sid, id, want.Environment)
+		changed, err := steps.ensureEnvironment(ctx, id, want.Environment)
 		if err := a.step(KindReplicaSet, want.Name, id, "environment", changed, err); err != nil {
 			return nil, err
 		}
 	}
 	if want.Pooler != nil {
-		changed, err := rc.EnsurePooler(ctx, a.projectID, sid, id, *want.Pooler)
+		changed, err := steps.ensurePooler(ctx, id, *want.Pooler)
 		if err := a.step(KindReplicaSet, want.Name, id, "pooler", changed, err); err != nil {
 			return nil, err
 		}
@@ -320,7 +322,7 @@ func idOfSet(rs *dbcloud.ReadReplicaSet) string {
 // it want's environment.
 func (a *applier) fork(ctx context.Context, parent *dbcloud.Service, want *Fork) (*dbcloud.Service, error) {
 	sv := a.c.Services
-	f, created, err := sv.ForkUnlessExists(ctx, a.projectID, parent.ServiceID, want.request(time.Now()))
+	f, created, err := services{a.c, a.projectID}.forkUnlessExists(ctx, parent.ServiceID, want.request(time.Now()))
 	id := ""
 	if f != nil {
 		id = f.ServiceID
@@ -337,7 +339,7 @@ func (a *applier) fork(ctx context.Context, parent *dbcloud.Service, want *Fork)
 		return nil, err
 	}
 	if want.Environment != "" {
-		changed, err := sv.EnsureEnvironment(ctx, a.projectID, id, want.Environment)
+		changed, err := services{a.c, a.projectID}.ensureEnvironment(ctx, id, want.Environment)
 		if err := a.step(KindFork, want.Name, id, "environment", changed, err); err != nil {
 			return nil, err
 		}

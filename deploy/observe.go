@@ -30,7 +30,7 @@ func observe(ctx context.Context, c *dbcloud.Client, projectID string, st *State
 	}
 	switch {
 	case len(ids) > 1:
-		return nil, &dbcloud.DuplicateNameError{Name: st.Service.Name, IDs: ids}
+		return nil, &DuplicateNameError{Name: st.Service.Name, IDs: ids, noun: "service"}
 	case o.svc == nil:
 		return o, nil
 	}

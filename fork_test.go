@@ -10,58 +10,6 @@ import (
 	"github.com/dbcloud/dbcloud-go/dbcloudtest"
 )
 
-// ForkUnlessExists forks once, finds the fork by name and parent on the
-// next call (named, and with the API's default name), and does not take a
-// service of the name forked from another parent for it. The PITR target
-// comes from the real clock: the test server takes it.
-func TestForkUnlessExists(t *testing.T) {
-	srv := dbcloudtest.NewServer()
-	defer srv.Close()
-	c, p := srv.Client(), srv.ProjectID
-	ctx := t.Context()
-	parent, err := c.Services.Create(ctx, p, &dbcloud.CreateServiceRequest{Name: "orders"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	other, err := c.Services.Create(ctx, p, &dbcloud.CreateServiceRequest{Name: "other"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, req := range []*dbcloud.ForkServiceRequest{
-		{Strategy: dbcloud.ForkPITR, TargetTime: time.Now(), Name: "staging"},
-		{Strategy: dbcloud.ForkNow},
-	} {
-		first, created, err := c.Services.ForkUnlessExists(ctx, p, parent.ServiceID, req)
-		if err != nil || !created || first.InitialPassword == "" {
-			t.Fatalf("first fork %+v: created %v, err %v", req, created, err)
-		}
-		again, created, err := c.Services.ForkUnlessExists(ctx, p, parent.ServiceID, req)
-		if err != nil || created || again.ServiceID != first.ServiceID {
-			t.Fatalf("second call %+v: %v, created %v, err %v; want %s found", req, again, created, err, first.ServiceID)
-		}
-		// The same name under another parent is another fork.
-		req2 := *req
-		req2.Name = first.Name
-		if req2.Strategy == dbcloud.ForkPITR {
-			req2.TargetTime = time.Now()
-		}
-		f, created, err := c.Services.ForkUnlessExists(ctx, p, other.ServiceID, &req2)
-		if err != nil || !created || f.ServiceID == first.ServiceID {
-			t.Fatalf("fork of another parent named %s: created %v, err %v", first.Name, created, err)
-		}
-	}
-	// A service of the name that is not a fork is not the fork either.
-	if _, err := c.Services.Create(ctx, p, &dbcloud.CreateServiceRequest{Name: "plain"}); err != nil {
-		t.Fatal(err)
-	}
-	if f, created, err := c.Services.ForkUnlessExists(ctx, p, parent.ServiceID, &dbcloud.ForkServiceRequest{Strategy: dbcloud.ForkNow, Name: "plain"}); err != nil || !created || f.ForkedFrom == nil {
-		t.Fatalf("fork named as a plain service: created %v, err %v", created, err)
-	}
-	if n := srv.Count(http.MethodPost, "/projects/*/services/*/forkService"); n != 5 {
-		t.Errorf("%d forks sent, want 5", n)
-	}
-}
-
 // A PITR target in the future, or before the parent's creation, is a
 // *ValidationError, and nothing is forked.
 func TestForkTargetValidated(t *testing.T) {
@@ -76,14 +24,6 @@ func TestForkTargetValidated(t *testing.T) {
 	early := &dbcloud.ForkServiceRequest{Strategy: dbcloud.ForkPITR, TargetTime: parent.Created.Add(-time.Minute)}
 	for _, call := range []func() error{
 		func() error { _, err := c.Services.Fork(t.Context(), p, parent.ServiceID, future); return err },
-		func() error {
-			_, _, err := c.Services.ForkUnlessExists(t.Context(), p, parent.ServiceID, future)
-			return err
-		},
-		func() error {
-			_, _, err := c.Services.ForkUnlessExists(t.Context(), p, parent.ServiceID, early)
-			return err
-		},
 		func() error { return early.Validate(parent) },
 	} {
 		var v *dbcloud.ValidationError
