@@ -492,7 +492,7 @@ func TestWaitPollSchedule(t *testing.T) {
 	start := time.Now()
 	s, err := c.Services.WaitForReady(t.Context(), benchProject, benchService,
 		dbcloud.WithPollInterval(minGap, maxGap),
-		dbcloud.WithProgress(func(status string) { polls = append(polls, status) }))
+		dbcloud.WithProgress(func(p dbcloud.WaitProgress) { polls = append(polls, fmt.Sprint(p.Status)) }))
 	elapsed := time.Since(start)
 	if err != nil {
 		t.Fatal(err)

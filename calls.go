@@ -28,11 +28,8 @@ func (api *caller) begin(ctx context.Context, r request) (context.Context, call,
 	var c call
 	if api.observer != nil {
 		c = call{info: r.info, start: time.Now()}
-		if shared, ok := api.observer.(SharedReadObserver); ok && r.serves != nil {
-			c.ctx = shared.StartSharedRead(ctx, r.info, r.serves)
-		} else {
-			c.ctx = api.observer.StartCall(ctx, r.info)
-		}
+		c.info.Serves = r.serves
+		c.ctx = api.observer.StartCall(ctx, c.info)
 		ctx = c.ctx
 	}
 	if !r.partOf {

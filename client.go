@@ -82,6 +82,11 @@ func newClient(creds Credentials, opts []Option) (*Client, error) {
 	return &Client{Services: &ServicesClient{api}, ReplicaSets: &ReplicaSetsClient{api}, api: api}, nil
 }
 
+// Observer returns the Observer given WithObserver, or nil. The deploy
+// package reports its runs and steps to it, so that one WithObserver
+// traces a deploy's steps and the calls inside them alike.
+func (c *Client) Observer() Observer { return c.api.observer }
+
 // CloseIdleConnections closes the client's idle keep-alive connections, for
 // programs and tests that want no connection left open when they are done.
 func (c *Client) CloseIdleConnections() { c.api.pipe.CloseIdleConnections() }

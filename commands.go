@@ -95,7 +95,7 @@ func (k *kind[T, W]) actionResult(ctx context.Context, api *caller, r request, a
 	case errors.Is(o.err, ErrInvalidResponse):
 		got, getErr := k.read(ctx, api, at)
 		if getErr != nil {
-			return nil, fmt.Errorf("%w; reading the %s instead failed: %w", o.err, k.noun, getErr)
+			return nil, fmt.Errorf("%w; reading the %s instead failed: %v", o.err, k.kind, getErr)
 		}
 		return got, nil
 	}

@@ -47,8 +47,12 @@ func WithPoolerCheck() WaitOption {
 // READY service without an endpoint is returned with an error matching
 // ErrNoEndpoint.
 func (s *ServicesClient) WaitForConnectable(ctx context.Context, projectID, serviceID string, opts ...WaitOption) (*Service, error) {
+	cfg, err := s.api.newWaitConfig(opts)
+	if err != nil {
+		return nil, err
+	}
 	sp := serviceKind.spec(serviceID, connectableWant, statusJudge(StatusReady))
-	svc, err := s.waitService(ctx, projectID, serviceID, opts, sp, func(cfg *waitConfig) func(context.Context, *Service) error {
+	svc, err := s.waitService(ctx, projectID, serviceID, cfg, sp, func(cfg *waitConfig) func(context.Context, *Service) error {
 		return func(ctx context.Context, v *Service) error {
 			return cfg.probe.answers(ctx, "service", v.Endpoint, v.ConnectionPooler)
 		}

@@ -10,7 +10,7 @@ import "context"
 // by the caller: the test is a closure, an allocation that the common path,
 // without recovery, would make for nothing.)
 func (k *kind[T, W]) create(ctx context.Context, api *caller, r request, at ref, name string, ours func(before []T) func(*T) bool) (*T, error) {
-	r.creates = k.noun // what may have been made, for failure's ErrMaybeCreated
+	r.creates = string(k.kind) // what may have been made, for failure's ErrMaybeCreated
 	ctx, c, err := api.begin(ctx, r)
 	if err != nil {
 		return nil, err
@@ -35,8 +35,8 @@ func (k *kind[T, W]) create(ctx context.Context, api *caller, r request, at ref,
 // that allocation.
 func (k *kind[T, W]) recoverOrSend(ctx context.Context, api *caller, r request, at ref, c call, ours func(before []T) func(*T) bool) (*T, error) {
 	var o outcome
-	v, recovered, err := recoverCreate(ctx, api, creation[T]{
-		noun: k.noun,
+	v, resolved, err := recoverCreate(ctx, api, creation[T]{
+		kind: k.kind,
 		list: func(ctx context.Context) ([]T, error) { return k.list(ctx, api, at) },
 		id:   k.id,
 		ours: ours,
@@ -49,8 +49,8 @@ func (k *kind[T, W]) recoverOrSend(ctx context.Context, api *caller, r request, 
 			return k.value(&w), nil
 		},
 	})
-	if recovered && k.adopt != nil {
-		v, err = k.adopt(ctx, api, at, v)
+	if resolved != nil && k.adopt != nil {
+		v, err = k.adopt(ctx, api, at, v, resolved)
 	}
 	return v, api.end(c, &o, err)
 }

@@ -70,7 +70,7 @@ func PersonalAccessToken(publicKey, secretKey string) Credentials {
 // are refreshed.
 //
 // The Client keeps the last token and asks src for a new one when it has
-// less than TokenRefreshMargin left before its Expiry (half its lifetime,
+// less than 30 s left before its Expiry (half its lifetime,
 // for a token issued for less than twice the margin; a zero Expiry never
 // expires), so a token is replaced before the API would refuse it. A call
 // gets its token before its first attempt, waiting no longer than its
@@ -96,7 +96,7 @@ func BearerTokens(src TokenSource) Credentials {
 			return "", time.Time{}, err
 		}
 		return string(tok.AccessToken), tok.Expiry, nil
-	}, TokenRefreshMargin)
+	}, tokenRefreshMargin)
 	return Credentials{c: func() pipeline.Authorizer { return t }, kind: "Bearer tokens"}
 }
 
@@ -138,11 +138,11 @@ type Token struct {
 	Expiry time.Time
 }
 
-// TokenRefreshMargin is how long before a token's Expiry the Client asks
+// tokenRefreshMargin is how long before a token's Expiry the Client asks
 // its TokenSource for a new one, so that a request is not sent with a token
 // that expires on its way. A token issued for less than twice the margin is
 // replaced at half its lifetime instead.
-const TokenRefreshMargin = 30 * time.Second
+const tokenRefreshMargin = 30 * time.Second
 
 // NewClientWithCredentials returns a client that authenticates with creds.
 // WithBaseURL is required. Like NewClient, it never reads the environment.

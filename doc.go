@@ -59,7 +59,6 @@
 //	                           ErrUnexpectedStatus,              says what was seen, Err why
 //	                           ErrStopStatus, ErrNoEndpoint,
 //	                           context.DeadlineExceeded...
-//	*DuplicateNameError        ErrDuplicateName                 several resources have the name: deploy by id
 //
 // A network error, a timed-out attempt or the context's end that follows
 // an error answer (a 503 during the backoff, say) wraps that *APIError
@@ -137,8 +136,11 @@
 // (WithCreateSettle) has passed with nothing new, or reports several
 // candidates. Its rounds have their own bounds, apart from WithRetryMax
 // (which bounds the retries of each list and each send): a create is sent
-// at most CreateRecoverySends times, and a failing list is tried
-// CreateRecoveryListRounds times. Recovery finishes the user's create: on
+// at most 5 times, and a failing list is tried 5 times. What recovery met
+// when it could not resolve a create (a list that failed, say) is in the
+// *MaybeCreatedError's Recovery field and message, never in its chain:
+// errors.Is and errors.As reach the create's own cause only. Recovery
+// finishes the user's create: on
 // a WithReadOnlyProd client, setting the found service's new password is
 // part of the create the guard let through, and is not refused.
 //
@@ -156,15 +158,16 @@
 //
 // Every wait ends, at the latest, at its timeout: WithWaitTimeout, else the
 // context's deadline, else DefaultWaitTimeout (an hour). It ends at once,
-// with a *WaitError, on a status named by WithStopStatuses (ErrStopStatus),
-// on an error of a WithServiceCondition or WithReplicaSetCondition, and on
-// what cannot lead to the wanted status (ErrNotFound, ErrUnexpectedStatus, a
-// 4xx other than 429). A 404 in the first DefaultCreatedGrace of a wait
-// given WithJustCreated or WithCreated is polled through. A wait returns a
-// fresh read, which never carries InitialPassword: WithCreated(svc) keeps
-// the one Create returned. ServicesClient.WaitForAll waits for many
-// services and says which reached the status, which failed and why, and
-// which were still pending.
+// with a *WaitError naming the resource (its kind, id and name), on a
+// status named by WithStopOn (ErrStopStatus), on an error of a
+// WithCondition, and on what cannot lead to the wanted status
+// (ErrNotFound, ErrUnexpectedStatus, a 4xx other than 429). A wait given
+// WithCreated (the resource a create returned) polls through a 404 in its
+// first 30 s, and a service wait returns the create's InitialPassword,
+// which reads never carry. WithProgress reports each poll, naming the
+// resource. ServicesClient.WaitForAll waits for many services and says
+// which reached the status, which failed and why, and which were still
+// pending.
 //
 // # Polling
 //
@@ -190,16 +193,15 @@
 // that joins late or leaves (done, cancelled, timed out) changes nothing
 // for the others; the poller's goroutine ends with its last wait, and the
 // pollers belong to their Client: nothing is shared between Clients.
-// WithoutSharedPolling makes a wait read alone.
 //
 // A wait alone reads under its own context: the values the caller put in
 // it (a trace span, say) reach each read, and the reads are children of
 // the caller's span. A read shared by several waits runs under the
 // poller's own context, with the earliest deadline of the waits it serves,
 // so that the attempt rule (see Retries) cuts a held read with time left
-// for a retry; a wait's context ends that wait at once. An Observer that
-// is a SharedReadObserver is told, for each shared read, the context of
-// every wait it serves.
+// for a retry; a wait's context ends that wait at once. The Observer is
+// told, for each shared read, the context of every wait it serves
+// (CallInfo.Serves).
 //
 // # Logs
 //
@@ -252,7 +254,7 @@
 // TailLogs holds that and the n entries it returns; FollowLogs
 // holds two pages, its position (a hash per distinct line at the newest
 // instant) and, during a poll that walks back, the cursor of each page
-// walked: at most MaxFollowWalk (10,000) pages and 4 MiB of cursor text,
+// walked: at most 10,000 pages and 4 MiB of cursor text,
 // beyond which the follow ends with ErrFollowBacklog.
 //
 // Cycles. A request is its cursor and its window: the same cursor text in
@@ -268,32 +270,15 @@
 // matching ErrReadOnly; WithReadOnlyProd refuses changes to services tagged
 // PROD. Reads, logs and waits work as before.
 //
-// # Ensure steps
+// # Deploying a desired state
 //
-// A deploy that can run again and again is made of steps that read first
-// and change only what differs. ServicesClient.CreateUnlessExists returns
-// the project's live service with the requested name, or creates it, and
-// says which (created); a found service carries no InitialPassword, which
-// only the create that made it returned. EnsurePooler, EnsureVPC,
-// EnsureEnvironment, EnsureHA and EnsureSize (and the ReplicaSetsClient's
-// CreateUnlessExists, EnsurePooler, EnsureEnvironment and EnsureSize) read
-// the resource and send a change only when it is not already as asked, and
-// report whether they sent one (changed): a second run of a deploy sends
-// only reads. Sizes and HA are applied asynchronously: wait for READY (or
-// active) before the next step.
-//
-// Two deployers may run at once: a step whose change is answered 409
-// because the other deployer's change landed first reads again and reports
-// no change and no error when the resource is now as asked. Names are not
-// unique and the API has no idempotency key, so two deployers can both
-// create a service with one name; a later CreateUnlessExists then returns a
-// *DuplicateNameError (ErrDuplicateName) naming both rather than picking
-// one. Run the deploys of one project one at a time. ForkUnlessExists does
-// the same for a fork, found by its name and its parent. The package
-// github.com/dbcloud/dbcloud-go/deploy orders these steps for a whole
-// desired state (a service, its replica sets and forks): Plan says what a
-// run would change, Apply makes the changes, and a run cut short is
-// finished by the next.
+// The package github.com/dbcloud/dbcloud-go/deploy brings a project to a
+// desired state (a service, its replica sets and forks) with this
+// package's operations: a plan says what a run would change, applying it
+// makes those changes and no others, a run cut short is finished by the
+// next, and a destroy plan takes it all down. It is the one place where
+// the SDK converges on a state; this package's operations each do one
+// thing, as the API does.
 //
 // # Observers
 //
@@ -308,8 +293,10 @@
 // templates never hold an id, so they suit metric attributes. Without an
 // observer nothing is measured and nothing is spent. The reads of waits
 // are calls too: a lone wait's under its caller's context, a read shared
-// by several waits under the poller's own, which a SharedReadObserver is
-// told with the contexts of the waits it serves (see Polling). The module
+// by several waits under the poller's own, with the contexts of the waits
+// it serves in CallInfo.Serves (see Polling). The deploy package reports
+// its runs and steps to the Client's Observer as calls that send nothing
+// themselves (CallInfo), so that its calls are inside them. The module
 // github.com/dbcloud/dbcloud-go/otel implements Observer with OpenTelemetry
 // traces and metrics; the root module does not depend on OpenTelemetry.
 //

@@ -174,9 +174,12 @@ func invalid(field, reason string) error {
 // MaybeCreatedError is a create (Services.Create, Services.Fork,
 // ReplicaSets.Create) that failed after its request may have reached the
 // server, so the resource may exist. errors.Is(err, ErrMaybeCreated) matches
-// it; errors.As reaches its cause, such as the 503 *APIError. Do not send the
-// create again before finding out: list the project's services (or the
-// service's replica sets), or let WithCreateRecovery do it.
+// it; errors.Is and errors.As reach its cause, such as the 503 *APIError,
+// and only that: what create recovery met is in Recovery and in the
+// message, never a cause, so that a list's dial error cannot read as a
+// create that was never sent. Do not send the create again before finding
+// out: list the project's services (or the service's replica sets), or let
+// WithCreateRecovery do it.
 type MaybeCreatedError struct {
 	Resource string // "service" or "replica set"
 	// IDs are resources that create recovery found and that are, or may be,
@@ -185,22 +188,29 @@ type MaybeCreatedError struct {
 	// (setting the new password failed). nil when recovery did not run.
 	IDs []string
 	Err error // why the create is ambiguous: the answer or network error it got
+	// Recovery is why create recovery could not resolve it (a list that
+	// failed, a settle period that would end after the deadline, the new
+	// password that could not be set); nil when recovery did not run or
+	// found several candidates (IDs).
+	Recovery error
 }
 
 // Error says the resource may exist, names any candidates, and gives the
-// cause.
+// cause and what recovery met.
 func (e *MaybeCreatedError) Error() string {
-	if len(e.IDs) == 1 {
-		return fmt.Sprintf("dbcloud: the %s %s was created, but recovering it failed: %v", e.Resource, e.IDs[0], e.Err)
-	}
-	if len(e.IDs) > 1 {
+	switch {
+	case len(e.IDs) == 1:
+		return fmt.Sprintf("dbcloud: the %s %s was created, but recovering it failed: %v; the create got: %v", e.Resource, e.IDs[0], e.Recovery, e.Err)
+	case len(e.IDs) > 1:
 		return fmt.Sprintf("dbcloud: the %s may have been created more than once: %d have the requested name (%s): %v",
 			e.Resource, len(e.IDs), strings.Join(e.IDs, ", "), e.Err)
+	case e.Recovery != nil:
+		return fmt.Sprintf("dbcloud: the %s may have been created: %v; recovery %v", e.Resource, e.Err, e.Recovery)
 	}
 	return fmt.Sprintf("dbcloud: the %s may have been created: %v", e.Resource, e.Err)
 }
 
-// Unwrap returns the cause.
+// Unwrap returns the create's own cause, Err: not Recovery.
 func (e *MaybeCreatedError) Unwrap() error { return e.Err }
 
 // Is makes errors.Is(err, ErrMaybeCreated) true.

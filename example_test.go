@@ -33,7 +33,7 @@ func ExampleServicesClient_WaitForReady() {
 
 	ready, err := client.Services.WaitForReady(ctx, projectID, svc.ServiceID,
 		dbcloud.WithWaitTimeout(10*time.Minute),
-		dbcloud.WithProgress(func(status string) { fmt.Println("status:", status) }))
+		dbcloud.WithProgress(func(p dbcloud.WaitProgress) { fmt.Println("status:", p.Status) }))
 	var waitErr *dbcloud.WaitError
 	switch {
 	case errors.As(err, &waitErr) && errors.Is(err, context.DeadlineExceeded):
@@ -63,7 +63,7 @@ func ExampleServicesClient_WaitForConnectable() {
 	// dbcloud.WithTLSConfig(&tls.Config{RootCAs: pool}).
 	db, err := client.Services.WaitForConnectable(ctx, projectID, svc.ServiceID,
 		dbcloud.WithWaitTimeout(15*time.Minute),
-		dbcloud.WithProgress(func(status string) { fmt.Println("status:", status) }))
+		dbcloud.WithProgress(func(p dbcloud.WaitProgress) { fmt.Println("status:", p.Status) }))
 	if err != nil {
 		log.Fatal(err) // a *WaitError; on a timeout it names the last probe's failure
 	}
@@ -107,8 +107,8 @@ func ExampleServicesClient_WaitForAll() {
 
 	res, err := client.Services.WaitForAll(ctx, srv.ProjectID, ids, dbcloud.StatusReady,
 		dbcloud.WithWaitTimeout(20*time.Minute),
-		dbcloud.WithStopStatuses(dbcloud.StatusUnstable),
-		dbcloud.WithServiceCondition(func(s *dbcloud.Service) (bool, error) {
+		dbcloud.WithStopOn(dbcloud.StatusUnstable),
+		dbcloud.WithCondition(func(s *dbcloud.Service) (bool, error) {
 			return s.Endpoint != nil, nil // and its endpoint is known
 		}))
 	fmt.Println("reached:", len(res.Reached), "failed:", len(res.Failed), "pending:", len(res.Pending))
@@ -282,7 +282,7 @@ func ExampleServicesClient_AllLogs() {
 	}
 	_ = srv.SeedLogs(svc.ServiceID, 1200) // some history, over three pages
 
-	bySeverity := map[string]int{}
+	bySeverity := map[dbcloud.Severity]int{}
 	total := 0
 	for entry, err := range client.Services.AllLogs(ctx, projectID, svc.ServiceID, nil) {
 		if err != nil {
@@ -294,7 +294,7 @@ func ExampleServicesClient_AllLogs() {
 		bySeverity[entry.Severity]++
 		total++
 	}
-	fmt.Println("entries:", total, "errors:", bySeverity["ERROR"])
+	fmt.Println("entries:", total, "errors:", bySeverity[dbcloud.SeverityError])
 	// Output:
 	// 2026-11-22T09:00:00Z FATAL password authentication failed for user "tsdbadmin"
 	// 2026-11-22T08:59:59Z ERROR duplicate key value violates unique constraint "invoices_pkey"

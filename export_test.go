@@ -10,3 +10,16 @@ var checkGoroutines func(testing.TB)
 
 // SetCheckGoroutines sets checkGoroutines; only the tests see it.
 func SetCheckGoroutines(check func(testing.TB)) { checkGoroutines = check }
+
+// Create recovery's rounds, which the fault matrix counts: tuning numbers
+// the documentation states and no option sets, so they are not exported.
+const (
+	CreateRecoverySends      = createRecoverySends
+	CreateRecoveryListRounds = createRecoveryListRounds
+)
+
+// MaxFollowWalk and TokenRefreshMargin are bounds the tests reach past.
+const (
+	MaxFollowWalk      = maxFollowWalk
+	TokenRefreshMargin = tokenRefreshMargin
+)

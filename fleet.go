@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"sync"
 )
 
@@ -13,10 +14,11 @@ import (
 type FleetResult struct {
 	// Reached holds the services that reached the wanted status, as read then.
 	Reached map[string]*Service
-	// Failed holds, for each service whose wait ended early, why: a
-	// *WaitError matching ErrNotFound, ErrUnexpectedStatus, ErrStopStatus, a
+	// Failed holds, for each service whose wait ended early, why: its
+	// *WaitError, which names the service (ID, and Name once a read showed
+	// it) and matches ErrNotFound, ErrUnexpectedStatus, ErrStopStatus, a
 	// condition's error, or the *APIError polling cannot outlast.
-	Failed map[string]error
+	Failed map[string]*WaitError
 	// Pending holds the services still waited for when the context or the
 	// wait's timeout ended: the *WaitError with their last status.
 	Pending map[string]*WaitError
@@ -36,8 +38,8 @@ func (r *FleetResult) Err() error {
 	slices.Sort(ids)
 	errs := make([]error, 0, len(ids))
 	for _, id := range ids {
-		if err, ok := r.Failed[id]; ok {
-			errs = append(errs, err)
+		if w, ok := r.Failed[id]; ok {
+			errs = append(errs, w)
 		} else {
 			errs = append(errs, r.Pending[id])
 		}
@@ -57,7 +59,9 @@ func (r *FleetResult) Err() error {
 // service's wait, with its rules (WaitForStatus); one timeout, WithWaitTimeout
 // or the context's deadline, bounds them all. WithProgress callbacks are
 // called from several goroutines at once: they must be safe for that.
-// Duplicate ids are waited for once.
+// Give a WithCreated for each service that was just created, so that its
+// wait keeps its password and polls through a first 404. Duplicate ids are
+// waited for once.
 func (s *ServicesClient) WaitForAll(ctx context.Context, projectID string, serviceIDs []string, want ServiceStatus, opts ...WaitOption) (*FleetResult, error) {
 	if want == "" {
 		return nil, invalid("want", "required")
@@ -71,15 +75,19 @@ func (s *ServicesClient) WaitForAll(ctx context.Context, projectID string, servi
 	if err != nil {
 		return nil, err
 	}
-	if cfg.created != nil {
-		return nil, invalid("WithCreated", "names one service; use WithJustCreated for a fleet")
+	created := map[string]createdResource{}
+	for _, cr := range cfg.createdList {
+		if cr.kind != KindService || !slices.Contains(serviceIDs, cr.id) {
+			return nil, invalid("WithCreated", "the "+string(cr.kind)+" "+strconv.Quote(cr.id)+" is not a service waited for")
+		}
+		created[cr.id] = cr
 	}
 	// One deadline for all, so that every wait ends together on it.
 	ctx, cancel := cfg.bound(ctx)
 	defer cancel()
-	opts = append(slices.Clip(opts), WithWaitTimeout(0))
+	cfg.timeout = 0
 
-	res := &FleetResult{Reached: map[string]*Service{}, Failed: map[string]error{}, Pending: map[string]*WaitError{}}
+	res := &FleetResult{Reached: map[string]*Service{}, Failed: map[string]*WaitError{}, Pending: map[string]*WaitError{}}
 	var (
 		mu sync.Mutex
 		wg sync.WaitGroup
@@ -90,18 +98,25 @@ func (s *ServicesClient) WaitForAll(ctx context.Context, projectID string, servi
 			continue
 		}
 		seen[id] = true
+		one := cfg
+		one.createdList = nil
+		if cr, ok := created[id]; ok {
+			one.createdList = []createdResource{cr}
+		}
 		wg.Go(func() {
-			svc, err := s.WaitForStatus(ctx, projectID, id, want, opts...)
+			svc, err := s.waitService(ctx, projectID, id, one, serviceKind.spec(id, string(want), statusJudge(want)), nil)
 			mu.Lock()
 			defer mu.Unlock()
 			w, isWait := errors.AsType[*WaitError](err)
 			switch {
 			case err == nil:
 				res.Reached[id] = svc
-			case isWait && ctx.Err() != nil && errors.Is(err, ctx.Err()):
+			case !isWait: // the checks above leave none: kept, named, all the same
+				res.Failed[id] = &WaitError{Resource: string(KindService), ID: id, Want: string(want), Err: err}
+			case ctx.Err() != nil && errors.Is(err, ctx.Err()):
 				res.Pending[id] = w
 			default:
-				res.Failed[id] = err
+				res.Failed[id] = w
 			}
 		})
 	}

@@ -120,18 +120,18 @@ func (s *ServicesClient) newFollower(projectID, serviceID string, opts *LogOptio
 // them to tell new lines from old ones.
 var ErrUntimedLogs = errors.New("dbcloud: log entries without timestamps cannot be followed")
 
-// MaxFollowWalk is the most pages one poll of a follow walks back through
+// maxFollowWalk is the most pages one poll of a follow walks back through
 // (5,000,000 entries), and maxFollowCursorBytes the most cursor text it
 // holds to read them again (64 pages of 64 KiB cursors; 10,000 pages of
 // cursors up to 419 bytes): a broken or hostile server that keeps handing
 // out new cursors cannot grow a follow's memory without bound.
 const (
-	MaxFollowWalk        = 10_000
+	maxFollowWalk        = 10_000
 	maxFollowCursorBytes = 4 << 20
 )
 
 // ErrFollowBacklog is yielded by a follow whose poll would walk back through
-// more than MaxFollowWalk pages (or 4 MiB of cursors) to reach the last
+// more than 10,000 pages (or 4 MiB of cursors) to reach the last
 // entry it yielded. Read the backlog with AllLogs, or follow again from a
 // later Since.
 var ErrFollowBacklog = errors.New("dbcloud: more new log entries than a follow walks back through at once")
@@ -195,7 +195,7 @@ func (f *follower) poll(ctx context.Context, yield func(LogEntry, error) bool) e
 	held := 0
 	for !w.Done() && !f.reached(last) {
 		st := w.Step()
-		if held += len(st.Cursor); len(steps) == MaxFollowWalk || held > maxFollowCursorBytes {
+		if held += len(st.Cursor); len(steps) == maxFollowWalk || held > maxFollowCursorBytes {
 			return ErrFollowBacklog
 		}
 		steps = append(steps, st)
@@ -250,7 +250,7 @@ func (f *follower) start(ctx context.Context, w *logwalk.Walk[LogEntry], page []
 			return nil
 		}
 		// More than a page at the newest instant: count them all.
-		if pages == MaxFollowWalk {
+		if pages == maxFollowWalk {
 			return ErrFollowBacklog
 		}
 		var err error

@@ -71,7 +71,7 @@ func TestFollowLogsSameInstant(t *testing.T) {
 	fifty := func(at time.Time, prefix string) []dbcloud.LogEntry {
 		out := make([]dbcloud.LogEntry, 50)
 		for i := range out {
-			out[i] = dbcloud.LogEntry{Timestamp: at, Severity: []string{"LOG", "ERROR"}[i/7%2], Message: prefix + "same " + strings.Repeat("x", i%7)}
+			out[i] = dbcloud.LogEntry{Timestamp: at, Severity: []dbcloud.Severity{"LOG", "ERROR"}[i/7%2], Message: prefix + "same " + strings.Repeat("x", i%7)}
 		}
 		return out
 	}
@@ -150,7 +150,7 @@ func TestFollowLogsFilters(t *testing.T) {
 			for i := range out {
 				out[i] = dbcloudtest.NodeLogEntry{LogEntry: dbcloud.LogEntry{
 					Timestamp: at.Add(time.Duration(i/4) * time.Microsecond),
-					Severity:  []string{"LOG", "ERROR", "WARNING"}[i%3],
+					Severity:  []dbcloud.Severity{"LOG", "ERROR", "WARNING"}[i%3],
 					Message:   []string{"alpha ", "beta "}[i/3%2] + strconv.Itoa(i),
 				}, Node: i / 6 % 2}
 			}
@@ -338,7 +338,7 @@ func TestFollowLogsSameInstantInAnotherOrder(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got = append(got, e.Severity+" "+e.Message); len(got) == 4 {
+		if got = append(got, string(e.Severity)+" "+e.Message); len(got) == 4 {
 			break
 		}
 	}

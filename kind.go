@@ -5,13 +5,13 @@ import (
 )
 
 // kind is what the code that services and replica sets share (create and
-// its recovery, commands and their confirmation, waits, the Ensure steps and
+// its recovery, commands and their confirmation, waits and
 // their checks) needs to know of one kind of resource, so that each rule is
 // written once for both. T is the public type, W the one it is decoded
 // into. The two kinds are serviceKind and replicaSetKind.
 type kind[T, W any] struct {
-	noun  string // "service" or "replica set", as errors and logs name it
-	place        // where one resource is
+	kind  ResourceKind // as errors and logs name it
+	place              // where one resource is
 	value func(*W) *T
 	// read returns the resource now, or an error matching ErrNotFound when
 	// it is gone.
@@ -19,19 +19,19 @@ type kind[T, W any] struct {
 	// list returns the resources of the parent that at names.
 	list     func(ctx context.Context, api *caller, at ref) ([]T, error)
 	id, name func(*T) string
-	status   func(*T) string
+	status   func(*T) WaitStatus
 	deleting func(*T) bool // being deleted, or deleted: no longer counts as there
 	changing func(*T) bool // a change is being applied, or it is done
 	pooler   func(*T) bool // the connection pooler is on
 	size     func(*T) (cpuMillis, memoryGBs int)
 	// adopt, when not nil, completes a resource that create recovery found
 	// by listing, its create's answer having been lost.
-	adopt func(ctx context.Context, api *caller, at ref, v *T) (*T, error)
+	adopt func(ctx context.Context, api *caller, at ref, v *T, resolved *MaybeCreatedError) (*T, error)
 }
 
 // serviceKind describes services.
 var serviceKind = kind[Service, serviceJSON]{
-	noun:  "service",
+	kind:  KindService,
 	place: servicePlace,
 	value: (*serviceJSON).service,
 	read:  readService,
@@ -40,7 +40,7 @@ var serviceKind = kind[Service, serviceJSON]{
 	},
 	id:       func(svc *Service) string { return svc.ServiceID },
 	name:     func(svc *Service) string { return svc.Name },
-	status:   func(svc *Service) string { return string(svc.Status) },
+	status:   func(svc *Service) WaitStatus { return svc.Status },
 	deleting: func(svc *Service) bool { return svc.Status == StatusDeleting || svc.Status == StatusDeleted },
 	changing: statusIn(StatusConfiguring, StatusReady),
 	pooler:   func(svc *Service) bool { return svc.ConnectionPooler != nil },
@@ -51,7 +51,7 @@ var serviceKind = kind[Service, serviceJSON]{
 // replicaSetKind describes read replica sets. There is no GET for one set:
 // it is read by finding it in its service's list.
 var replicaSetKind = kind[ReadReplicaSet, replicaSetJSON]{
-	noun:  "replica set",
+	kind:  KindReplicaSet,
 	place: replicaSetPlace,
 	value: func(w *replicaSetJSON) *ReadReplicaSet { return (*ReadReplicaSet)(w) },
 	read:  findReplicaSet,
@@ -60,7 +60,7 @@ var replicaSetKind = kind[ReadReplicaSet, replicaSetJSON]{
 	},
 	id:       func(set *ReadReplicaSet) string { return set.ID },
 	name:     func(set *ReadReplicaSet) string { return set.Name },
-	status:   func(set *ReadReplicaSet) string { return string(set.Status) },
+	status:   func(set *ReadReplicaSet) WaitStatus { return set.Status },
 	deleting: func(set *ReadReplicaSet) bool { return set.Status == ReplicaSetDeleting },
 	changing: func(set *ReadReplicaSet) bool {
 		return set.Status == ReplicaSetResizing || set.Status == ReplicaSetActive

@@ -75,7 +75,7 @@ func TestLoneWaitReadsCarryTheCallersValues(t *testing.T) {
 	obs.mu.Unlock()
 	ctx := context.WithValue(t.Context(), ctxKey{}, "deploy-42")
 	polls := 0
-	_, err := c.Services.WaitForReady(ctx, srv.ProjectID, svc.ServiceID, dbcloud.WithProgress(func(string) {
+	_, err := c.Services.WaitForReady(ctx, srv.ProjectID, svc.ServiceID, dbcloud.WithProgress(func(dbcloud.WaitProgress) {
 		if polls++; polls == 2 {
 			setStatus(t, srv, svc.ServiceID, dbcloud.StatusReady)
 		}

@@ -68,10 +68,11 @@ type LogPage struct {
 	NextCursor string // "" = no older page
 }
 
-// LogEntry is one line of a service's log.
+// LogEntry is one line of a service's log. Its Severity is as the API sent
+// it: compare levels with AtLeast, which reads any case.
 type LogEntry struct {
 	Timestamp time.Time `json:"timestamp"`
-	Severity  string    `json:"severity"`
+	Severity  Severity  `json:"severity"`
 	Message   string    `json:"message"`
 }
 

@@ -31,37 +31,45 @@ type Observer interface {
 	EndCall(ctx context.Context, call CallInfo, result CallResult)
 }
 
-// SharedReadObserver is an Observer that is also told which waits a shared
-// read serves. The waits of one client on one project's services (or one
-// service's replica sets) share their reads (see "Polling" in the package
-// documentation): a read for several waits runs under the poller's own
-// context, not under any one caller's, so its span can have no caller's
-// span as its parent. For such a read, StartSharedRead is called instead of
-// StartCall, with the context of each wait it serves, so that the read can
-// be linked to every one of them. A read for one wait alone runs under that
-// wait's context and is told with StartCall, as any call. The module
-// github.com/dbcloud/dbcloud-go/otel links the read's span to each waiting
-// caller's span.
-type SharedReadObserver interface {
-	Observer
-	// StartSharedRead is StartCall for a read that serves the waits of
-	// serves (two or more); the context it returns is the read's.
-	StartSharedRead(ctx context.Context, call CallInfo, serves []context.Context) context.Context
-}
-
-// CallInfo names one call. Operation and Path are low-cardinality: they
-// never hold an id, so they suit metric attributes; the ids are given apart.
+// CallInfo names one call. Operation, Method, Path and Kind are
+// low-cardinality: they never hold an id or a name, so they suit metric
+// attributes; the ids and the name are given apart.
+//
+// A call with an empty Method sends no request itself: it is a unit of
+// work of the deploy package (a run, "deploy.Apply" or "deploy.Destroy",
+// or one step of it, such as "deploy.update"), whose calls run inside it,
+// under the context its StartCall returned. Its Kind, Name and ids name
+// the resource the step works on.
 type CallInfo struct {
 	// Operation is the SDK method, such as "Services.Create" or
-	// "ReplicaSets.Delete".
+	// "ReplicaSets.Delete", or the deploy package's unit of work.
 	Operation string
-	// Method is the HTTP method.
+	// Method is the HTTP method; "" for a unit of work of the deploy
+	// package.
 	Method string
 	// Path is the path template after the base URL, ids as placeholders:
-	// "/projects/{project_id}/services/{service_id}/start".
+	// "/projects/{project_id}/services/{service_id}/start"; "" for a unit
+	// of work.
 	Path string
-	// The ids of the call's path; "" where the path has none.
+	// Kind is the kind of resource the call is about: KindService for the
+	// calls on a project's services, KindReplicaSet for those on a
+	// service's replica sets; a deploy step's resource (a fork is
+	// KindFork there).
+	Kind ResourceKind
+	// Name is the name of a deploy step's resource; "" for API calls,
+	// which name resources by id.
+	Name string
+	// The ids of the call's path, or of a step's resource; "" where there
+	// is none.
 	ProjectID, ServiceID, ReplicaSetID string
+	// Serves holds, for a read that a poller shares among the waits of one
+	// client on one project's services (or one service's replica sets),
+	// the context of each wait it serves (two or more; see "Polling" in the
+	// package documentation): such a read runs under the poller's own
+	// context, not under any one caller's, so its span can have no
+	// caller's span as parent and can link to each instead. nil for every
+	// other call.
+	Serves []context.Context
 }
 
 // AttemptInfo is what one attempt got.

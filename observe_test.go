@@ -71,7 +71,7 @@ func TestObserverSeesCallsAndAttempts(t *testing.T) {
 	if diff := cmp.Diff(want, rec.events); diff != "" {
 		t.Errorf("events (-want +got):\n%s", diff)
 	}
-	wantCall := dbcloud.CallInfo{Operation: "Services.Get", Method: "GET", Path: "/projects/{project_id}/services/{service_id}", ProjectID: "p1", ServiceID: "s1"}
+	wantCall := dbcloud.CallInfo{Operation: "Services.Get", Method: "GET", Path: "/projects/{project_id}/services/{service_id}", Kind: dbcloud.KindService, ProjectID: "p1", ServiceID: "s1"}
 	if diff := cmp.Diff([]dbcloud.CallInfo{wantCall}, rec.calls); diff != "" {
 		t.Errorf("CallInfo (-want +got):\n%s", diff)
 	}

@@ -110,7 +110,7 @@ func WithUserAgent(product string) Option {
 // retries. Without it, a request is retried at most DefaultRetryMax times
 // when its context has no deadline, and while the deadline leaves time when
 // it has one. It bounds the retries of each request, not the rounds of
-// create recovery (see CreateRecoverySends). See "Retries" in the package
+// create recovery (see "Under faults"). See "Retries" in the package
 // documentation for the whole rule.
 func WithRetryMax(n int) Option {
 	return func(c *clientConfig) { c.retryMax, c.retryMaxSet = n, true }

@@ -92,7 +92,11 @@ type ref struct{ projectID, serviceID, replicaSetID string }
 
 // call names an operation on the resource, for the observer.
 func (at ref) call(op, method, tpl string) CallInfo {
-	return CallInfo{Operation: op, Method: method, Path: tpl, ProjectID: at.projectID, ServiceID: at.serviceID, ReplicaSetID: at.replicaSetID}
+	kind := KindService
+	if strings.HasPrefix(op, "ReplicaSets.") {
+		kind = KindReplicaSet
+	}
+	return CallInfo{Operation: op, Method: method, Path: tpl, Kind: kind, ProjectID: at.projectID, ServiceID: at.serviceID, ReplicaSetID: at.replicaSetID}
 }
 
 // place is where one resource of a kind is (or, for projectPlace, a
@@ -159,7 +163,7 @@ type request struct {
 	// service the user's create made), and is not asked again.
 	partOf bool
 	// serves are the contexts of the waits a shared read is for, told to
-	// an observer that wants them (SharedReadObserver).
+	// the observer (CallInfo.Serves).
 	serves []context.Context
 }
 

@@ -3,9 +3,8 @@ package dbcloud
 import "slices"
 
 // The checks below say, from a read of a resource, whether an operation has
-// already taken effect: the Ensure steps skip it when its check holds, and a
-// retry's 409 is a success when it does (see "Under faults" in the package
-// documentation).
+// already taken effect: a retry's 409 is a success when it does (see
+// "Under faults" in the package documentation).
 
 // statusIn holds when the service is in one of the statuses.
 func statusIn(statuses ...ServiceStatus) func(*Service) bool {

@@ -13,7 +13,7 @@ import (
 
 // creation is what recovery needs to know of one create call.
 type creation[T any] struct {
-	noun string // "service" or "replica set"
+	kind ResourceKind
 	list func(context.Context) ([]T, error)
 	id   func(*T) string
 	// ours returns, given what existed before the create was sent, the test
@@ -22,19 +22,20 @@ type creation[T any] struct {
 	send func(context.Context) (*T, error)
 }
 
-// Create recovery's own bounds. WithRetryMax bounds the retries of each
+// Create recovery's own bounds (stated for users under "Under faults" in
+// the package documentation). WithRetryMax bounds the retries of each
 // request recovery sends (each list, each create); these bound its rounds.
 const (
-	// CreateRecoverySends is how many times in all recovery sends a create
+	// createRecoverySends is how many times in all recovery sends a create
 	// that it found was not created (nothing appeared within the settle
 	// period after the failure), before it reports that nothing was made.
-	CreateRecoverySends = 5
-	// CreateRecoveryListRounds is how many times a list that recovery
+	createRecoverySends = 5
+	// createRecoveryListRounds is how many times a list that recovery
 	// needs is tried, each with its own retries, while it fails for a
 	// transient reason: the list taken before the create is sent, when the
 	// context has no deadline, and the lists after an ambiguous failure
 	// once the settle period has passed.
-	CreateRecoveryListRounds = 5
+	createRecoveryListRounds = 5
 )
 
 // Polling of the list while a create settles: the first delay is an eighth
@@ -42,12 +43,14 @@ const (
 // found early), doubling up to maxSettlePoll.
 const maxSettlePoll = time.Second
 
-// recoverCreate sends a create and resolves its ambiguous failures. It
-// reports whether the resource was found by listing (its answer was lost).
-func recoverCreate[T any](ctx context.Context, api *caller, c creation[T]) (*T, bool, error) {
+// recoverCreate sends a create and resolves its ambiguous failures. When
+// the resource was found by listing (its answer was lost), it returns the
+// ambiguous failure that recovery resolved too, for what finishing the
+// resource may still meet (adoptService).
+func recoverCreate[T any](ctx context.Context, api *caller, c creation[T]) (*T, *MaybeCreatedError, error) {
 	before, err := listBefore(ctx, api, c.list)
 	if err != nil {
-		return nil, false, fmt.Errorf("dbcloud: listing before the %s create, which was not sent: %w", c.noun, err)
+		return nil, nil, fmt.Errorf("dbcloud: listing before the %s create, which was not sent: %w", c.kind, err)
 	}
 	known := make(map[string]bool, len(before))
 	for i := range before {
@@ -58,40 +61,43 @@ func recoverCreate[T any](ctx context.Context, api *caller, c creation[T]) (*T, 
 		got, err := c.send(ctx)
 		maybe, ok := errors.AsType[*MaybeCreatedError](err)
 		if !ok {
-			return got, false, err
+			return got, nil, err
 		}
+		// What recovery meets is its own field, not a cause of the error:
+		// the list's dial error must not make errors.As say that the
+		// create was never sent.
 		found, listErr := awaitCreated(ctx, api, c, known, ours, time.Now())
 		switch {
 		case errors.Is(listErr, errSettleAfterDeadline):
-			maybe.Err = fmt.Errorf("%w; recovery listed once: %w", maybe.Err, listErr)
-			return nil, false, maybe
+			maybe.Recovery = fmt.Errorf("listed once: %w", listErr)
+			return nil, nil, maybe
 		case listErr != nil:
-			maybe.Err = fmt.Errorf("%w; recovery could not tell: %w", maybe.Err, listErr)
-			return nil, false, maybe
+			maybe.Recovery = fmt.Errorf("could not tell: %w", listErr)
+			return nil, nil, maybe
 		case len(found) == 1:
 			api.logInfo(ctx, "dbcloud: create recovered: the resource exists",
-				slog.String("resource", c.noun), slog.Int("sends", sends), slog.String("id", c.id(found[0])))
-			return found[0], true, nil
+				slog.String("resource", string(c.kind)), slog.Int("sends", sends), slog.String("id", c.id(found[0])))
+			return found[0], maybe, nil
 		case len(found) > 1:
 			for _, f := range found {
 				maybe.IDs = append(maybe.IDs, c.id(f))
 			}
-			return nil, false, maybe
+			return nil, nil, maybe
 		}
 		// Nothing landed within the settle period: the create did not
 		// happen, and sending it again is safe.
-		if sends >= CreateRecoverySends {
-			return nil, false, fmt.Errorf("dbcloud: the %s was not created (nothing appeared within %v after the failure): %w", c.noun, api.settle, maybe.Err)
+		if sends >= createRecoverySends {
+			return nil, nil, fmt.Errorf("dbcloud: the %s was not created (nothing appeared within %v after the failure): %w", c.kind, api.settle, maybe.Err)
 		}
 		api.logInfo(ctx, "dbcloud: create recovery: the resource was not created; sending again",
-			slog.String("resource", c.noun), slog.Int("sends", sends))
+			slog.String("resource", string(c.kind)), slog.Int("sends", sends))
 	}
 }
 
 // listBefore takes the list a create is compared with. Nothing has been sent
 // yet, so without a deadline a list that failed for a transient reason
 // (network, 5xx, 429) after its own retries is tried again, in up to
-// CreateRecoveryListRounds rounds a short pause apart: a failure here would
+// createRecoveryListRounds rounds a short pause apart: a failure here would
 // fail a create that could not have made anything. With a deadline the
 // list's own retries already run as long as the time allows (see "Retries"
 // in the package documentation): another round would only sleep into the
@@ -100,7 +106,7 @@ func listBefore[T any](ctx context.Context, api *caller, list func(context.Conte
 	_, timed := ctx.Deadline()
 	for round := 0; ; round++ {
 		items, err := list(ctx)
-		if err == nil || timed || round+1 >= CreateRecoveryListRounds || isTerminal(err) || ctx.Err() != nil {
+		if err == nil || timed || round+1 >= createRecoveryListRounds || isTerminal(err) || ctx.Err() != nil {
 			return items, err
 		}
 		if err := pipeline.Sleep(ctx, min(api.pipe.Policy().WaitMax, maxSettlePoll)); err != nil {
@@ -130,7 +136,7 @@ func awaitCreated[T any](ctx context.Context, api *caller, c creation[T], known 
 			if len(found) > 0 || !listedAt.Before(deadline) {
 				return found, nil
 			}
-		} else if failures++; ctx.Err() != nil || isTerminal(err) || (failures >= CreateRecoveryListRounds && !listedAt.Before(deadline)) {
+		} else if failures++; ctx.Err() != nil || isTerminal(err) || (failures >= createRecoveryListRounds && !listedAt.Before(deadline)) {
 			return nil, err // each list was already retried: more would not help
 		}
 		wait := delay
@@ -178,8 +184,9 @@ func newOnes[T any](items []T, id func(*T) string, known map[string]bool, ours f
 // adoptService is serviceKind's adopt: a service found by listing lost its
 // initial password with the answer, so a new one is set and returned in
 // InitialPassword, and the caller's path is the same as for a plain
-// success.
-func adoptService(ctx context.Context, api *caller, at ref, svc *Service) (*Service, error) {
+// success. maybe is the ambiguous failure that recovery resolved: when the
+// password cannot be set, it is returned, naming the service.
+func adoptService(ctx context.Context, api *caller, at ref, svc *Service, maybe *MaybeCreatedError) (*Service, error) {
 	password, err := newPassword()
 	if err == nil {
 		// Part of the user's create, which the read-only guard let through:
@@ -190,8 +197,9 @@ func adoptService(ctx context.Context, api *caller, at ref, svc *Service) (*Serv
 	}
 	if err != nil {
 		// It exists for sure: the error must say it may, and name it.
-		return svc, &MaybeCreatedError{Resource: "service", IDs: []string{svc.ServiceID},
-			Err: fmt.Errorf("setting a new password (the initial one was lost with the answer): %w", err)}
+		maybe.IDs = []string{svc.ServiceID}
+		maybe.Recovery = fmt.Errorf("setting a new password (the initial one was lost with the answer): %w", err)
+		return svc, maybe
 	}
 	svc.InitialPassword = Secret(password)
 	return svc, nil

@@ -353,16 +353,21 @@ func TestCreateRecoveryListsOnlyWhenAsked(t *testing.T) {
 
 // A recovered service whose new password cannot be set is returned with an
 // error that says it exists (ErrMaybeCreated, naming it) and why, so a script
-// that branches on the sentinel does not lose it.
+// that branches on the sentinel does not lose it. The 503 of the password
+// is what recovery met: in Recovery and the message, not a cause of the
+// create's error, whose cause is the create's own reset.
 func TestCreateRecoveryPasswordFailureKeepsTheService(t *testing.T) {
 	c, srv := recoveryClient(t, nil)
 	srv.InjectFault(dbcloudtest.Fault{Method: "POST", Path: servicesPattern, Drop: true, AfterHandling: true})
 	srv.InjectFault(dbcloudtest.Fault{Method: "POST", Path: servicesPattern + "/*/updatePassword", Status: 503, Times: 10})
 	svc, err := c.Services.Create(t.Context(), srv.ProjectID, &dbcloud.CreateServiceRequest{Name: "orders"})
 	var maybe *dbcloud.MaybeCreatedError
-	if svc == nil || svc.Name != "orders" || svc.InitialPassword != "" || !errors.Is(err, dbcloud.ErrServer) ||
-		!errors.As(err, &maybe) || !slices.Equal(maybe.IDs, []string{svc.ServiceID}) {
-		t.Fatalf("Create = %+v, %v; want the service, no password, and a *MaybeCreatedError naming it with the 503", svc, err)
+	if svc == nil || svc.Name != "orders" || svc.InitialPassword != "" || !errors.As(err, &maybe) ||
+		!slices.Equal(maybe.IDs, []string{svc.ServiceID}) || !errors.Is(maybe.Recovery, dbcloud.ErrServer) || errors.Is(err, dbcloud.ErrServer) {
+		t.Fatalf("Create = %+v, %v; want the service, no password, and a *MaybeCreatedError naming it with the 503 in Recovery, not as a cause", svc, err)
+	}
+	if !strings.Contains(err.Error(), "503") {
+		t.Errorf("err = %q, want the 503 in its text", err)
 	}
 	if !strings.Contains(err.Error(), svc.ServiceID+" was created") {
 		t.Errorf("err = %q, want it to say the service was created", err)
@@ -572,4 +577,42 @@ func cancelled(t *testing.T) context.Context {
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
 	return ctx
+}
+
+// The chain of a *MaybeCreatedError holds the create's own cause only. A
+// create whose attempt timed out after the server acted (the server made
+// the service and then held the connection), and whose recovery lists then
+// met connection refused (the listener closed): errors.As finds no dial
+// error in the create's error, which would say it was never sent; the dial
+// error is in Recovery and in the message; the server holds the service.
+func TestMaybeCreatedChainHoldsTheCreatesCauseOnly(t *testing.T) {
+	srv := dbcloudtest.NewServer()
+	t.Cleanup(srv.Close)
+	var ts *httptest.Server
+	ts = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost {
+			srv.Handler().ServeHTTP(w, r)
+			return
+		}
+		srv.Handler().ServeHTTP(httptest.NewRecorder(), r) // the service is made...
+		ts.Listener.Close()                                // ...no new connection is taken...
+		<-r.Context().Done()                               // ...and this one is held
+	}))
+	t.Cleanup(func() { ts.CloseClientConnections(); ts.Close() })
+	c := srv.Client(tinyRetries, dbcloud.WithBaseURL(ts.URL+"/v1"), dbcloud.WithCreateRecovery(),
+		dbcloud.WithCreateSettle(10*time.Millisecond), dbcloud.WithAttemptTimeout(200*time.Millisecond), dbcloud.WithRetryMax(1))
+	_, err := c.Services.Create(t.Context(), srv.ProjectID, &dbcloud.CreateServiceRequest{Name: "orders"})
+	maybe, ok := errors.AsType[*dbcloud.MaybeCreatedError](err)
+	if !ok || !errors.Is(err, dbcloud.ErrMaybeCreated) || !errors.Is(err, dbcloud.ErrAttemptTimeout) {
+		t.Fatalf("err = %v, want a *MaybeCreatedError caused by the attempt timeout", err)
+	}
+	if opErr, ok := errors.AsType[*net.OpError](err); ok && opErr.Op == "dial" {
+		t.Errorf("errors.As finds the dial error %v in a create that reached the server", opErr)
+	}
+	if opErr, ok := errors.AsType[*net.OpError](maybe.Recovery); !ok || opErr.Op != "dial" || !strings.Contains(err.Error(), "refused") {
+		t.Errorf("Recovery = %v, message %q; want the list's dial error in both", maybe.Recovery, err)
+	}
+	if got := srv.Services(); len(got) != 1 || got[0].Name != "orders" {
+		t.Errorf("the server holds %v, want the service the create made", got)
+	}
 }

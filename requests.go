@@ -44,8 +44,8 @@ type ForkServiceRequest struct {
 	// machine's clock, is a *ValidationError before anything is sent (a
 	// clock running ahead of the API's can still meet a 400), and one
 	// before the parent's creation is one too where the parent is known:
-	// in ForkUnlessExists and in Validate. A target within those bounds
-	// may still be refused with a 400 when it is outside the API's window.
+	// see Validate. A target within those bounds may still be refused with
+	// a 400 when it is outside the API's window.
 	TargetTime     time.Time
 	Name           string      // "" = the parent's name with "-fork"
 	CPUMillis      int         // 0 = inherited from the parent
@@ -277,7 +277,7 @@ func checkCount(field string, n *int) error {
 // Validate checks req as Fork does before sending it and, when parent is
 // not nil, against the service it forks: a PITR target before the parent's
 // creation names a state that never existed. Fork itself does not read
-// the parent; ForkUnlessExists does, and calls Validate. What the API may
+// the parent; the deploy package does, and calls Validate. What the API may
 // refuse besides (a target outside its restore window, which it does not
 // document) cannot be checked here: see TargetTime.
 //

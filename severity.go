@@ -27,10 +27,10 @@ const (
 // severityOrder is every known severity, routine first.
 var severityOrder = []Severity{SeverityDebug, SeverityLog, SeverityInfo, SeverityNotice, SeverityWarning, SeverityError, SeverityFatal, SeverityPanic}
 
-// Rank returns the severity's place in the order, 1 for DEBUG to 8 for
+// rank returns the severity's place in the order, 1 for DEBUG to 8 for
 // PANIC, or 0 for a level this version does not know. Case does not matter,
 // and PostgreSQL's DEBUG1 to DEBUG5 rank as DEBUG.
-func (s Severity) Rank() int {
+func (s Severity) rank() int {
 	u := Severity(strings.ToUpper(strings.TrimSpace(string(s))))
 	if strings.HasPrefix(string(u), "DEBUG") {
 		u = SeverityDebug
@@ -43,13 +43,14 @@ func (s Severity) Rank() int {
 	return 0
 }
 
-// AtLeast reports whether s is min or worse. A level this version does not
-// know is never at least a known one.
+// AtLeast reports whether s is min or worse, in any case ("error" is
+// SeverityError), with PostgreSQL's DEBUG1 to DEBUG5 as SeverityDebug. A
+// level this version does not know is never at least a known one.
 //
-//	if dbcloud.Severity(entry.Severity).AtLeast(dbcloud.SeverityWarning) { ... }
+//	if entry.Severity.AtLeast(dbcloud.SeverityWarning) { ... }
 func (s Severity) AtLeast(min Severity) bool {
-	r := s.Rank()
-	return r != 0 && r >= min.Rank()
+	r := s.rank()
+	return r != 0 && r >= min.rank()
 }
 
 // severitiesFrom returns the levels to send for "min or worse": nil when min
@@ -59,7 +60,7 @@ func severitiesFrom(min Severity) ([]string, error) {
 	if min == "" {
 		return nil, nil
 	}
-	r := min.Rank()
+	r := min.rank()
 	switch r {
 	case 0:
 		return nil, invalid("MinSeverity", "unknown severity "+string(min)+": want one of DEBUG, LOG, INFO, NOTICE, WARNING, ERROR, FATAL, PANIC")

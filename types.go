@@ -17,13 +17,6 @@ const (
 	ServiceTypeVector     ServiceType = "VECTOR"
 )
 
-// IsTimeSeries reports the time-series type under either of its wire names,
-// "TIMESERIESDB" (the API document) and "TIMESCALEDB" (the live service),
-// for a ServiceType that did not come through this SDK's decoding.
-func (t ServiceType) IsTimeSeries() bool {
-	return t == ServiceTypeTimeSeries || t == "TIMESCALEDB"
-}
-
 // ServiceStatus is a service's deployment status. Values this version does
 // not know are kept as sent.
 type ServiceStatus string
@@ -54,6 +47,21 @@ const (
 	ReplicaSetResizing ReplicaSetStatus = "resizing"
 	ReplicaSetDeleting ReplicaSetStatus = "deleting"
 	ReplicaSetError    ReplicaSetStatus = "error"
+)
+
+// ResourceKind names a kind of resource, as waits (WaitProgress.Kind,
+// WaitError.Resource), observers (CallInfo.Kind) and the deploy package
+// report it.
+type ResourceKind string
+
+// Kinds of resource.
+const (
+	KindService    ResourceKind = "service"
+	KindReplicaSet ResourceKind = "replica set"
+	// KindFork is a service made by Fork, where the deploy package tells
+	// it from the service it manages; the waits and calls on a fork name
+	// it KindService, as the API does.
+	KindFork ResourceKind = "fork"
 )
 
 // Environment is the environment tag of a service or replica set.

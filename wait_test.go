@@ -3,6 +3,7 @@ package dbcloud_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -31,7 +32,8 @@ func TestWaitForReadySeesEveryStatus(t *testing.T) {
 	ctx, p := t.Context(), srv.ProjectID
 	svc := createService(t, c, p, "db")
 	var seen []string
-	got, err := c.Services.WaitForReady(ctx, p, svc.ServiceID, fastPolls, dbcloud.WithProgress(func(s string) {
+	got, err := c.Services.WaitForReady(ctx, p, svc.ServiceID, fastPolls, dbcloud.WithProgress(func(p dbcloud.WaitProgress) {
+		s := fmt.Sprint(p.Status)
 		seen = append(seen, s)
 		srv.Advance(time.Minute)
 	}))
@@ -74,7 +76,7 @@ func TestWaitTimeout(t *testing.T) {
 	svc := createService(t, c, srv.ProjectID, "db")
 	check := func(t *testing.T, err error) {
 		t.Helper()
-		assertWaitTimedOut(t, err, dbcloud.WaitError{Resource: "service", ID: svc.ServiceID, Want: "READY", LastStatus: "QUEUED"})
+		assertWaitTimedOut(t, err, dbcloud.WaitError{Resource: "service", ID: svc.ServiceID, Name: "db", Want: "READY", LastStatus: "QUEUED"})
 		if !strings.Contains(err.Error(), "QUEUED") || !strings.Contains(err.Error(), svc.ServiceID) {
 			t.Errorf("Error() = %q, want the id and last status", err)
 		}
@@ -202,7 +204,7 @@ func TestWaitPollsThroughTransientFailures(t *testing.T) {
 		Then(httpmock.NewStringResponder(502, "<html>")).
 		Then(httpmock.NewStringResponder(200, serviceJSON)))
 	var seen []string
-	svc, err := c.Services.WaitForReady(t.Context(), "p1", "s1", fastPolls, dbcloud.WithProgress(func(s string) { seen = append(seen, s) }))
+	svc, err := c.Services.WaitForReady(t.Context(), "p1", "s1", fastPolls, dbcloud.WithProgress(func(p dbcloud.WaitProgress) { seen = append(seen, fmt.Sprint(p.Status)) }))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -247,7 +249,8 @@ func TestWaitForDeleted(t *testing.T) {
 		t.Fatal(err)
 	}
 	var seen []string
-	step := dbcloud.WithProgress(func(s string) {
+	step := dbcloud.WithProgress(func(p dbcloud.WaitProgress) {
+		s := fmt.Sprint(p.Status)
 		seen = append(seen, s)
 		srv.Advance(time.Minute)
 	})
@@ -343,7 +346,8 @@ func TestServiceWaitForConnectableWaitsOutWarmUp(t *testing.T) {
 	ctx, p := t.Context(), srv.ProjectID
 	svc := createService(t, c, p, "db")
 	var seen []string
-	got, err := c.Services.WaitForConnectable(ctx, p, svc.ServiceID, fastPolls, dbcloud.WithProgress(func(s string) {
+	got, err := c.Services.WaitForConnectable(ctx, p, svc.ServiceID, fastPolls, dbcloud.WithProgress(func(p dbcloud.WaitProgress) {
+		s := fmt.Sprint(p.Status)
 		seen = append(seen, s)
 		srv.Advance(20 * time.Second)
 	}))
@@ -368,7 +372,7 @@ func TestWaitForConnectableNamesStartingUp(t *testing.T) {
 	waitCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	polls := 0
-	_, err := c.Services.WaitForConnectable(waitCtx, p, svc.ServiceID, fastPolls, dbcloud.WithProgress(func(string) {
+	_, err := c.Services.WaitForConnectable(waitCtx, p, svc.ServiceID, fastPolls, dbcloud.WithProgress(func(dbcloud.WaitProgress) {
 		if polls++; polls == 3 {
 			cancel()
 		}
@@ -389,7 +393,7 @@ func TestWaitForConnectableTimesOutBeforeReady(t *testing.T) {
 	c, srv := liveStepper(t, 0) // the clock never moves: QUEUED for ever
 	svc := createService(t, c, srv.ProjectID, "db")
 	_, err := c.Services.WaitForConnectable(t.Context(), srv.ProjectID, svc.ServiceID, fastPolls, dbcloud.WithWaitTimeout(250*time.Millisecond))
-	assertWaitTimedOut(t, err, dbcloud.WaitError{Resource: "service", ID: svc.ServiceID, Want: "connectable", LastStatus: "QUEUED"})
+	assertWaitTimedOut(t, err, dbcloud.WaitError{Resource: "service", ID: svc.ServiceID, Name: "db", Want: "connectable", LastStatus: "QUEUED"})
 }
 
 func TestReplicaSetWaitForConnectable(t *testing.T) {
@@ -406,7 +410,8 @@ func TestReplicaSetWaitForConnectable(t *testing.T) {
 	}
 	var seen []string
 	got, err := c.ReplicaSets.WaitForConnectable(ctx, p, svc.ServiceID, set.ID, fastPolls, dbcloud.WithPoolerCheck(),
-		dbcloud.WithProgress(func(s string) {
+		dbcloud.WithProgress(func(p dbcloud.WaitProgress) {
+			s := fmt.Sprint(p.Status)
 			seen = append(seen, s)
 			srv.Advance(20 * time.Second)
 		}))

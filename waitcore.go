@@ -15,8 +15,8 @@ import (
 // resource's status and when it is done.
 type waitSpec[T any] struct {
 	w      *WaitError
-	status func(*T) string
-	name   func(*T) string // for WithWaitProgress
+	status func(*T) WaitStatus
+	name   func(*T) string // for WaitError.Name and WithProgress
 	// judge applies the built-in rules to a resource read: done, or an
 	// error that ends the wait (ErrUnexpectedStatus).
 	judge func(*T) (bool, error)
@@ -35,7 +35,7 @@ type waitSpec[T any] struct {
 // when judge says so.
 func (k *kind[T, W]) spec(id, want string, judge func(*T) (bool, error)) waitSpec[T] {
 	return waitSpec[T]{
-		w:      &WaitError{Resource: k.noun, ID: id, Want: want},
+		w:      &WaitError{Resource: string(k.kind), ID: id, Want: want},
 		status: k.status,
 		name:   k.name,
 		judge:  judge,
@@ -89,14 +89,16 @@ func runWait[T any](ctx context.Context, api *caller, cfg *waitConfig, join func
 			// Progress comes after the poll's probe, if any: a callback that
 			// moves a test server's clock moves it between polls.
 			status := sp.status(o.Res)
-			sp.w.LastStatus = api.serverText(status, nil) // the server's text: clipped, no credentials
-			cfg.report(sp.w, sp.name(o.Res), status)
+			// The server's texts: clipped, no credentials.
+			sp.w.LastStatus = api.serverText(status.waitStatus(), nil)
+			sp.w.Name = api.serverText(sp.name(o.Res), nil)
+			cfg.report(sp.w, status)
 			switch {
 			case done:
 				return last, nil
 			case condErr != nil:
 				return fail(condErr)
-			case err == nil && slices.Contains(cfg.stop, status):
+			case err == nil && slices.Contains(cfg.stop, status.waitStatus()):
 				return fail(fmt.Errorf("%w: %s", ErrStopStatus, status))
 			}
 		}
@@ -105,7 +107,7 @@ func runWait[T any](ctx context.Context, api *caller, cfg *waitConfig, join func
 			return nil, nil
 		case ctx.Err() != nil:
 			return fail(ctxError(ctx, lastFailure))
-		case err != nil && isNotFound(err) && cfg.createdGrace > 0 && time.Since(start) < cfg.createdGrace:
+		case err != nil && isNotFound(err) && time.Since(start) < cfg.grace():
 			// read-after-create lag: the resource is not visible yet
 		case err != nil && isTerminal(err):
 			return fail(err)
@@ -165,8 +167,8 @@ func ctxError(ctx context.Context, lastFailure error) error {
 }
 
 // servicePoller returns how a wait on the service joins the poller of its
-// project's service waits: shared by the waits of this client on that
-// project, or private with WithoutSharedPolling. The poller reads with the
+// project's service waits, shared by the waits of this client on that
+// project. The poller reads with the
 // SDK's own reads, never the public methods.
 func (api *caller) servicePoller(projectID, serviceID string, cfg *waitConfig) func(context.Context) (*poll.Poller[Service], *poll.Waiter[Service]) {
 	at := ref{projectID: projectID}
@@ -213,15 +215,10 @@ type (
 )
 
 // joiner returns how the wait for id joins the client's poller of key,
-// made by mk when there is none, or a private one that mk makes when cfg
-// asks for WithoutSharedPolling.
+// made by mk when there is none.
 func joiner[T any](api *caller, key any, mk func() *poll.Poller[T], id string, cfg *waitConfig) func(context.Context) (*poll.Poller[T], *poll.Waiter[T]) {
 	s := poll.Schedule{First: cfg.first, Longest: cfg.longest, Jitter: cfg.jitter, End: cfg.end}
 	return func(ctx context.Context) (*poll.Poller[T], *poll.Waiter[T]) {
-		if cfg.private {
-			p := mk()
-			return p, p.Join(ctx, id, s)
-		}
 		return poll.Join(&api.pollers, key, mk, ctx, id, s)
 	}
 }

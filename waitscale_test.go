@@ -56,14 +56,17 @@ type scaleFigures struct {
 // measureFleet creates n services that stay QUEUED, waits for all of them
 // to be READY at once, lets the waits poll for hold, makes every service
 // READY and measures how late each wait notices.
-func measureFleet(t *testing.T, n int, hold time.Duration, opts ...dbcloud.WaitOption) scaleFigures {
-	return measureFleetAt(t, n, 0, hold, scaleMin, scaleMax, opts...)
+func measureFleet(t *testing.T, n int, hold time.Duration, mode string) scaleFigures {
+	return measureFleetAt(t, n, 0, hold, scaleMin, scaleMax, mode)
 }
 
 // measureFleetAt is measureFleet with the polling pollMin growing to
 // pollMax, the waits started one every stagger (0: at once); the burst
 // window is pollMin and the tick pollMax. hold runs from the first start.
-func measureFleetAt(t *testing.T, n int, stagger, hold, pollMin, pollMax time.Duration, opts ...dbcloud.WaitOption) scaleFigures {
+// In mode "shared" the waits share one Client, and so its poller; in mode
+// "alone" each wait has a Client of its own (on one transport), so each
+// polls by itself, as it would in a program of its own.
+func measureFleetAt(t *testing.T, n int, stagger, hold, pollMin, pollMax time.Duration, mode string) scaleFigures {
 	t.Helper()
 	srv := dbcloudtest.NewServer(dbcloudtest.WithStep(time.Minute))
 	defer srv.Close()
@@ -86,7 +89,11 @@ func measureFleetAt(t *testing.T, n int, stagger, hold, pollMin, pollMax time.Du
 	stamps.mu.Unlock()
 	before := srv.Count("GET", "/projects/*/services") + srv.Count("GET", "/projects/*/services/*")
 
-	opts = append([]dbcloud.WaitOption{dbcloud.WithPollInterval(pollMin, pollMax), dbcloud.WithWaitTimeout(hold + time.Minute)}, opts...)
+	opts := []dbcloud.WaitOption{dbcloud.WithPollInterval(pollMin, pollMax), dbcloud.WithWaitTimeout(hold + time.Minute)}
+	clientOf := func(int) *dbcloud.Client { return c }
+	if mode == "alone" {
+		clientOf = func(int) *dbcloud.Client { return srv.Client(dbcloud.WithHTTPClient(&http.Client{Transport: stamps})) }
+	}
 	called, first, done := make([]time.Time, n), make([]time.Time, n), make([]time.Time, n)
 	errs := make([]error, n)
 	var wg sync.WaitGroup
@@ -97,13 +104,13 @@ func measureFleetAt(t *testing.T, n int, stagger, hold, pollMin, pollMax time.Du
 		}
 		wg.Go(func() {
 			// The callback runs on this wait's goroutine, after each read.
-			seen := dbcloud.WithWaitProgress(func(dbcloud.WaitProgress) {
+			seen := dbcloud.WithProgress(func(dbcloud.WaitProgress) {
 				if first[i].IsZero() {
 					first[i] = time.Now()
 				}
 			})
 			called[i] = time.Now()
-			_, errs[i] = c.Services.WaitForReady(ctx, srv.ProjectID, id, append(slices.Clip(opts), seen)...)
+			_, errs[i] = clientOf(i).Services.WaitForReady(ctx, srv.ProjectID, id, append(slices.Clip(opts), seen)...)
 			done[i] = time.Now()
 		})
 	}
@@ -177,15 +184,6 @@ func (f scaleFigures) log(t *testing.T, mode string) {
 		r(f.firstP50), r(f.firstMax), r(f.lateMedian), r(f.lateMax))
 }
 
-// modeOptions are the wait options of a fleet mode: "alone" polls each
-// service by itself, "shared" (the default) shares the poller's reads.
-func modeOptions(mode string) []dbcloud.WaitOption {
-	if mode == "alone" {
-		return []dbcloud.WaitOption{dbcloud.WithoutSharedPolling()}
-	}
-	return nil
-}
-
 // measuring is set by DBCLOUD_MEASURE=1: the tests then judge the
 // wall-clock figures they measure, which hold only on an idle machine.
 var measuring = os.Getenv("DBCLOUD_MEASURE") != ""
@@ -208,7 +206,7 @@ func TestWaitFleetScale(t *testing.T) {
 	t.Logf(fleetHeader, "mode", "N", "reads", "reads/s", "per tick", "1st reads", "burst", "1st p50", "1st max", "late p50", "late max")
 	for _, n := range sizes {
 		for _, mode := range []string{"alone", "shared"} {
-			f := measureFleet(t, n, hold, modeOptions(mode)...)
+			f := measureFleet(t, n, hold, mode)
 			f.log(t, mode)
 			if mode == "shared" && n >= 2 {
 				// The target of #17: one read per tick, whatever N, once
@@ -243,7 +241,7 @@ func TestWaitFleetScale(t *testing.T) {
 	t.Logf("N=%d started one every %v:", staggered, every)
 	var firstP50 [2]time.Duration
 	for i, mode := range []string{"alone", "shared"} {
-		f := measureFleetAt(t, staggered, every, staggered*every+hold, scaleMin, scaleMax, modeOptions(mode)...)
+		f := measureFleetAt(t, staggered, every, staggered*every+hold, scaleMin, scaleMax, mode)
 		f.log(t, mode)
 		firstP50[i] = f.firstP50
 		if mode == "shared" && (f.burst > 1 || f.perTick > 1.5) {
@@ -278,7 +276,7 @@ func TestWaitFleetScaleDefaults(t *testing.T) {
 	const n, hold = 500, 90 * time.Second
 	t.Logf(fleetHeader, "mode", "N", "reads", "reads/s", "per tick", "1st reads", "burst", "1st p50", "1st max", "late p50", "late max")
 	for _, mode := range []string{"alone", "shared"} {
-		f := measureFleetAt(t, n, 0, hold, dbcloud.DefaultPollMin, dbcloud.DefaultPollMax, modeOptions(mode)...)
+		f := measureFleetAt(t, n, 0, hold, dbcloud.DefaultPollMin, dbcloud.DefaultPollMax, mode)
 		f.log(t, mode)
 		if mode == "shared" && (f.burst > 1 || f.perTick > 1.5) {
 			t.Errorf("shared: burst %d, %.2f reads per tick; want one read per tick", f.burst, f.perTick)
@@ -312,7 +310,7 @@ func TestWaitLatenessTrials(t *testing.T) {
 		hold := 8*scaleMax + rand.N(scaleMax)
 		for j := range modes {
 			mode := modes[(i+j)%len(modes)]
-			f := measureFleet(t, n, hold, modeOptions(mode)...)
+			f := measureFleet(t, n, hold, mode)
 			late[mode] = append(late[mode], f.late...)
 			runP50[mode] = append(runP50[mode], f.lateMedian)
 		}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -42,7 +43,7 @@ func fleet(t *testing.T, n int) (*dbcloudtest.Server, *dbcloud.Client, []string)
 // on ch, once.
 func polled(ch chan<- string, name string) dbcloud.WaitOption {
 	var once sync.Once
-	return dbcloud.WithProgress(func(string) { once.Do(func() { ch <- name }) })
+	return dbcloud.WithProgress(func(dbcloud.WaitProgress) { once.Do(func() { ch <- name }) })
 }
 
 // Waits join and leave a shared poller: a cancelled wait ends alone, a wait
@@ -165,7 +166,7 @@ func TestSharedWaitsMixServicesAndReplicaSets(t *testing.T) {
 	var wg sync.WaitGroup
 	errs := make([]error, 4)
 	for i, id := range sets {
-		count := dbcloud.WithProgress(func(string) { mu.Lock(); setPolls[id]++; mu.Unlock() })
+		count := dbcloud.WithProgress(func(dbcloud.WaitProgress) { mu.Lock(); setPolls[id]++; mu.Unlock() })
 		wg.Go(func() {
 			_, errs[i] = c.ReplicaSets.WaitForActive(t.Context(), p, ids[0], id, fastPolls, count, polled(first, id))
 		})
@@ -199,9 +200,9 @@ func TestWaitStopStatusAndProgress(t *testing.T) {
 	setStatus(t, srv, ids[0], dbcloud.StatusUnstable)
 	var calls []string
 	_, err := c.Services.WaitForReady(t.Context(), srv.ProjectID, ids[0], dbcloud.WithPollInterval(time.Hour, time.Hour),
-		dbcloud.WithStopStatuses(dbcloud.StatusUnstable, dbcloud.StatusPaused),
-		dbcloud.WithProgress(func(s string) { calls = append(calls, "first "+s) }),
-		dbcloud.WithProgress(func(s string) { calls = append(calls, "second "+s) }))
+		dbcloud.WithStopOn(dbcloud.StatusUnstable, dbcloud.StatusPaused),
+		dbcloud.WithProgress(func(p dbcloud.WaitProgress) { calls = append(calls, fmt.Sprint("first ", p.Status)) }),
+		dbcloud.WithProgress(func(p dbcloud.WaitProgress) { calls = append(calls, fmt.Sprint("second ", p.Status)) }))
 	assertWaitErr(t, err, dbcloud.ErrStopStatus, "UNSTABLE")
 	if !errors.Is(err, dbcloud.ErrUnexpectedStatus) {
 		t.Errorf("err = %v, want ErrUnexpectedStatus too", err)
@@ -218,13 +219,13 @@ func TestWaitServiceCondition(t *testing.T) {
 	setStatus(t, srv, ids[0], dbcloud.StatusReady)
 	n := 0
 	got, err := c.Services.WaitForReady(t.Context(), srv.ProjectID, ids[0], fastPolls,
-		dbcloud.WithServiceCondition(func(s *dbcloud.Service) (bool, error) { n++; return n == 3, nil }))
+		dbcloud.WithCondition(func(s *dbcloud.Service) (bool, error) { n++; return n == 3, nil }))
 	if err != nil || got.Status != dbcloud.StatusReady || n != 3 {
 		t.Fatalf("got %v, %v after %d checks, want READY after 3", got, err, n)
 	}
 	boom := errors.New("no pooler")
 	_, err = c.Services.WaitForReady(t.Context(), srv.ProjectID, ids[0], fastPolls,
-		dbcloud.WithServiceCondition(func(*dbcloud.Service) (bool, error) { return false, boom }))
+		dbcloud.WithCondition(func(*dbcloud.Service) (bool, error) { return false, boom }))
 	assertWaitErr(t, err, boom, "READY")
 }
 
@@ -235,9 +236,10 @@ func TestWaitJustCreatedGrace(t *testing.T) {
 	setStatus(t, srv, ids[0], dbcloud.StatusReady)
 	notFound := dbcloudtest.Fault{Method: "GET", Path: "/projects/*/services/*", Status: 404, Times: 2,
 		Body: `{"code":"NOT_FOUND","message":"service not found"}`}
+	created, _ := srv.Service(ids[0])
 	srv.InjectFault(notFound)
-	if _, err := c.Services.WaitForReady(t.Context(), srv.ProjectID, ids[0], fastPolls, dbcloud.WithJustCreated()); err != nil {
-		t.Errorf("with WithJustCreated: %v", err)
+	if _, err := c.Services.WaitForReady(t.Context(), srv.ProjectID, ids[0], fastPolls, dbcloud.WithCreated(&created)); err != nil {
+		t.Errorf("with WithCreated: %v", err)
 	}
 	srv.InjectFault(notFound)
 	_, err := c.Services.WaitForReady(t.Context(), srv.ProjectID, ids[0], fastPolls)
@@ -268,6 +270,49 @@ func TestWaitWithCreatedKeepsPassword(t *testing.T) {
 	}
 }
 
+// WithCreated names each kind of resource: a replica set wait polls
+// through the first 404s of the set it was given, a fleet takes one for
+// each service just created (each wait keeps its own password), and one
+// that names a resource not waited for is a *ValidationError. A condition
+// of the other kind is ignored, so one option list serves both kinds.
+func TestWithCreatedOfEachKind(t *testing.T) {
+	srv, c, ids := fleet(t, 1)
+	p := srv.ProjectID
+	a, b := createService(t, c, p, "a"), createService(t, c, p, "b")
+	srv.Advance(time.Hour)
+	set, err := c.ReplicaSets.Create(t.Context(), p, a.ServiceID, &dbcloud.CreateReplicaSetRequest{Name: "r", Nodes: 1, CPUMillis: 500, MemoryGBs: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv.Advance(time.Hour)
+	gone := dbcloudtest.Fault{Method: "GET", Path: "/projects/*/services/*/replicaSets", Status: 200, Body: `[]`, Times: 2}
+	never := dbcloud.WithCondition(func(*dbcloud.Service) (bool, error) { return false, nil })
+	srv.InjectFault(gone)
+	if _, err := c.ReplicaSets.WaitForActive(t.Context(), p, a.ServiceID, set.ID, fastPolls, dbcloud.WithCreated(set), never); err != nil {
+		t.Errorf("replica set wait given WithCreated, missing twice: %v", err)
+	}
+	srv.InjectFault(gone)
+	if _, err := c.ReplicaSets.WaitForActive(t.Context(), p, a.ServiceID, set.ID, fastPolls); !errors.Is(err, dbcloud.ErrNotFound) {
+		t.Errorf("replica set wait without WithCreated, missing: %v, want ErrNotFound", err)
+	}
+	res, err := c.Services.WaitForAll(t.Context(), p, []string{a.ServiceID, b.ServiceID, ids[0]}, dbcloud.StatusReady, fastPolls,
+		dbcloud.WithCreated(a), dbcloud.WithCreated(b))
+	if err != nil || res.Reached[a.ServiceID].InitialPassword != a.InitialPassword || res.Reached[b.ServiceID].InitialPassword != b.InitialPassword ||
+		res.Reached[ids[0]].InitialPassword != "" {
+		t.Errorf("fleet given WithCreated: %+v, %v; want each password with its own service", res, err)
+	}
+	for _, opts := range [][]dbcloud.WaitOption{{dbcloud.WithCreated(set)}, {dbcloud.WithCreated(a), dbcloud.WithCreated(b)}} {
+		var v *dbcloud.ValidationError
+		if _, err := c.Services.WaitForReady(t.Context(), p, a.ServiceID, opts...); !errors.As(err, &v) || v.Field != "WithCreated" {
+			t.Errorf("a WithCreated of another resource: %v, want a *ValidationError", err)
+		}
+	}
+	var v *dbcloud.ValidationError
+	if _, err := c.Services.WaitForAll(t.Context(), p, ids, dbcloud.StatusReady, dbcloud.WithCreated(a)); !errors.As(err, &v) {
+		t.Errorf("a fleet given a service it does not wait for: %v, want a *ValidationError", err)
+	}
+}
+
 // WaitForAll says where every service stands: reached, failed (every
 // failure, not the first), pending at the deadline.
 func TestWaitForAll(t *testing.T) {
@@ -278,7 +323,7 @@ func TestWaitForAll(t *testing.T) {
 	}
 	missing := "nosuchsvc"
 	res, err := c.Services.WaitForAll(t.Context(), p, append(ids, missing, ids[0]), dbcloud.StatusReady,
-		fastPolls, dbcloud.WithStopStatuses(dbcloud.StatusUnstable), dbcloud.WithWaitTimeout(300*time.Millisecond))
+		fastPolls, dbcloud.WithStopOn(dbcloud.StatusUnstable), dbcloud.WithWaitTimeout(300*time.Millisecond))
 	if err == nil {
 		t.Fatal("err = nil, want the failures")
 	}
@@ -292,6 +337,16 @@ func TestWaitForAll(t *testing.T) {
 	}
 	if len(res.Failed) != 3 {
 		t.Errorf("Failed = %v, want 3", res.Failed)
+	}
+	// A failure names its service, as its reads showed it: no read more
+	// to report it by name. The missing one was never read.
+	for id, name := range map[string]string{ids[1]: "db-1", ids[2]: "db-2", missing: ""} {
+		if w := res.Failed[id]; w == nil || w.ID != id || w.Name != name || w.Resource != string(dbcloud.KindService) {
+			t.Errorf("Failed[%s] = %+v, want it named %q", id, w, name)
+		}
+	}
+	if !strings.Contains(err.Error(), `service "db-1" (`+ids[1]+`)`) {
+		t.Errorf("err = %v, want it to name db-1", err)
 	}
 	if w := res.Pending[ids[3]]; len(res.Pending) != 1 || w == nil || w.LastStatus != "QUEUED" || !errors.Is(w, context.DeadlineExceeded) {
 		t.Errorf("Pending = %v, want %s QUEUED at the deadline", res.Pending, ids[3])
@@ -344,7 +399,7 @@ func TestReplicaSetWaitStopStatus(t *testing.T) {
 	if err := srv.SetReplicaSetStatus(ids[0], set.ID, dbcloud.ReplicaSetResizing); err != nil {
 		t.Fatal(err)
 	}
-	_, err = c.ReplicaSets.WaitForActive(t.Context(), p, ids[0], set.ID, fastPolls, dbcloud.WithStopStatuses(dbcloud.ReplicaSetResizing))
+	_, err = c.ReplicaSets.WaitForActive(t.Context(), p, ids[0], set.ID, fastPolls, dbcloud.WithStopOn(dbcloud.ReplicaSetResizing))
 	assertWaitErr(t, err, dbcloud.ErrStopStatus, "resizing")
 	if err := srv.SetReplicaSetStatus(ids[0], set.ID, dbcloud.ReplicaSetError); err != nil {
 		t.Fatal(err)

@@ -108,7 +108,7 @@
 // wait options, from a dbcloud.WithProgress callback, which runs after each
 // poll:
 //
-//	dbcloud.WithProgress(func(string) { srv.Advance(time.Minute) })
+//	dbcloud.WithProgress(func(dbcloud.WaitProgress) { srv.Advance(time.Minute) })
 //
 // Two other clocks suit code the test cannot reach into. With
 // WithTickingClock(tick) the clock also moves tick each time the server

@@ -32,7 +32,7 @@ func appendEntries(st *logStore, now time.Time, entries []NodeLogEntry) error {
 	recs := make([]logRec, len(entries))
 	texts := make([]string, len(entries))
 	for i, e := range entries {
-		sev, ok := severity(e.Severity)
+		sev, ok := severity(string(e.Severity))
 		if !ok {
 			return fmt.Errorf("dbcloudtest: appending logs: entry %d: severity %q is not one of %s", i, e.Severity, strings.Join(sevNames[:], ", "))
 		}

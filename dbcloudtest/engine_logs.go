@@ -77,7 +77,7 @@ func (st *logStore) message(r logRec) string {
 }
 
 func (st *logStore) entry(r logRec) NodeLogEntry {
-	return NodeLogEntry{LogEntry: dbcloud.LogEntry{Timestamp: time.Unix(0, r.at).UTC(), Severity: sevNames[r.sev], Message: st.message(r)}, Node: int(r.node)}
+	return NodeLogEntry{LogEntry: dbcloud.LogEntry{Timestamp: time.Unix(0, r.at).UTC(), Severity: dbcloud.Severity(sevNames[r.sev]), Message: st.message(r)}, Node: int(r.node)}
 }
 
 // maxStartupReplicaLines bounds the per-replica startup lines of a service
@@ -354,7 +354,7 @@ func (a *engine) getLogs(c *call) (reply, error) {
 		}
 		e := st.entry(r)
 		out.Logs = append(out.Logs, e.Message)
-		out.Entries = append(out.Entries, logEntryJSON{e.Message, e.Severity, e.Timestamp.Format(time.RFC3339Nano)})
+		out.Entries = append(out.Entries, logEntryJSON{e.Message, string(e.Severity), e.Timestamp.Format(time.RFC3339Nano)})
 		lastIdx = i
 	}
 	return reply{status: http.StatusOK, body: out}, nil

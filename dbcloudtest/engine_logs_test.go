@@ -37,7 +37,7 @@ func (f *fake) logsPage(svc string, q url.Values) page {
 		if msg == "" || sev == "" || logs[i] != msg {
 			f.t.Fatalf("entry %d: %v, logs[%d] = %v", i, e, i, logs[i])
 		}
-		p.entries = append(p.entries, NodeLogEntry{LogEntry: dbcloud.LogEntry{Timestamp: ts, Severity: sev, Message: msg}})
+		p.entries = append(p.entries, NodeLogEntry{LogEntry: dbcloud.LogEntry{Timestamp: ts, Severity: dbcloud.Severity(sev), Message: msg}})
 	}
 	c1, has1 := m["last_cursor"].(string)
 	c2, has2 := m["lastCursor"].(string)
@@ -232,7 +232,7 @@ func TestLogFilters(t *testing.T) {
 		t.Errorf("only %d LOG entries: the filter test does not cross pages", n)
 	}
 	for _, sev := range []string{"LOG", "INFO", "WARNING", "ERROR", "FATAL"} {
-		if len(keep(func(e NodeLogEntry) bool { return e.Severity == sev })) == 0 {
+		if len(keep(func(e NodeLogEntry) bool { return string(e.Severity) == sev })) == 0 {
 			t.Errorf("no %s entry seeded", sev)
 		}
 	}
@@ -294,7 +294,7 @@ func TestStartupLogs(t *testing.T) {
 	nodes := map[int]bool{}
 	text := ""
 	for _, e := range all {
-		sevs[e.Severity] = true
+		sevs[string(e.Severity)] = true
 		nodes[e.Node] = true
 		text += e.Message + "\n"
 		if e.Timestamp.After(f.clock.Now()) {

@@ -287,7 +287,7 @@ func ExampleWithConnectDelay() {
 	polls := 0
 	db, err := client.Services.WaitForConnectable(ctx, srv.ProjectID, svc.ServiceID,
 		dbcloud.WithPollInterval(time.Millisecond, time.Millisecond),
-		dbcloud.WithProgress(func(string) {
+		dbcloud.WithProgress(func(dbcloud.WaitProgress) {
 			polls++
 			srv.Advance(25 * time.Second) // the warm-up goes on between polls
 		}))

@@ -3,6 +3,7 @@ package dbcloudtest_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"runtime"
 	"strings"
@@ -22,7 +23,8 @@ func statuses(t *testing.T, c *dbcloud.Client, project, id string) []string {
 	_, err := c.Services.WaitForReady(t.Context(), project, id,
 		dbcloud.WithPollInterval(time.Millisecond, time.Millisecond),
 		dbcloud.WithWaitTimeout(10*time.Second),
-		dbcloud.WithProgress(func(s string) {
+		dbcloud.WithProgress(func(p dbcloud.WaitProgress) {
+			s := fmt.Sprint(p.Status)
 			if len(seen) == 0 || seen[len(seen)-1] != s {
 				seen = append(seen, s)
 			}

@@ -103,12 +103,12 @@ func (st *State) Apply(ctx context.Context, c *dbcloud.Client, opts ...Option) (
 	for _, opt := range opts {
 		opt(a)
 	}
-	a.waits = append(a.waits, dbcloud.WithWaitProgress(func(w dbcloud.WaitProgress) {
-		kind := w.Kind
+	a.waits = append(a.waits, dbcloud.WithProgress(func(w dbcloud.WaitProgress) {
+		kind := string(w.Kind)
 		if kind == KindService && a.res.Service != nil && w.ID != a.res.Service.ServiceID {
 			kind = KindFork
 		}
-		a.emit(Event{Kind: kind, Name: w.Name, ID: w.ID, Step: "wait", Status: w.Status}, false)
+		a.emit(Event{Kind: kind, Name: w.Name, ID: w.ID, Step: "wait", Status: fmt.Sprint(w.Status)}, false)
 	}))
 	err = a.run(ctx, st)
 	return a.res, err
@@ -273,7 +273,7 @@ func (a *applier) replicaSet(ctx context.Context, svc *dbcloud.Service, want *Re
 	active := func() error {
 		waits := a.waits
 		if created {
-			waits = append([]dbcloud.WaitOption{dbcloud.WithJustCreated()}, waits...)
+			waits = append([]dbcloud.WaitOption{dbcloud.WithCreated(rs)}, waits...)
 		}
 		got, err := rc.WaitForActive(ctx, a.projectID, sid, id, waits...)
 		if err == nil {

@@ -177,23 +177,21 @@ const (
 	keyWaits       = attribute.Key("dbcloud.waits")
 )
 
-// StartCall starts the call's span and counts it in flight.
+// StartCall starts the call's span and counts it in flight. The span of a
+// read that a poller shares among waits (call.Serves) is linked to the
+// span of each wait's caller: a shared read runs under the poller's
+// context, so it has no caller's span as its parent.
 func (o *Observer) StartCall(ctx context.Context, call dbcloud.CallInfo) context.Context {
-	return o.startCall(ctx, call)
-}
-
-// StartSharedRead starts the span of a read that a poller shares among
-// waits, linked to the span of each wait's caller (a shared read runs
-// under the poller's context, so it has no caller's span as its parent),
-// and counts it in flight.
-func (o *Observer) StartSharedRead(ctx context.Context, call dbcloud.CallInfo, serves []context.Context) context.Context {
-	links := make([]trace.Link, 0, len(serves))
-	for _, waiting := range serves {
+	if len(call.Serves) == 0 {
+		return o.startCall(ctx, call)
+	}
+	links := make([]trace.Link, 0, len(call.Serves))
+	for _, waiting := range call.Serves {
 		if sc := trace.SpanContextFromContext(waiting); sc.IsValid() {
 			links = append(links, trace.Link{SpanContext: sc})
 		}
 	}
-	return o.startCall(ctx, call, trace.WithLinks(links...), trace.WithAttributes(keyWaits.Int(len(serves))))
+	return o.startCall(ctx, call, trace.WithLinks(links...), trace.WithAttributes(keyWaits.Int(len(call.Serves))))
 }
 
 // startCall starts a call's span, with the options of its kind of call.

@@ -57,7 +57,7 @@ func TestSharedReadIsLinkedToEveryWaitingCaller(t *testing.T) {
 		wg.Go(func() {
 			defer span.End()
 			_, err := c.Services.WaitForReady(ctx, srv.ProjectID, id, dbcloud.WithWaitTimeout(time.Minute),
-				dbcloud.WithProgress(func(string) { once.Do(seen.Done) }))
+				dbcloud.WithProgress(func(dbcloud.WaitProgress) { once.Do(seen.Done) }))
 			if err != nil {
 				t.Error(err)
 			}

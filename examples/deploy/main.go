@@ -125,8 +125,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if err == nil {
 		// The service is READY; now wait until its database answers.
 		svc, err = client.Services.WaitForConnectable(ctx, client.ProjectID(), res.Service.ServiceID,
-			append(waits, dbcloud.WithProgress(func(status string) {
-				if status == string(dbcloud.StatusReady) && readyAt.IsZero() {
+			append(waits, dbcloud.WithProgress(func(p dbcloud.WaitProgress) {
+				if p.Status == dbcloud.StatusReady && readyAt.IsZero() {
 					readyAt = time.Now()
 				}
 			}))...)

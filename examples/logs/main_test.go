@@ -56,7 +56,7 @@ func TestLogsPrintsWholeHistory(t *testing.T) {
 		t.Fatalf("exit %d, %d lines, want %d: %s", code, len(lines), len(held), errOut)
 	}
 	for i, e := range held {
-		want := e.Timestamp.Format(time.RFC3339Nano) + " " + e.Severity
+		want := e.Timestamp.Format(time.RFC3339Nano) + " " + string(e.Severity)
 		if !strings.HasPrefix(lines[i], want) || !strings.HasSuffix(lines[i], " "+e.Message) {
 			t.Fatalf("line %d = %q, want %q ... %q", i, lines[i], want, e.Message)
 		}

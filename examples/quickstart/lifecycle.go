@@ -31,12 +31,12 @@ func (q *quickstart) progress(what string) dbcloud.WaitOption {
 	return dbcloud.WithProgress(q.printer(what))
 }
 
-func (q *quickstart) printer(what string) func(status string) {
-	last := ""
-	return func(status string) {
-		if status != last {
-			q.say("   %s: %s", what, status)
-			last = status
+func (q *quickstart) printer(what string) func(dbcloud.WaitProgress) {
+	var last dbcloud.WaitStatus
+	return func(p dbcloud.WaitProgress) {
+		if p.Status != last {
+			q.say("   %s: %s", what, p.Status)
+			last = p.Status
 		}
 	}
 }
@@ -52,9 +52,9 @@ func (q *quickstart) waitConnectable(ctx context.Context, id, what string) (*dbc
 	print := q.printer(what)
 	var readyAt time.Time
 	svc, err := q.c.Services.WaitForConnectable(ctx, q.project, id, q.timeout,
-		dbcloud.WithProgress(func(status string) {
-			print(status)
-			if status == string(dbcloud.StatusReady) && readyAt.IsZero() {
+		dbcloud.WithProgress(func(p dbcloud.WaitProgress) {
+			print(p)
+			if p.Status == dbcloud.StatusReady && readyAt.IsZero() {
 				readyAt = time.Now()
 			}
 		}))

@@ -10,9 +10,9 @@ import (
 	"github.com/dbcloud/dbcloud-go/dbcloudtest"
 )
 
-// WithWaitProgress names the resource of each poll, so that the lines of a
+// WithProgress names the resource of each poll, so that the lines of a
 // deploy with several waits say whose status they show.
-func ExampleWithWaitProgress() {
+func ExampleWithProgress() {
 	srv := dbcloudtest.NewServer(dbcloudtest.WithStep(time.Minute))
 	defer srv.Close()
 	c, p := srv.Client(), srv.ProjectID
@@ -24,7 +24,7 @@ func ExampleWithWaitProgress() {
 	}
 	_, err = c.Services.WaitForReady(ctx, p, svc.ServiceID,
 		dbcloud.WithStopOn(dbcloud.StatusUnstable, dbcloud.ReplicaSetError),
-		dbcloud.WithWaitProgress(func(w dbcloud.WaitProgress) {
+		dbcloud.WithProgress(func(w dbcloud.WaitProgress) {
 			fmt.Println(w)
 			srv.Advance(time.Minute) // the test server's next status
 		}))
