@@ -30,6 +30,9 @@ type caller struct {
 	pollFirst   time.Duration // WithDefaultPollInterval
 	pollLongest time.Duration
 	pollers     poll.Registry // the waits' pollers, one per scope
+	// creds and opts are what the Client was made of, for Client.With.
+	creds Credentials
+	opts  []Option
 }
 
 // outcome is what the attempts of one request came to, for the operation

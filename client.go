@@ -2,6 +2,7 @@ package dbcloud
 
 import (
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/dbcloud/dbcloud-go/internal/pipeline"
@@ -79,7 +80,18 @@ func newClient(creds Credentials, opts []Option) (*Client, error) {
 		pollFirst:   cfg.pollFirst,
 		pollLongest: cfg.pollLongest,
 	}
+	api.creds, api.opts = creds, opts
 	return &Client{Services: &ServicesClient{api}, ReplicaSets: &ReplicaSetsClient{api}, api: api}, nil
+}
+
+// With returns a new Client with c's credentials and options and, after
+// them, opts: a client that differs from c in what opts say, such as
+// c.With(WithCreateRecovery()) for the creates of a program whose other
+// calls keep c's rules. It reads no environment. The new Client has its
+// own retry budget and pollers, and, unless WithHTTPClient gave c a client
+// of the caller's, its own connections.
+func (c *Client) With(opts ...Option) (*Client, error) {
+	return newClient(c.api.creds, append(slices.Clip(c.api.opts), opts...))
 }
 
 // Observer returns the Observer given WithObserver, or nil. The deploy

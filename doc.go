@@ -108,7 +108,7 @@
 //
 // Every retry also draws on the Client's retry budget (WithRetryBudget), a
 // token bucket shared by all goroutines of the Client that holds
-// DefaultRetryBudget (100) retries: a retry costs one (two after a timeout),
+// 100 retries: a retry costs one (two after a timeout),
 // a call that succeeds at its first attempt earns a fifth of one back, and a
 // call that succeeds after retries gives back what they cost. When it is
 // empty, failures are returned without a retry: an outage costs the API one

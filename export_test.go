@@ -18,8 +18,11 @@ const (
 	CreateRecoveryListRounds = createRecoveryListRounds
 )
 
-// MaxFollowWalk and TokenRefreshMargin are bounds the tests reach past.
+// The follow walk's bound, the token refresh margin and the retry
+// budget's default: figures the documentation states, which the tests
+// reach past or fill.
 const (
 	MaxFollowWalk      = maxFollowWalk
 	TokenRefreshMargin = tokenRefreshMargin
+	DefaultRetryBudget = defaultRetryBudget
 )

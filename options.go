@@ -76,7 +76,7 @@ func defaultConfig() clientConfig {
 		attempt:      DefaultAttemptTimeout,
 		pollFirst:    DefaultPollMin,
 		pollLongest:  DefaultPollMax,
-		budget:       DefaultRetryBudget,
+		budget:       defaultRetryBudget,
 	}
 }
 
@@ -175,13 +175,13 @@ func WithAttemptTimeout(d time.Duration) Option {
 	return func(c *clientConfig) { c.attempt = d }
 }
 
-// DefaultRetryBudget is the number of retries a Client allows in a row
+// defaultRetryBudget is the number of retries a Client allows in a row
 // when every attempt fails, the same as the AWS SDK v2's default retry quota.
-const DefaultRetryBudget = 100
+const defaultRetryBudget = 100
 
 // WithRetryBudget sets the client-wide retry budget: how many retries all
 // goroutines of the Client together may send while every attempt fails
-// (DefaultRetryBudget by default); successes earn it back. It keeps an
+// (100 by default); successes earn it back. It keeps an
 // outage from turning into a retry storm. 0 turns the budget off. See
 // "Retries" in the package documentation.
 func WithRetryBudget(retries int) Option {
