@@ -106,7 +106,7 @@ func (c *Client) CloseIdleConnections() { c.api.pipe.CloseIdleConnections() }
 // parseBaseURL checks the base URL and returns it without a trailing slash.
 func parseBaseURL(raw string) (string, error) {
 	if raw == "" {
-		return "", invalid("baseURL", `not set: pass WithBaseURL("https://<api host>/v1") or set `+EnvBaseURL+" and use NewClientFromEnv")
+		return "", invalid("baseURL", `not set: pass WithBaseURL("https://<api host>/v1") or set `+envBaseURL+" and use NewClientFromEnv")
 	}
 	// Errors never quote raw: it may hold credentials.
 	u, err := url.Parse(raw)

@@ -36,7 +36,7 @@ type credential func() pipeline.Authorizer
 func APIKey(key string) Credentials {
 	switch {
 	case key == "":
-		return Credentials{err: invalid("apiKey", "empty: pass your API key, or set "+EnvAPIKey+" and use NewClientFromEnv")}
+		return Credentials{err: invalid("apiKey", "empty: pass your API key, or set "+envAPIKey+" and use NewClientFromEnv")}
 	case strings.ContainsFunc(key, func(r rune) bool { return r == ' ' || pipeline.IsControl(r) }):
 		return Credentials{err: invalid("apiKey", "contains spaces or control characters")}
 	}

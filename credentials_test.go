@@ -452,11 +452,11 @@ func TestCredentialsValidation(t *testing.T) {
 // TestCredentialsFromEnv uses t.Setenv: it runs alone, not in parallel.
 func TestCredentialsFromEnv(t *testing.T) {
 	clear := func(t *testing.T) {
-		for _, v := range []string{dbcloud.EnvAPIKey, dbcloud.EnvPublicKey, dbcloud.EnvSecretKey, dbcloud.EnvProjectID} {
+		for _, v := range []string{"DBCLOUD_API_KEY", "DBCLOUD_PUBLIC_KEY", "DBCLOUD_SECRET_KEY", "DBCLOUD_PROJECT_ID"} {
 			t.Setenv(v, "")
-			t.Setenv(v+dbcloud.EnvFileSuffix, "")
+			t.Setenv(v+"_FILE", "")
 		}
-		t.Setenv(dbcloud.EnvBaseURL, mockBase)
+		t.Setenv("DBCLOUD_BASE_URL", mockBase)
 	}
 	file := func(t *testing.T, content string) string {
 		p := filepath.Join(t.TempDir(), "secret")
@@ -483,9 +483,9 @@ func TestCredentialsFromEnv(t *testing.T) {
 
 	t.Run("personal access token and project id", func(t *testing.T) {
 		clear(t)
-		t.Setenv(dbcloud.EnvPublicKey, patPublic)
-		t.Setenv(dbcloud.EnvSecretKey, patSecret)
-		t.Setenv(dbcloud.EnvProjectID, "proj-9")
+		t.Setenv("DBCLOUD_PUBLIC_KEY", patPublic)
+		t.Setenv("DBCLOUD_SECRET_KEY", patSecret)
+		t.Setenv("DBCLOUD_PROJECT_ID", "proj-9")
 		c, mt, err := fromEnv(t)
 		if err != nil {
 			t.Fatal(err)
@@ -499,8 +499,8 @@ func TestCredentialsFromEnv(t *testing.T) {
 	})
 	t.Run("secrets from files", func(t *testing.T) {
 		clear(t)
-		t.Setenv(dbcloud.EnvPublicKey, patPublic)
-		t.Setenv(dbcloud.EnvSecretKey+dbcloud.EnvFileSuffix, file(t, patSecret+"\n"))
+		t.Setenv("DBCLOUD_PUBLIC_KEY", patPublic)
+		t.Setenv("DBCLOUD_SECRET_KEY_FILE", file(t, patSecret+"\n"))
 		c, mt, err := fromEnv(t)
 		if err != nil {
 			t.Fatal(err)
@@ -509,7 +509,7 @@ func TestCredentialsFromEnv(t *testing.T) {
 			t.Errorf("Authorization %q, want %q", got, basic)
 		}
 		clear(t)
-		t.Setenv(dbcloud.EnvAPIKey+dbcloud.EnvFileSuffix, file(t, mockKey+"\r\n"))
+		t.Setenv("DBCLOUD_API_KEY_FILE", file(t, mockKey+"\r\n"))
 		c, mt, err = fromEnv(t)
 		if err != nil {
 			t.Fatal(err)
@@ -520,8 +520,8 @@ func TestCredentialsFromEnv(t *testing.T) {
 	})
 	t.Run("an option wins over the environment", func(t *testing.T) {
 		clear(t)
-		t.Setenv(dbcloud.EnvAPIKey, mockKey)
-		t.Setenv(dbcloud.EnvProjectID, "from-env")
+		t.Setenv("DBCLOUD_API_KEY", mockKey)
+		t.Setenv("DBCLOUD_PROJECT_ID", "from-env")
 		c, err := dbcloud.NewClientFromEnv(dbcloud.WithProjectID("from-option"))
 		if err != nil {
 			t.Fatal(err)
@@ -535,11 +535,11 @@ func TestCredentialsFromEnv(t *testing.T) {
 		env   map[string]string
 		field string
 	}{
-		{"both kinds", map[string]string{dbcloud.EnvAPIKey: mockKey, dbcloud.EnvPublicKey: patPublic, dbcloud.EnvSecretKey: patSecret}, "credentials"},
-		{"a variable and its file", map[string]string{dbcloud.EnvAPIKey: mockKey, dbcloud.EnvAPIKey + dbcloud.EnvFileSuffix: "x"}, dbcloud.EnvAPIKey},
-		{"half a token", map[string]string{dbcloud.EnvPublicKey: patPublic}, "secretKey"},
-		{"a missing file", map[string]string{dbcloud.EnvSecretKey + dbcloud.EnvFileSuffix: "/nonexistent/secret", dbcloud.EnvPublicKey: patPublic},
-			dbcloud.EnvSecretKey + dbcloud.EnvFileSuffix},
+		{"both kinds", map[string]string{"DBCLOUD_API_KEY": mockKey, "DBCLOUD_PUBLIC_KEY": patPublic, "DBCLOUD_SECRET_KEY": patSecret}, "credentials"},
+		{"a variable and its file", map[string]string{"DBCLOUD_API_KEY": mockKey, "DBCLOUD_API_KEY_FILE": "x"}, "DBCLOUD_API_KEY"},
+		{"half a token", map[string]string{"DBCLOUD_PUBLIC_KEY": patPublic}, "secretKey"},
+		{"a missing file", map[string]string{"DBCLOUD_SECRET_KEY_FILE": "/nonexistent/secret", "DBCLOUD_PUBLIC_KEY": patPublic},
+			"DBCLOUD_SECRET_KEY_FILE"},
 		{"nothing", map[string]string{}, "apiKey"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -561,7 +561,7 @@ func TestCredentialsFromEnv(t *testing.T) {
 	}
 	t.Run("an empty file", func(t *testing.T) {
 		clear(t)
-		t.Setenv(dbcloud.EnvAPIKey+dbcloud.EnvFileSuffix, file(t, "\n"))
+		t.Setenv("DBCLOUD_API_KEY_FILE", file(t, "\n"))
 		if _, _, err := fromEnv(t); err == nil {
 			t.Error("no error for an empty key file")
 		}

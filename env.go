@@ -6,20 +6,21 @@ import (
 	"strings"
 )
 
-// Environment variables read by NewClientFromEnv. Each secret may instead
-// be read from a file named by the variable with _FILE appended (such as
+// Environment variables read by NewClientFromEnv (its documentation names
+// them for users). Each secret may instead be read from a file named by
+// the variable with _FILE appended (such as
 // DBCLOUD_API_KEY_FILE=/run/secrets/dbcloud), for secrets mounted as files;
 // setting both a variable and its _FILE form is an error.
 const (
-	EnvAPIKey    = "DBCLOUD_API_KEY"    // an API key, sent as Bearer
-	EnvPublicKey = "DBCLOUD_PUBLIC_KEY" // a personal access token's public half
-	EnvSecretKey = "DBCLOUD_SECRET_KEY" // a personal access token's secret half
-	EnvBaseURL   = "DBCLOUD_BASE_URL"   // the API's base URL, ending in /v1
-	EnvProjectID = "DBCLOUD_PROJECT_ID" // the project, returned by Client.ProjectID
+	envAPIKey    = "DBCLOUD_API_KEY"    // an API key, sent as Bearer
+	envPublicKey = "DBCLOUD_PUBLIC_KEY" // a personal access token's public half
+	envSecretKey = "DBCLOUD_SECRET_KEY" // a personal access token's secret half
+	envBaseURL   = "DBCLOUD_BASE_URL"   // the API's base URL, ending in /v1
+	envProjectID = "DBCLOUD_PROJECT_ID" // the project, returned by Client.ProjectID
 
-	// EnvFileSuffix turns a secret's variable into the one naming a file
+	// envFileSuffix turns a secret's variable into the one naming a file
 	// that holds it: DBCLOUD_API_KEY_FILE, DBCLOUD_SECRET_KEY_FILE.
-	EnvFileSuffix = "_FILE"
+	envFileSuffix = "_FILE"
 )
 
 // maxSecretFile bounds what is read of a secret's file: a key is short, and
@@ -41,10 +42,10 @@ const maxSecretFile = 64 << 10
 // environment: use NewClientWithCredentials.
 func NewClientFromEnv(opts ...Option) (*Client, error) {
 	env := []Option{}
-	if base := os.Getenv(EnvBaseURL); base != "" {
+	if base := os.Getenv(envBaseURL); base != "" {
 		env = append(env, WithBaseURL(base))
 	}
-	if id := os.Getenv(EnvProjectID); id != "" {
+	if id := os.Getenv(envProjectID); id != "" {
 		env = append(env, WithProjectID(id))
 	}
 	creds, err := credentialsFromEnv()
@@ -57,24 +58,24 @@ func NewClientFromEnv(opts ...Option) (*Client, error) {
 // credentialsFromEnv picks the one kind of credentials the environment
 // holds.
 func credentialsFromEnv() (Credentials, error) {
-	key, err := secretFromEnv(EnvAPIKey)
+	key, err := secretFromEnv(envAPIKey)
 	if err != nil {
 		return Credentials{}, err
 	}
-	public := os.Getenv(EnvPublicKey)
-	secret, err := secretFromEnv(EnvSecretKey)
+	public := os.Getenv(envPublicKey)
+	secret, err := secretFromEnv(envSecretKey)
 	if err != nil {
 		return Credentials{}, err
 	}
 	switch {
 	case key != "" && (public != "" || secret != ""):
-		return Credentials{}, invalid("credentials", "both "+EnvAPIKey+" and a personal access token ("+
-			EnvPublicKey+", "+EnvSecretKey+") are set: unset one")
+		return Credentials{}, invalid("credentials", "both "+envAPIKey+" and a personal access token ("+
+			envPublicKey+", "+envSecretKey+") are set: unset one")
 	case public != "" || secret != "":
 		return PersonalAccessToken(public, secret), nil
 	case key == "":
-		return Credentials{}, invalid("apiKey", "no credentials in the environment: set "+EnvAPIKey+
-			" (or "+EnvAPIKey+EnvFileSuffix+"), or "+EnvPublicKey+" and "+EnvSecretKey+" (or "+EnvSecretKey+EnvFileSuffix+")")
+		return Credentials{}, invalid("apiKey", "no credentials in the environment: set "+envAPIKey+
+			" (or "+envAPIKey+envFileSuffix+"), or "+envPublicKey+" and "+envSecretKey+" (or "+envSecretKey+envFileSuffix+")")
 	}
 	return APIKey(key), nil
 }
@@ -82,28 +83,28 @@ func credentialsFromEnv() (Credentials, error) {
 // secretFromEnv reads the variable name, or the file named by name_FILE.
 // Errors name the variable, never its value or the file's content.
 func secretFromEnv(name string) (string, error) {
-	value, path := os.Getenv(name), os.Getenv(name+EnvFileSuffix)
+	value, path := os.Getenv(name), os.Getenv(name+envFileSuffix)
 	switch {
 	case path == "":
 		return value, nil
 	case value != "":
-		return "", invalid(name, "both "+name+" and "+name+EnvFileSuffix+" are set: unset one")
+		return "", invalid(name, "both "+name+" and "+name+envFileSuffix+" are set: unset one")
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return "", invalid(name+EnvFileSuffix, err.Error())
+		return "", invalid(name+envFileSuffix, err.Error())
 	}
 	defer f.Close()
 	b, err := io.ReadAll(io.LimitReader(f, maxSecretFile+1))
 	switch {
 	case err != nil:
-		return "", invalid(name+EnvFileSuffix, "reading "+path+" failed")
+		return "", invalid(name+envFileSuffix, "reading "+path+" failed")
 	case len(b) > maxSecretFile:
-		return "", invalid(name+EnvFileSuffix, path+" is larger than 64 KiB: not a key")
+		return "", invalid(name+envFileSuffix, path+" is larger than 64 KiB: not a key")
 	}
 	s := strings.TrimSpace(string(b))
 	if s == "" {
-		return "", invalid(name+EnvFileSuffix, path+" is empty")
+		return "", invalid(name+envFileSuffix, path+" is empty")
 	}
 	return s, nil
 }

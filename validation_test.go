@@ -387,8 +387,8 @@ func TestValidationNewClientFromEnv(t *testing.T) {
 	answer := func(*http.Request) *http.Response { return wireResponse(http.StatusOK, "[]") }
 
 	t.Run("reads both variables", func(t *testing.T) {
-		t.Setenv(dbcloud.EnvAPIKey, "env-key-456")
-		t.Setenv(dbcloud.EnvBaseURL, "https://env.test/v1")
+		t.Setenv("DBCLOUD_API_KEY", "env-key-456")
+		t.Setenv("DBCLOUD_BASE_URL", "https://env.test/v1")
 		var rec wireRecorder
 		c, err := dbcloud.NewClientFromEnv(dbcloud.WithHTTPClient(rec.client(answer)), dbcloud.WithRetryMax(0))
 		if err != nil {
@@ -409,8 +409,8 @@ func TestValidationNewClientFromEnv(t *testing.T) {
 	})
 
 	t.Run("an option wins over the variable", func(t *testing.T) {
-		t.Setenv(dbcloud.EnvAPIKey, "env-key-456")
-		t.Setenv(dbcloud.EnvBaseURL, "https://env.test/v1")
+		t.Setenv("DBCLOUD_API_KEY", "env-key-456")
+		t.Setenv("DBCLOUD_BASE_URL", "https://env.test/v1")
 		var rec wireRecorder
 		c, err := dbcloud.NewClientFromEnv(
 			dbcloud.WithBaseURL("https://option.test/v1"),
@@ -433,8 +433,8 @@ func TestValidationNewClientFromEnv(t *testing.T) {
 	})
 
 	t.Run("missing key", func(t *testing.T) {
-		t.Setenv(dbcloud.EnvAPIKey, "")
-		t.Setenv(dbcloud.EnvBaseURL, "https://env.test/v1")
+		t.Setenv("DBCLOUD_API_KEY", "")
+		t.Setenv("DBCLOUD_BASE_URL", "https://env.test/v1")
 		c, err := dbcloud.NewClientFromEnv()
 		if c != nil {
 			t.Error("NewClientFromEnv returned a client with its error")
@@ -452,8 +452,8 @@ func TestValidationNewClientFromEnv(t *testing.T) {
 	})
 
 	t.Run("missing base URL", func(t *testing.T) {
-		t.Setenv(dbcloud.EnvAPIKey, "env-key-456")
-		t.Setenv(dbcloud.EnvBaseURL, "")
+		t.Setenv("DBCLOUD_API_KEY", "env-key-456")
+		t.Setenv("DBCLOUD_BASE_URL", "")
 		_, err := dbcloud.NewClientFromEnv()
 		var ve *dbcloud.ValidationError
 		if !errors.As(err, &ve) {
@@ -473,8 +473,8 @@ func TestValidationNewClientFromEnv(t *testing.T) {
 	})
 
 	t.Run("NewClient ignores the environment", func(t *testing.T) {
-		t.Setenv(dbcloud.EnvAPIKey, "env-key-456")
-		t.Setenv(dbcloud.EnvBaseURL, "https://env.test/v1")
+		t.Setenv("DBCLOUD_API_KEY", "env-key-456")
+		t.Setenv("DBCLOUD_BASE_URL", "https://env.test/v1")
 		_, err := dbcloud.NewClient("test-key-123")
 		var ve *dbcloud.ValidationError
 		if !errors.As(err, &ve) || ve.Field != "baseURL" {

@@ -190,7 +190,7 @@ func TestNewServerAt(t *testing.T) {
 
 // Setenv points NewClientFromEnv at the server, whatever else is set.
 func TestSetenv(t *testing.T) {
-	t.Setenv(dbcloud.EnvPublicKey, "someone-elses")
+	t.Setenv("DBCLOUD_PUBLIC_KEY", "someone-elses")
 	srv := newServer(t)
 	srv.Setenv(t)
 	c, err := dbcloud.NewClientFromEnv()

@@ -139,18 +139,18 @@ func (s *Server) Client(opts ...dbcloud.Option) *dbcloud.Client {
 // parallel tests.
 func (s *Server) Setenv(t testing.TB) {
 	t.Helper()
-	t.Setenv(dbcloud.EnvBaseURL, s.URL)
-	t.Setenv(dbcloud.EnvProjectID, s.ProjectID)
-	set := map[string]string{dbcloud.EnvAPIKey: s.APIKey}
+	t.Setenv("DBCLOUD_BASE_URL", s.URL)
+	t.Setenv("DBCLOUD_PROJECT_ID", s.ProjectID)
+	set := map[string]string{"DBCLOUD_API_KEY": s.APIKey}
 	if s.api.patPublic != "" {
-		set = map[string]string{dbcloud.EnvPublicKey: s.api.patPublic, dbcloud.EnvSecretKey: s.api.patSecret}
+		set = map[string]string{"DBCLOUD_PUBLIC_KEY": s.api.patPublic, "DBCLOUD_SECRET_KEY": s.api.patSecret}
 	}
 	for _, name := range []string{
-		dbcloud.EnvAPIKey,
-		dbcloud.EnvAPIKey + dbcloud.EnvFileSuffix,
-		dbcloud.EnvPublicKey,
-		dbcloud.EnvSecretKey,
-		dbcloud.EnvSecretKey + dbcloud.EnvFileSuffix,
+		"DBCLOUD_API_KEY",
+		"DBCLOUD_API_KEY_FILE",
+		"DBCLOUD_PUBLIC_KEY",
+		"DBCLOUD_SECRET_KEY",
+		"DBCLOUD_SECRET_KEY_FILE",
 	} {
 		t.Setenv(name, set[name])
 	}

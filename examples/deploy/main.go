@@ -94,7 +94,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	} else if client, err = dbcloud.NewClientFromEnv(opts...); err == nil {
 		defer client.CloseIdleConnections()
 		if client.ProjectID() == "" {
-			err = fmt.Errorf("set %s", dbcloud.EnvProjectID)
+			err = fmt.Errorf("set %s", "DBCLOUD_PROJECT_ID")
 		}
 	}
 	if err != nil {

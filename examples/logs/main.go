@@ -176,7 +176,7 @@ func connect(fake, follow bool, serviceID string) (*dbcloud.Client, string, func
 		}
 		client, err := dbcloud.NewClientFromEnv()
 		if err == nil && client.ProjectID() == "" {
-			err = fmt.Errorf("set %s", dbcloud.EnvProjectID)
+			err = fmt.Errorf("set %s", "DBCLOUD_PROJECT_ID")
 		}
 		if err != nil {
 			return nil, "", nil, err

@@ -67,7 +67,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	} else if client, err = dbcloud.NewClientFromEnv(ua, polls); err == nil {
 		defer client.CloseIdleConnections()
 		if client.ProjectID() == "" {
-			err = fmt.Errorf("set %s", dbcloud.EnvProjectID)
+			err = fmt.Errorf("set %s", "DBCLOUD_PROJECT_ID")
 		}
 	}
 	if err != nil {
@@ -92,8 +92,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 // kind NewClientFromEnv reads: with a personal access token alone the user
 // means their API, not the fake.
 func credentialsSet() bool {
-	for _, name := range []string{dbcloud.EnvAPIKey, dbcloud.EnvAPIKey + dbcloud.EnvFileSuffix,
-		dbcloud.EnvPublicKey, dbcloud.EnvSecretKey, dbcloud.EnvSecretKey + dbcloud.EnvFileSuffix} {
+	for _, name := range []string{"DBCLOUD_API_KEY", "DBCLOUD_API_KEY_FILE",
+		"DBCLOUD_PUBLIC_KEY", "DBCLOUD_SECRET_KEY", "DBCLOUD_SECRET_KEY_FILE"} {
 		if os.Getenv(name) != "" {
 			return true
 		}

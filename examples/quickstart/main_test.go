@@ -5,7 +5,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dbcloud/dbcloud-go"
 	"github.com/dbcloud/dbcloud-go/dbcloudtest"
 )
 
@@ -13,8 +12,8 @@ var fast = []string{"-step", "2ms", "-poll", "1ms"}
 
 func TestQuickstartOnEmbeddedFake(t *testing.T) {
 	dbcloudtest.CheckGoroutines(t)
-	for _, name := range []string{dbcloud.EnvAPIKey, dbcloud.EnvAPIKey + dbcloud.EnvFileSuffix,
-		dbcloud.EnvPublicKey, dbcloud.EnvSecretKey, dbcloud.EnvSecretKey + dbcloud.EnvFileSuffix} {
+	for _, name := range []string{"DBCLOUD_API_KEY", "DBCLOUD_API_KEY_FILE",
+		"DBCLOUD_PUBLIC_KEY", "DBCLOUD_SECRET_KEY", "DBCLOUD_SECRET_KEY_FILE"} {
 		t.Setenv(name, "")
 	}
 	var out, errOut strings.Builder
@@ -93,9 +92,9 @@ func TestQuickstartMissingVariables(t *testing.T) {
 		{"", "", "DBCLOUD_BASE_URL"},
 		{"http://127.0.0.1:1/v1", "", "DBCLOUD_PROJECT_ID"},
 	} {
-		t.Setenv(dbcloud.EnvAPIKey, "some-key")
-		t.Setenv(dbcloud.EnvBaseURL, tt.base)
-		t.Setenv(dbcloud.EnvProjectID, tt.project)
+		t.Setenv("DBCLOUD_API_KEY", "some-key")
+		t.Setenv("DBCLOUD_BASE_URL", tt.base)
+		t.Setenv("DBCLOUD_PROJECT_ID", tt.project)
 		var out, errOut strings.Builder
 		if code := run(t.Context(), fast, &out, &errOut); code != 1 {
 			t.Fatalf("exit %d, want 1", code)
@@ -132,9 +131,9 @@ func assertNothingLeft(t *testing.T, srv *dbcloudtest.Server) {
 func TestQuickstartWithATokenUsesTheAPI(t *testing.T) {
 	dbcloudtest.CheckGoroutines(t)
 	srv := startFake(t)
-	t.Setenv(dbcloud.EnvAPIKey, "")
-	t.Setenv(dbcloud.EnvPublicKey, "public-half")
-	t.Setenv(dbcloud.EnvSecretKey, "secret-half")
+	t.Setenv("DBCLOUD_API_KEY", "")
+	t.Setenv("DBCLOUD_PUBLIC_KEY", "public-half")
+	t.Setenv("DBCLOUD_SECRET_KEY", "secret-half")
 	var out, errOut strings.Builder
 	if code := run(t.Context(), fast, &out, &errOut); code != 1 {
 		t.Fatalf("exit %d, want 1\n%s\n%s", code, out.String(), errOut.String())
@@ -151,10 +150,10 @@ func TestQuickstartWithATokenUsesTheAPI(t *testing.T) {
 // reports the SDK's error instead of quietly using the embedded fake.
 func TestQuickstartWithHalfATokenFails(t *testing.T) {
 	dbcloudtest.CheckGoroutines(t)
-	t.Setenv(dbcloud.EnvAPIKey, "")
-	t.Setenv(dbcloud.EnvAPIKey+dbcloud.EnvFileSuffix, "")
-	t.Setenv(dbcloud.EnvPublicKey, "")
-	t.Setenv(dbcloud.EnvSecretKey, "secret-half")
+	t.Setenv("DBCLOUD_API_KEY", "")
+	t.Setenv("DBCLOUD_API_KEY_FILE", "")
+	t.Setenv("DBCLOUD_PUBLIC_KEY", "")
+	t.Setenv("DBCLOUD_SECRET_KEY", "secret-half")
 	var out, errOut strings.Builder
 	if code := run(t.Context(), fast, &out, &errOut); code != 1 {
 		t.Fatalf("exit %d, want 1\n%s\n%s", code, out.String(), errOut.String())
