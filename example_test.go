@@ -61,15 +61,22 @@ func ExampleServicesClient_WaitForConnectable() {
 	// READY, and then until the database answers: run migrations next.
 	// For a server certificate of a private CA, add
 	// dbcloud.WithTLSConfig(&tls.Config{RootCAs: pool}).
-	db, err := client.Services.WaitForConnectable(ctx, projectID, svc.ServiceID,
-		dbcloud.WithWaitTimeout(15*time.Minute),
-		dbcloud.WithProgress(func(p dbcloud.WaitProgress) { fmt.Println("status:", p.Status) }))
-	if err != nil {
-		log.Fatal(err) // a *WaitError; on a timeout it names the last probe's failure
+	wait := func() error {
+		db, err := client.Services.WaitForConnectable(ctx, projectID, svc.ServiceID,
+			dbcloud.WithWaitTimeout(15*time.Minute),
+			dbcloud.WithStopOn(dbcloud.StatusUnstable),
+			dbcloud.WithProgress(func(p dbcloud.WaitProgress) { fmt.Println(p) }))
+		if err != nil {
+			return err // a *WaitError naming the service; on a timeout, also the last probe's failure
+		}
+		fmt.Println("database answers at", db.Endpoint.Host)
+		return nil
 	}
-	fmt.Println("database answers at", db.Endpoint.Host)
+	if err := wait(); err != nil {
+		log.Fatal(err)
+	}
 	// Output:
-	// status: READY
+	// service "orders" (tsqcr8jka9): READY, waiting for connectable
 	// database answers at 127.0.0.1
 }
 
