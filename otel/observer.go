@@ -23,6 +23,14 @@
 // context: such a read's span has no parent, carries dbcloud.waits (how
 // many waits it serves) and a link to the span of each waiting caller.
 //
+// A deploy (package github.com/dbcloud/dbcloud-go/deploy, on a Client with
+// this Observer) is a span named by its run ("deploy.Apply",
+// "deploy.Destroy") with a child span for each step, named by the step
+// and carrying the resource's dbcloud.resource.kind, dbcloud.resource.name
+// and ids; each step's calls, its waits' polls included, are children of
+// the step's span. These spans are not counted by the metrics, which count
+// the API's calls.
+//
 // # Metrics
 //
 // All in the meter "github.com/dbcloud/dbcloud-go/otel":
@@ -175,6 +183,8 @@ const (
 	keyAttempts    = attribute.Key("dbcloud.attempts")
 	keyReconciled  = attribute.Key("dbcloud.reconciled")
 	keyWaits       = attribute.Key("dbcloud.waits")
+	keyKind        = attribute.Key("dbcloud.resource.kind")
+	keyName        = attribute.Key("dbcloud.resource.name")
 )
 
 // StartCall starts the call's span and counts it in flight. The span of a
@@ -182,6 +192,9 @@ const (
 // span of each wait's caller: a shared read runs under the poller's
 // context, so it has no caller's span as its parent.
 func (o *Observer) StartCall(ctx context.Context, call dbcloud.CallInfo) context.Context {
+	if call.Method == "" {
+		return o.startUnit(ctx, call)
+	}
 	if len(call.Serves) == 0 {
 		return o.startCall(ctx, call)
 	}
@@ -202,6 +215,18 @@ func (o *Observer) startCall(ctx context.Context, call dbcloud.CallInfo, opts ..
 	opts = append(opts, internalKind, trace.WithAttributes(attrs...))
 	ctx, _ = o.tracer.Start(ctx, callName(call), opts...)
 	o.inFlight.Add(ctx, 1, o.set(attrKey{call.Operation, call.Method, call.Path, "", "", ""}).add...)
+	return ctx
+}
+
+// startUnit starts the span of a unit of work that sends nothing itself (a
+// deploy run or step), whose calls are its children: a span, no metric,
+// since the metrics count the API's calls.
+func (o *Observer) startUnit(ctx context.Context, call dbcloud.CallInfo) context.Context {
+	attrs := make([]attribute.KeyValue, 0, 6)
+	attrs = append(attrs, keyOperation.String(call.Operation))
+	attrs = appendNonEmpty(attrs, keyKind.String(string(call.Kind)), keyName.String(call.Name),
+		keyProjectID.String(call.ProjectID), keyServiceID.String(call.ServiceID), keyReplicaSet.String(call.ReplicaSetID))
+	ctx, _ = o.tracer.Start(ctx, call.Operation, internalKind, trace.WithAttributes(attrs...))
 	return ctx
 }
 
@@ -269,10 +294,19 @@ func (o *Observer) EndAttempt(ctx context.Context, call dbcloud.CallInfo, a dbcl
 	}
 }
 
-// EndCall ends the call's span and records the call.
+// EndCall ends the call's span and records the call; a unit of work's
+// span (see startUnit) is ended with its error, if any.
 func (o *Observer) EndCall(ctx context.Context, call dbcloud.CallInfo, r dbcloud.CallResult) {
 	span := trace.SpanFromContext(ctx)
 	errType := errorType(r.Err, r.StatusCode)
+	if call.Method == "" {
+		if r.Err != nil {
+			span.SetAttributes(keyErrorType.String(errType))
+			span.SetStatus(codes.Error, r.Err.Error())
+		}
+		span.End()
+		return
+	}
 	if span.IsRecording() {
 		var buf [4]attribute.KeyValue
 		kv := append(buf[:0], keyAttempts.Int(r.Attempts))

@@ -332,3 +332,42 @@ func TestMetricsHaveNoIDs(t *testing.T) {
 		}
 	}
 }
+
+// A unit of work that sends nothing itself (a deploy run or step: no
+// Method) is a span with the resource's kind, name and ids, whose calls are
+// its children; it is counted by no metric, and its failure marks its span.
+func TestUnitOfWorkIsASpanAroundItsCalls(t *testing.T) {
+	h := newHarness(t)
+	step := dbcloud.CallInfo{Operation: "deploy.update", Kind: dbcloud.KindReplicaSet, Name: "orders-read",
+		ProjectID: "p1", ServiceID: "s1", ReplicaSetID: "rs1"}
+	ctx := h.obs.StartCall(t.Context(), step)
+	get := dbcloud.CallInfo{Operation: "ReplicaSets.List", Method: http.MethodGet, Path: "/projects/{project_id}/services/{service_id}/replicaSets", ProjectID: "p1", ServiceID: "s1"}
+	h.run(ctx, get, []dbcloud.AttemptInfo{{StatusCode: 200}}, dbcloud.CallResult{Attempts: 1, StatusCode: 200})
+	h.obs.EndCall(ctx, step, dbcloud.CallResult{Err: errors.New("stale plan")})
+
+	spans := h.spans.Ended()
+	byName := map[string]sdktrace.ReadOnlySpan{}
+	for _, s := range spans {
+		byName[s.Name()] = s
+	}
+	unit, call := byName["deploy.update"], byName["ReplicaSets.List"]
+	if unit == nil || call == nil || len(spans) != 3 {
+		t.Fatalf("spans %v, want the step, its call and the call's attempt", spans)
+	}
+	if call.Parent().SpanID() != unit.SpanContext().SpanID() {
+		t.Error("the call is not a child of its step")
+	}
+	want := map[attribute.Key]string{"dbcloud.resource.kind": "replica set", "dbcloud.resource.name": "orders-read",
+		"dbcloud.project_id": "p1", "dbcloud.service_id": "s1", "dbcloud.replica_set_id": "rs1", "dbcloud.operation": "deploy.update"}
+	for _, kv := range unit.Attributes() {
+		if w, ok := want[kv.Key]; ok && kv.Value.AsString() == w {
+			delete(want, kv.Key)
+		}
+	}
+	if len(want) != 0 || unit.Status().Code != codes.Error {
+		t.Errorf("step span: missing %v, status %v", want, unit.Status())
+	}
+	if got := counts(t, h.metrics(t)["dbcloud.client.calls"]); len(got) != 1 || !strings.Contains(got[0], "ReplicaSets.List") {
+		t.Errorf("calls counted: %v, want the API call alone", got)
+	}
+}
