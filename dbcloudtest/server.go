@@ -21,10 +21,10 @@ type Server struct {
 	// ProjectID is the first project the server knows.
 	ProjectID string
 
-	cfg   httpapi.Config // the API's, with its defaults
-	model *model.Model
-	front *front
-	ln    *listener
+	cfg   httpapi.Config // the API's, with its defaults: the credentials Client sends
+	model *model.Model   // the state the helpers read and force
+	front *front         // what counts, records and faults requests
+	ln    *listener      // what serves front on URL
 
 	mu      sync.Mutex
 	clients []*dbcloud.Client
@@ -60,16 +60,8 @@ func NewServerAt(addr string, opts ...Option) (*Server, error) {
 		return nil, fmt.Errorf("dbcloudtest: %w", err) // on Unix, errors.Is(err, syscall.EADDRINUSE) holds
 	}
 	api := ln.front.api
-	s := &Server{
-		URL:       ln.url,
-		APIKey:    api.Config().APIKey,
-		ProjectID: api.Config().Projects[0],
-		cfg:       api.Config(),
-		model:     api.Model(),
-		front:     ln.front,
-		ln:        ln,
-	}
-	return s, nil
+	c := api.Config()
+	return &Server{URL: ln.url, APIKey: c.APIKey, ProjectID: c.Projects[0], cfg: c, model: api.Model(), front: ln.front, ln: ln}, nil
 }
 
 // Close stops the server: it closes the listener and every connection, ends

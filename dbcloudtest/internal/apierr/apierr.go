@@ -13,10 +13,10 @@ import (
 // Error is a failed request: it becomes the error body of the live
 // service, {"code", "message", "details"}, sent with Status.
 type Error struct {
-	Status  int
-	Code    string
-	Message string
-	Details string
+	Status  int    // the HTTP status
+	Code    string // the status's name in the body: CONFLICT, say
+	Message string // what went wrong, starting with the field for a 400
+	Details string // what it went wrong with: the field, id or status
 }
 
 // Error returns the message of the error body.

@@ -25,12 +25,12 @@ var Epoch = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 // Fake is an API served by httptest until the test ends, and a client for
 // it.
 type Fake struct {
-	T     *testing.T
-	Srv   *httptest.Server
-	Base  string // Srv.URL + "/v1"
-	Key   string // the API key sent
-	Proj  string // the project of SvcPath and Create
-	Clock *clock.Clock
+	T     *testing.T       // the test that fails on a bad answer
+	Srv   *httptest.Server // the server of the API's handler
+	Base  string           // Srv.URL + "/v1"
+	Key   string           // the API key sent
+	Proj  string           // the project of SvcPath and Create
+	Clock *clock.Clock     // the API's clock, which Ready moves
 }
 
 // Serve serves h until the test ends; requests send key, in project proj,
@@ -46,8 +46,8 @@ func Serve(t *testing.T, h http.Handler, key, proj string, clk *clock.Clock) *Fa
 type Resp struct {
 	Status int
 	Header http.Header
-	Raw    []byte
-	Body   any // decoded with UseNumber; nil when empty
+	Raw    []byte // the body as sent
+	Body   any    // Raw decoded with UseNumber, when JSON; nil when empty
 }
 
 // Obj returns the body as a JSON object, failing the test otherwise.

@@ -26,9 +26,9 @@ const (
 // Config is what the server's options set for the API, each field meaning
 // what its option's doc says.
 type Config struct {
-	Model    model.Config
-	APIKey   string   // WithAPIKey; "" is the default key
-	Projects []string // WithProjects; empty is the default project alone
+	Model    model.Config // the model's, which New makes
+	APIKey   string       // WithAPIKey; "" is the default key
+	Projects []string     // WithProjects; empty is the default project alone
 
 	PATPublic, PATSecret string        // WithPersonalAccessToken
 	TokenLife            time.Duration // WithBearerTokens

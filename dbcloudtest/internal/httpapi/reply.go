@@ -39,7 +39,7 @@ func errorReply(err error, header http.Header) reply {
 // cut it.
 type Encoded struct {
 	Status int
-	Header http.Header
+	Header http.Header // X-Request-Id included, and Content-Length unless 204
 	Body   []byte
 }
 

@@ -6,10 +6,10 @@ import "strings"
 // where to resume it, so every page of a walk must repeat the same filter.
 // Times are Unix nanoseconds, as the store keeps them.
 type Filter struct {
-	Since, Until       int64 // Since <= timestamp < Until
-	HasSince, HasUntil bool
-	Node               int32
-	HasNode            bool
+	Since, Until       int64    // Since <= timestamp < Until, each if Has
+	HasSince, HasUntil bool     // Since, Until apply
+	Node               int32    // the node that wrote the entry, if HasNode
+	HasNode            bool     // Node applies
 	Search             []string // lower case; a message must contain each
 
 	sevs    uint8 // bit per severity

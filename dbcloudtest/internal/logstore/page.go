@@ -21,15 +21,14 @@ const (
 // Position is where a walk resumes: what a cursor carries.
 type Position struct {
 	Kind Kind
-	N    int64
+	N    int64 // the sequence number, or the offset, Kind says
 }
 
 // Page is one page of a walk, newest first.
 type Page struct {
-	Entries []Entry
-	// Next is where the walk resumes, when More.
-	Next Position
-	More bool
+	Entries []Entry  // newest first; never nil
+	Next    Position // where the walk resumes, when More
+	More    bool     // the walk has more entries
 }
 
 // Read reads one page of the walk f asks for: at most size entries, newest

@@ -17,7 +17,7 @@ import (
 // that wrote it (0 the primary, 1 to n the HA replicas).
 type Entry struct {
 	dbcloud.LogEntry
-	Node int
+	Node int // 0: the primary; 1 to n: an HA replica
 }
 
 // rec is one stored entry. Messages are rendered from a template and an

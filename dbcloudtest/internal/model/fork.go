@@ -11,8 +11,8 @@ import (
 // ForkSpec is what a fork asks for, read and checked; Strategy only goes
 // to the logs.
 type ForkSpec struct {
-	Name, Env, Strategy string
-	CPU, Mem            int
+	Name, Env, Strategy string // Strategy: LAST_SNAPSHOT, NOW or PITR
+	CPU, Mem            int    // millicores and gigabytes
 }
 
 // ForkService makes a new service from a READY parent and renders it as

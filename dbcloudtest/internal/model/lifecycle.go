@@ -15,8 +15,8 @@ import (
 
 // ServiceSpec is what a create asks for, read and checked.
 type ServiceSpec struct {
-	Name, Type, Region, Env string
-	CPU, Mem, Replicas      int
+	Name, Type, Region, Env string // Type: one of the Type constants; Env: EnvDev or EnvProd
+	CPU, Mem, Replicas      int    // millicores, gigabytes and HA replicas
 }
 
 // Services renders every service of a project, oldest first.

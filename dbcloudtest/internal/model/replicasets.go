@@ -15,7 +15,7 @@ import (
 // SetSpec is what a replica set's create asks for, read and checked.
 type SetSpec struct {
 	Name            string
-	Nodes, CPU, Mem int
+	Nodes, CPU, Mem int // nodes, and the millicores and gigabytes of each
 }
 
 // CreateReplicaSet adds a set to a READY service and renders it as the
