@@ -24,21 +24,21 @@ const (
 // type can be checked and named in the error the way the live service does.
 type jsonBody map[string]json.RawMessage
 
-// parseBody reads the body of an operation that takes one: a JSON object,
-// sent as such, whole.
-func parseBody(c *call) (jsonBody, error) {
-	if c.rawErr != nil {
-		if _, ok := errors.AsType[*http.MaxBytesError](c.rawErr); ok {
+// parseBody reads the body of an operation that takes one, raw as read
+// with readErr and sent as contentType: a JSON object, sent as such, whole.
+func parseBody(contentType string, raw []byte, readErr error) (jsonBody, error) {
+	if readErr != nil {
+		if _, ok := errors.AsType[*http.MaxBytesError](readErr); ok {
 			return nil, apierr.BadRequest("body", fmt.Sprintf("must be at most %d bytes", MaxBodyBytes))
 		}
-		return nil, apierr.BadRequest("body", "could not be read: "+c.rawErr.Error())
+		return nil, apierr.BadRequest("body", "could not be read: "+readErr.Error())
 	}
-	if mt, _, err := mime.ParseMediaType(c.r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
+	if mt, _, err := mime.ParseMediaType(contentType); err != nil || mt != "application/json" {
 		return nil, apierr.BadRequest("Content-Type", "must be application/json")
 	}
 	var b jsonBody
-	if err := json.Unmarshal(c.raw, &b); err != nil || b == nil {
-		if err == nil || json.Valid(c.raw) {
+	if err := json.Unmarshal(raw, &b); err != nil || b == nil {
+		if err == nil || json.Valid(raw) {
 			return nil, apierr.BadRequest("body", "must be a JSON object")
 		}
 		return nil, apierr.BadRequest("body", "malformed JSON: "+err.Error())

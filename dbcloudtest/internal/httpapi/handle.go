@@ -68,7 +68,7 @@ func (a *API) resolve(c *call, withBody bool) (err error) {
 		}
 	}
 	if withBody {
-		c.body, err = parseBody(c)
+		c.body, err = parseBody(c.r.Header.Get("Content-Type"), c.raw, c.rawErr)
 	}
 	return err
 }
