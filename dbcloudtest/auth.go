@@ -1,11 +1,6 @@
 package dbcloudtest
 
 import (
-	"crypto/subtle"
-	"encoding/base64"
-	"net/http"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/dbcloud/dbcloud-go"
@@ -34,7 +29,7 @@ func WithPersonalAccessToken(publicKey, secretKey string) Option {
 			panic("dbcloudtest: WithPersonalAccessToken: the public key holds a colon")
 		}
 	}
-	return func(c *config) { c.patPublic, c.patSecret, c.tokenLife = publicKey, secretKey, 0 }
+	return func(c *config) { c.api.PATPublic, c.api.PATSecret, c.api.TokenLife = publicKey, secretKey, 0 }
 }
 
 // WithBearerTokens makes the server accept only Bearer tokens it issued
@@ -49,7 +44,7 @@ func WithBearerTokens(lifetime time.Duration) Option {
 	if lifetime <= 0 {
 		panic("dbcloudtest: WithBearerTokens: lifetime must be positive, not " + lifetime.String())
 	}
-	return func(c *config) { c.tokenLife, c.patPublic, c.patSecret = lifetime, "", "" }
+	return func(c *config) { c.api.TokenLife, c.api.PATPublic, c.api.PATSecret = lifetime, "", "" }
 }
 
 // IssueToken issues a Bearer token that the server accepts until its
@@ -57,81 +52,20 @@ func WithBearerTokens(lifetime time.Duration) Option {
 // server's clock. Each call issues a new token; earlier ones stay valid
 // until they expire. It panics on a server made without WithBearerTokens.
 func (s *Server) IssueToken() dbcloud.Token {
-	return s.api.issueToken()
+	if s.cfg.TokenLife <= 0 {
+		panic("dbcloudtest: tokens are issued only by a server made WithBearerTokens")
+	}
+	tok, exp := s.model.IssueToken(s.cfg.TokenLife)
+	return dbcloud.Token{AccessToken: dbcloud.Secret(tok), Expiry: exp}
 }
 
 // TokenSource returns a dbcloud.TokenSource whose every Token call issues a
 // new token (IssueToken), for dbcloud.BearerTokens. It panics on a server
 // made without WithBearerTokens.
 func (s *Server) TokenSource() dbcloud.TokenSource {
-	s.api.issueToken() // fail at once, not at the client's first call
+	s.IssueToken() // fail at once, not at the client's first call
 	return dbcloud.TokenSourceFunc(func() (*dbcloud.Token, error) {
-		t := s.api.issueToken()
+		t := s.IssueToken()
 		return &t, nil
 	})
-}
-
-// credentials are the ones Client uses: those the server accepts.
-func (s *Server) credentials() dbcloud.Credentials {
-	switch {
-	case s.api.patPublic != "":
-		return dbcloud.PersonalAccessToken(s.api.patPublic, s.api.patSecret)
-	case s.api.tokenLife > 0:
-		return dbcloud.BearerTokens(s.TokenSource())
-	}
-	return dbcloud.APIKey(s.APIKey)
-}
-
-func (a *engine) issueToken() dbcloud.Token {
-	if a.tokenLife <= 0 {
-		panic("dbcloudtest: tokens are issued only by a server made WithBearerTokens")
-	}
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if a.tokens == nil {
-		a.tokens = make(map[string]time.Time)
-	}
-	tok := "fake-token-" + strconv.Itoa(len(a.tokens)+1) + "-" + a.randString(16, lowerAlnum)
-	exp := a.clock.peek().Add(a.tokenLife)
-	a.tokens[tok] = exp
-	return dbcloud.Token{AccessToken: dbcloud.Secret(tok), Expiry: exp}
-}
-
-// authorized checks the request's one Authorization header against the
-// credentials the server accepts; the error is the 401 to answer.
-func (a *engine) authorized(r *http.Request) error {
-	got := r.Header.Values("Authorization")
-	h := ""
-	if len(got) == 1 {
-		h = got[0]
-	}
-	switch {
-	case a.patPublic != "":
-		want := "Basic " + base64.StdEncoding.EncodeToString([]byte(a.patPublic+":"+a.patSecret))
-		if subtle.ConstantTimeCompare([]byte(h), []byte(want)) == 1 {
-			return nil
-		}
-		return &apiError{http.StatusUnauthorized, "UNAUTHORIZED", "missing or invalid personal access token",
-			`send the header "Authorization: Basic base64(<public key>:<secret key>)"`}
-	case a.tokenLife > 0:
-		tok, ok := strings.CutPrefix(h, "Bearer ")
-		if ok && a.tokenValid(tok) {
-			return nil
-		}
-		return &apiError{http.StatusUnauthorized, "UNAUTHORIZED", "missing, unknown or expired token",
-			`send the header "Authorization: Bearer <token>" with a token that has not expired`}
-	case h == "Bearer "+a.apiKey:
-		return nil
-	}
-	return &apiError{http.StatusUnauthorized, "UNAUTHORIZED", "missing or invalid API key",
-		`send the header "Authorization: Bearer <API key>"`}
-}
-
-// tokenValid reports whether tok was issued and has not expired on the
-// server's clock.
-func (a *engine) tokenValid(tok string) bool {
-	a.mu.Lock()
-	exp, ok := a.tokens[tok]
-	a.mu.Unlock()
-	return ok && a.clock.peek().Before(exp)
 }

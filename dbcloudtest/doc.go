@@ -169,9 +169,10 @@
 // # What the model does
 //
 // This section and Endpoints are the one statement of the fake's model: the
-// engine behind Server (this package's engine_*.go files), the SDK's
-// behaviour tests, the examples and the chaos soak all meet this model, and
-// their docs point here.
+// implementation behind Server (this package's internal packages: model
+// beneath httpapi beneath the Server API), the SDK's behaviour tests, the
+// examples and the chaos soak all meet this model, and their docs point
+// here.
 //
 // Service statuses move like this, one step each; an operation that finds
 // the service in another status gets 409 CONFLICT:

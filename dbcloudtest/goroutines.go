@@ -1,15 +1,10 @@
 package dbcloudtest
 
 import (
-	"runtime"
 	"testing"
-	"time"
-)
 
-// settle is how long goroutines get to finish after a test: closing a
-// server or a connection ends its goroutines soon, not at once, and there is
-// no event to wait on.
-const settle = 3 * time.Second
+	"github.com/dbcloud/dbcloud-go/dbcloudtest/internal/goroutines"
+)
 
 // CheckGoroutines fails t if, when t ends, more goroutines run than when
 // CheckGoroutines was called: a wait, a log follower or a probe that your
@@ -22,12 +17,7 @@ const settle = 3 * time.Second
 // process, so it suits tests that do not run in parallel with others.
 func CheckGoroutines(t testing.TB) {
 	t.Helper()
-	before := runtime.NumGoroutine()
-	t.Cleanup(func() {
-		if n, stacks := GoroutinesLeft(before); n > 0 {
-			t.Errorf("%d goroutines left behind (%d before the test):\n%s", n, before, stacks)
-		}
-	})
+	goroutines.Check(t)
 }
 
 // GoroutinesLeft waits, for up to a few seconds, until no more than before
@@ -35,17 +25,4 @@ func CheckGoroutines(t testing.TB) {
 // many more are left (0 when none) and, when some are, the stacks of all
 // goroutines, taken right after that count. It serves harnesses that report
 // a leak rather than fail a test with it, such as a soak's summary.
-func GoroutinesLeft(before int) (n int, stacks []byte) {
-	deadline := time.Now().Add(settle)
-	for {
-		n = runtime.NumGoroutine() - before
-		if n <= 0 {
-			return 0, nil
-		}
-		if time.Now().After(deadline) {
-			buf := make([]byte, 1<<20)
-			return n, buf[:runtime.Stack(buf, true)]
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-}
+func GoroutinesLeft(before int) (n int, stacks []byte) { return goroutines.Left(before) }

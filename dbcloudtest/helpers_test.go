@@ -26,6 +26,21 @@ func create(t testing.TB, c *dbcloud.Client, project string) *dbcloud.Service {
 	return svc
 }
 
+// createSeeded creates a service with n generated log entries besides its
+// own and returns it with the whole history the server holds.
+func createSeeded(t testing.TB, srv *dbcloudtest.Server, c *dbcloud.Client, n int) (*dbcloud.Service, []dbcloud.LogEntry) {
+	t.Helper()
+	svc := create(t, c, srv.ProjectID)
+	if err := srv.SeedLogs(svc.ServiceID, n); err != nil {
+		t.Fatal(err)
+	}
+	held, err := srv.Logs(svc.ServiceID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return svc, held
+}
+
 // createReady creates a service and waits until it is READY.
 func createReady(t testing.TB, c *dbcloud.Client, project string) *dbcloud.Service {
 	t.Helper()

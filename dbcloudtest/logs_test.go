@@ -88,14 +88,7 @@ func TestFollowLogsSeesAppendedLines(t *testing.T) {
 func TestLogs(t *testing.T) {
 	srv := newServer(t, dbcloudtest.WithSeed(3))
 	c := srv.Client()
-	svc := create(t, c, srv.ProjectID)
-	if err := srv.SeedLogs(svc.ServiceID, 1200); err != nil {
-		t.Fatal(err)
-	}
-	held, err := srv.Logs(svc.ServiceID)
-	if err != nil {
-		t.Fatal(err)
-	}
+	svc, held := createSeeded(t, srv, c, 1200)
 	read := allLogs(t, c, srv.ProjectID, svc.ServiceID)
 	if len(read) != len(held) || len(read) < 1200 {
 		t.Fatalf("read %d entries, Logs returned %d", len(read), len(held))

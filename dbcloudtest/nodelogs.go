@@ -2,6 +2,7 @@ package dbcloudtest
 
 import (
 	"github.com/dbcloud/dbcloud-go"
+	"github.com/dbcloud/dbcloud-go/dbcloudtest/internal/logstore"
 )
 
 // NodeLogEntry is a log entry written by one node of a service: Node 0 is
@@ -21,7 +22,11 @@ type NodeLogEntry struct {
 // AppendNodeLogs with every Node 0. A negative Node is an error, and then
 // none of the entries is added.
 func (s *Server) AppendNodeLogs(serviceID string, entries ...NodeLogEntry) error {
-	return s.api.appendLogs(serviceID, entries...)
+	recs := make([]logstore.Entry, len(entries))
+	for i, e := range entries {
+		recs[i] = logstore.Entry(e)
+	}
+	return s.model.AppendLogs(serviceID, recs...)
 }
 
 // NodeLogs returns a service's whole log history, newest first, as Logs
@@ -29,5 +34,10 @@ func (s *Server) AppendNodeLogs(serviceID string, entries ...NodeLogEntry) error
 // filters on dbcloud.LogOptions.Node can compute what the filter should
 // keep from what the server holds.
 func (s *Server) NodeLogs(serviceID string) ([]NodeLogEntry, error) {
-	return s.api.logs(serviceID)
+	recs, err := s.model.Logs(serviceID)
+	out := make([]NodeLogEntry, len(recs))
+	for i, r := range recs {
+		out[i] = NodeLogEntry(r)
+	}
+	return out, err
 }

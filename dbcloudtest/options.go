@@ -3,31 +3,19 @@ package dbcloudtest
 import (
 	"strconv"
 	"time"
+
+	"github.com/dbcloud/dbcloud-go/dbcloudtest/internal/httpapi"
 )
 
 // Option configures a Server in NewServer or NewServerAt.
 type Option func(*config)
 
-// config is what the options set, each field meaning what its option's
-// doc says; the engine keeps it and only reads it.
+// config is what the options set: the API's configuration, which holds
+// the model's, and what only the request log reads. Each field means what
+// its option's doc says.
 type config struct {
-	step     time.Duration // WithStep
-	seed     uint64        // WithSeed
-	apiKey   string        // WithAPIKey; "" is defaultAPIKey
-	projects []string      // WithProjects; empty is defaultProjectID alone
-	start    time.Time     // WithStartTime; zero is the machine's time
-	connect  time.Duration // WithConnectDelay
-	tick     time.Duration // WithTickingClock; 0: the clock is not ticking
-	realTime bool          // WithRealTime
-	logEvery time.Duration // WithLogInterval
-	logKeep  int           // WithLogRetention
-	noLog    bool          // WithRequestLog(false)
-
-	patPublic, patSecret string        // WithPersonalAccessToken
-	tokenLife            time.Duration // WithBearerTokens
-
-	sinceExclusive bool // WithExclusiveSince
-	windowCursors  bool // WithWindowCursors
+	api   httpapi.Config
+	noLog bool // WithRequestLog(false)
 }
 
 // WithStep sets how long each status of an asynchronous operation lasts on
@@ -40,14 +28,14 @@ func WithStep(d time.Duration) Option {
 	if d < 0 {
 		panic("dbcloudtest: WithStep: negative duration " + d.String())
 	}
-	return func(c *config) { c.step = d }
+	return func(c *config) { c.api.Model.Step = d }
 }
 
 // WithSeed sets the seed of the server's ids, passwords and generated logs.
 // Servers with the same seed given the same requests make the same ones; the
 // default seed is 0, so every test run is repeatable without it.
 func WithSeed(seed uint64) Option {
-	return func(c *config) { c.seed = seed }
+	return func(c *config) { c.api.Model.Seed = seed }
 }
 
 // WithAPIKey sets the only API key the server accepts (in
@@ -57,7 +45,7 @@ func WithAPIKey(key string) Option {
 	if key == "" {
 		panic("dbcloudtest: WithAPIKey: empty key")
 	}
-	return func(c *config) { c.apiKey = key }
+	return func(c *config) { c.api.APIKey = key }
 }
 
 // WithProjects sets the projects the server knows, the first being
@@ -70,7 +58,7 @@ func WithProjects(ids ...string) Option {
 		}
 	}
 	ids = append([]string(nil), ids...)
-	return func(c *config) { c.projects = ids }
+	return func(c *config) { c.api.Projects = ids }
 }
 
 // WithStartTime sets where the server's clock starts. The default is the
@@ -79,7 +67,7 @@ func WithProjects(ids ...string) Option {
 // server hands out (a service's Created, its log entries) the same on every
 // run, for tests and examples that compare or print them.
 func WithStartTime(t time.Time) Option {
-	return func(c *config) { c.start = t }
+	return func(c *config) { c.api.Model.Start = t }
 }
 
 // WithConnectDelay sets how long, on the server's clock, a database warms
@@ -93,7 +81,7 @@ func WithConnectDelay(d time.Duration) Option {
 	if d < 0 {
 		panic("dbcloudtest: WithConnectDelay: negative duration " + d.String())
 	}
-	return func(c *config) { c.connect = d }
+	return func(c *config) { c.api.Model.Connect = d }
 }
 
 // WithTickingClock makes the server's clock move forward by tick each time
@@ -114,7 +102,7 @@ func WithTickingClock(tick time.Duration) Option {
 	if tick <= 0 {
 		panic("dbcloudtest: WithTickingClock: tick must be positive, not " + tick.String())
 	}
-	return func(c *config) { c.tick, c.realTime = tick, false }
+	return func(c *config) { c.api.Model.Tick, c.api.Model.RealTime = tick, false }
 }
 
 // WithRealTime makes the server's clock follow the machine's time (plus
@@ -129,7 +117,7 @@ func WithTickingClock(tick time.Duration) Option {
 //
 // It replaces WithTickingClock; the last of the two given wins.
 func WithRealTime() Option {
-	return func(c *config) { c.realTime, c.tick = true, 0 }
+	return func(c *config) { c.api.Model.RealTime, c.api.Model.Tick = true, 0 }
 }
 
 // WithLogInterval has every service write one generated PostgreSQL log line
@@ -143,7 +131,7 @@ func WithLogInterval(d time.Duration) Option {
 	if d < 0 {
 		panic("dbcloudtest: WithLogInterval: negative duration " + d.String())
 	}
-	return func(c *config) { c.logEvery = d }
+	return func(c *config) { c.api.Model.LogEvery = d }
 }
 
 // WithLogRetention bounds each service's log history as the real service's
@@ -156,7 +144,7 @@ func WithLogRetention(n int) Option {
 	if n < 0 {
 		panic("dbcloudtest: WithLogRetention: negative count " + strconv.Itoa(n))
 	}
-	return func(c *config) { c.logKeep = n }
+	return func(c *config) { c.api.Model.LogKeep = n }
 }
 
 // WithRequestLog(false) stops the server from keeping every request it sees
@@ -177,5 +165,5 @@ func WithRequestLog(keep bool) Option {
 // against such a server: with this option, a client that keys anything on
 // the cursor's text alone sees a cycle where there is none.
 func WithWindowCursors() Option {
-	return func(c *config) { c.windowCursors = true }
+	return func(c *config) { c.api.WindowCursors = true }
 }

@@ -8,5 +8,5 @@ package dbcloudtest
 // with the default server and once with this option, and check that it
 // neither repeats nor loses an entry that sits exactly on the bound.
 func WithExclusiveSince() Option {
-	return func(c *config) { c.sinceExclusive = true }
+	return func(c *config) { c.api.SinceExclusive = true }
 }

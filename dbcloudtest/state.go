@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"github.com/dbcloud/dbcloud-go"
+	"github.com/dbcloud/dbcloud-go/dbcloudtest/internal/logstore"
+	"github.com/dbcloud/dbcloud-go/dbcloudtest/internal/wire"
 )
 
 // Advance moves the server's clock forward by d. With WithStep(d), each
@@ -14,7 +16,7 @@ func (s *Server) Advance(d time.Duration) {
 	if d < 0 {
 		panic("dbcloudtest: Advance: negative duration " + d.String())
 	}
-	s.api.clock.advance(d)
+	s.model.Clock().Advance(d)
 }
 
 // Now returns the time on the server's clock: where it started plus every
@@ -23,7 +25,7 @@ func (s *Server) Advance(d time.Duration) {
 // compares times it is sent with this clock, not with
 // time.Now: derive a log window from it. (A PITR fork's TargetTime is
 // judged on both clocks: see "Time" in the package doc.)
-func (s *Server) Now() time.Time { return s.api.clock.peek() }
+func (s *Server) Now() time.Time { return s.model.Clock().Peek() }
 
 // Service returns the service with this id, in any project, as a GET of it
 // would return it now (InitialPassword is empty: the API sends it only in
@@ -31,11 +33,11 @@ func (s *Server) Now() time.Time { return s.api.clock.peek() }
 // service, or no longer: a deleted service is gone once its deletion is
 // done.
 func (s *Server) Service(serviceID string) (svc dbcloud.Service, ok bool) {
-	body, ok := s.api.serviceView(serviceID)
+	v, ok := s.model.ServiceView(serviceID)
 	if !ok {
 		return dbcloud.Service{}, false
 	}
-	mustDecode(body, &svc)
+	mustDecode(v, &svc)
 	return svc, true
 }
 
@@ -44,14 +46,14 @@ func (s *Server) Service(serviceID string) (svc dbcloud.Service, ok bool) {
 // now.
 func (s *Server) Services() []dbcloud.Service {
 	var out []dbcloud.Service
-	mustDecode(s.api.servicesView(), &out)
+	mustDecode(s.model.ServicesView(), &out)
 	return out
 }
 
-// mustDecode decodes a view the engine just encoded from the SDK's own wire
-// shapes: a failure is a bug in this package.
-func mustDecode(body []byte, v any) {
-	if err := json.Unmarshal(body, v); err != nil {
+// mustDecode decodes a view of the model, through its wire encoding, into
+// the SDK's type for it: a failure is a bug in this package.
+func mustDecode(view, v any) {
+	if err := json.Unmarshal(wire.Encode(view), v); err != nil {
 		panic("dbcloudtest: decoding the server's own view: " + err.Error())
 	}
 }
@@ -62,21 +64,21 @@ func mustDecode(body []byte, v any) {
 // to. The model then treats the service as it treats that status: a
 // DELETED service stays readable and refuses every change with 409.
 func (s *Server) SetStatus(serviceID string, status dbcloud.ServiceStatus) error {
-	return s.api.setStatus(serviceID, string(status))
+	return s.model.SetStatus(serviceID, string(status))
 }
 
 // SetReplicaSetStatus forces a read replica set into status (for example
 // dbcloud.ReplicaSetError, from which the API refuses a resize but allows a
 // delete) and cancels the statuses its last operation had planned.
 func (s *Server) SetReplicaSetStatus(serviceID, replicaSetID string, status dbcloud.ReplicaSetStatus) error {
-	return s.api.setReplicaSetStatus(serviceID, replicaSetID, string(status))
+	return s.model.SetReplicaSetStatus(serviceID, replicaSetID, string(status))
 }
 
 // SeedLogs adds n generated PostgreSQL log entries to a service's history,
 // all older than the entries it has, a few seconds apart and of every
 // severity, so that a test can page through a long history or filter it.
 func (s *Server) SeedLogs(serviceID string, n int) error {
-	return s.api.seedLogs(serviceID, n)
+	return s.model.SeedLogs(serviceID, n)
 }
 
 // AppendLogs adds entries to a service's history, each at its Timestamp:
@@ -90,11 +92,11 @@ func (s *Server) SeedLogs(serviceID string, n int) error {
 // than the whole history leave every cursor handed out valid; one placed
 // between existing entries can make a walk under way see an entry twice.
 func (s *Server) AppendLogs(serviceID string, entries ...dbcloud.LogEntry) error {
-	recs := make([]NodeLogEntry, len(entries))
+	recs := make([]logstore.Entry, len(entries))
 	for i, e := range entries {
-		recs[i] = NodeLogEntry{LogEntry: e}
+		recs[i] = logstore.Entry{LogEntry: e}
 	}
-	return s.api.appendLogs(serviceID, recs...)
+	return s.model.AppendLogs(serviceID, recs...)
 }
 
 // Logs returns a service's whole log history, newest first: what the logs

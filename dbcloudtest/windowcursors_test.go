@@ -16,14 +16,7 @@ import (
 func TestWindowCursors(t *testing.T) {
 	srv := newServer(t, dbcloudtest.WithWindowCursors())
 	c := srv.Client()
-	svc := create(t, c, srv.ProjectID)
-	if err := srv.SeedLogs(svc.ServiceID, 1234); err != nil {
-		t.Fatal(err)
-	}
-	held, err := srv.Logs(svc.ServiceID)
-	if err != nil {
-		t.Fatal(err)
-	}
+	svc, held := createSeeded(t, srv, c, 1234)
 
 	// Two windows: before the newest entry, and before the 100th newest.
 	var cursors []string
