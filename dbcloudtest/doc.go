@@ -172,7 +172,9 @@
 // implementation behind Server (this package's internal packages: model
 // beneath httpapi beneath the Server API), the SDK's behaviour tests, the
 // examples and the chaos soak all meet this model, and their docs point
-// here.
+// here. What the SDK sends to it, endpoint by endpoint, and how it pages a
+// log read, is the repository's docs/wire.md: the reference for a proxy or a
+// fake of the API in another language.
 //
 // Service statuses move like this, one step each; an operation that finds
 // the service in another status gets 409 CONFLICT:
