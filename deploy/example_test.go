@@ -29,9 +29,9 @@ func Example() {
 		log.Fatal(err)
 	}
 	fmt.Print(plan)
-	res, err := st.Apply(ctx, c, deploy.WithProgress(func(e deploy.Event) {
-		if e.Step != "wait" && e.Changed {
-			fmt.Println(e)
+	res, err := st.Apply(ctx, c, deploy.WithProgress(func(p deploy.Progress) {
+		if p.Poll == nil && p.Change.Outcome == deploy.Done {
+			fmt.Println(p)
 		}
 	}))
 	if err != nil {
@@ -51,11 +51,11 @@ func Example() {
 	//   + create replica set "orders-read": 2 node(s), 500m CPU / 2 GB
 	//   ~ update replica set "orders-read": pooler off -> on
 	//   + create fork "orders-staging": PITR as of when the fork step runs
-	// service "orders" (tsqcr8jka9): create: done
-	// service "orders" (tsqcr8jka9): pooler: done
-	// replica set "orders-read" (rs-qyjmm8): create: done
-	// replica set "orders-read" (rs-qyjmm8): pooler: done
-	// fork "orders-staging" (oezwuw3rw8): create: done
+	// + create service "orders" (tsqcr8jka9): 1000m CPU / 4 GB, 2 HA replica(s), PROD: done
+	// ~ update service "orders" (tsqcr8jka9): pooler off -> on: done
+	// + create replica set "orders-read" (rs-qyjmm8): 2 node(s), 500m CPU / 2 GB: done
+	// ~ update replica set "orders-read" (rs-qyjmm8): pooler off -> on: done
+	// + create fork "orders-staging" (oezwuw3rw8): PITR as of when the fork step runs: done
 	// changed: true
 	// project proj-fake: no changes
 }
