@@ -162,20 +162,32 @@ func (r *run) creatorClient() (*dbcloud.Client, error) {
 }
 
 // result is the Result of the run so far: the state's resources as the
-// run knows them, in the plan's order.
+// run knows them, in the plan's order (what it saw, then what its changes
+// name).
 func (r *run) result() *Result {
 	if r.p == nil {
 		return r.res
 	}
 	r.res.Service, r.res.ReplicaSets, r.res.Forks = nil, nil, nil
-	for _, s := range r.p.Seen {
+	seen := map[Seen]bool{}
+	resources := slices.Clone(r.p.Seen)
+	for _, c := range r.p.Changes {
+		if c.Action != Delete {
+			resources = append(resources, Seen{Kind: c.Kind, Name: c.Name})
+		}
+	}
+	for _, s := range resources {
+		key := Seen{Kind: s.Kind, Name: s.Name}
 		e, _ := r.w.one(s.Kind, s.Name)
-		switch {
-		case e == nil || e.planned:
-		case s.Kind == dbcloud.KindService:
+		if seen[key] || e == nil {
+			continue
+		}
+		seen[key] = true
+		switch s.Kind {
+		case dbcloud.KindService:
 			svc := *e.svc
 			r.res.Service = &svc
-		case s.Kind == dbcloud.KindReplicaSet:
+		case dbcloud.KindReplicaSet:
 			r.res.ReplicaSets = append(r.res.ReplicaSets, *e.set)
 		default:
 			r.res.Forks = append(r.res.Forks, *e.svc)
