@@ -73,15 +73,17 @@ func (r *run) create(ctx context.Context, ch *Change) error {
 	return r.wait(ctx, ch, e, dbcloud.WithCreated(svc))
 }
 
-// update sends the change of one field. A 409 is read as another
-// deployer's change landing first when a new read shows the field as
-// wanted. A resize or new HA replicas is waited for until READY
-// (active); the other changes take effect at once.
+// update sends the change of one field. The API's 409 is read again: a
+// field now as wanted is another deployer's change landing first (already
+// done), one that is neither as the plan expected nor as wanted is a
+// change made behind the run (a stale plan). A resize or new HA replicas
+// is waited for until READY (active); the other changes take effect at
+// once.
 func (r *run) update(ctx context.Context, ch *Change, e *entry) (bool, error) {
 	err := r.send(ctx, ch, e)
-	if errors.Is(err, dbcloud.ErrConflict) {
-		if r.reread(ctx, e) == nil && e.vals.text(ch.Field) == ch.To.text(ch.Field) {
-			return false, nil
+	if errors.Is(err, dbcloud.ErrConflict) && r.reread(ctx, e) == nil {
+		if act, stale := precondition(ch, e); stale != nil || !act {
+			return false, stale
 		}
 	}
 	if err != nil {
