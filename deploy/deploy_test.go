@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/dbcloud/dbcloud-go"
 	"github.com/dbcloud/dbcloud-go/dbcloudtest"
@@ -44,6 +45,24 @@ func deployed(t *testing.T, opts ...dbcloudtest.Option) (*dbcloudtest.Server, *d
 		t.Fatal(err)
 	}
 	return srv, c
+}
+
+// stepped is a server whose statuses last a minute, with the trial
+// applied, a client of it, and the progress option that moves the clock at
+// each poll of a run.
+func stepped(t *testing.T) (*dbcloudtest.Server, *dbcloud.Client, deploy.Option) {
+	t.Helper()
+	srv := newServer(t, dbcloudtest.WithStep(time.Minute))
+	c := srv.Client()
+	advance := deploy.WithProgress(func(p deploy.Progress) {
+		if p.Poll != nil {
+			srv.Advance(time.Minute)
+		}
+	})
+	if _, err := trial().Apply(t.Context(), c, advance); err != nil {
+		t.Fatal(err)
+	}
+	return srv, c, advance
 }
 
 // byMethod counts the requests the server saw from the n-th on, by method.
@@ -249,6 +268,24 @@ func interrupt(t *testing.T, setup func(*dbcloudtest.Server, *dbcloud.Client), r
 	}
 }
 
+// savedPlan returns, for interrupt, a setup that runs setup and then
+// plans the trial with planOf, and a run that applies that plan.
+func savedPlan(t *testing.T, setup func(*dbcloudtest.Server, *dbcloud.Client), planOf func(*deploy.State, context.Context, *dbcloud.Client) (*deploy.Plan, error)) (
+	func(*dbcloudtest.Server, *dbcloud.Client), func(context.Context, *dbcloud.Client, ...deploy.Option) (*deploy.Result, error)) {
+	var plan *deploy.Plan
+	saved := func(srv *dbcloudtest.Server, c *dbcloud.Client) {
+		setup(srv, c)
+		var err error
+		if plan, err = planOf(trial(), t.Context(), c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	apply := func(ctx context.Context, c *dbcloud.Client, opts ...deploy.Option) (*deploy.Result, error) {
+		return plan.Apply(ctx, c, opts...)
+	}
+	return saved, apply
+}
+
 // A run cut short after each step in turn is finished by the next run,
 // with no duplicate and nothing left over, and a third run changes
 // nothing: State.Apply, and a saved plan applied again and again.
@@ -257,16 +294,7 @@ func TestApplyInterrupted(t *testing.T) {
 	if n := interrupt(t, func(*dbcloudtest.Server, *dbcloud.Client) {}, trial().Apply, check); n != 5 {
 		t.Errorf("State.Apply: %d steps, want 5", n)
 	}
-	var plan *deploy.Plan
-	saved := func(srv *dbcloudtest.Server, c *dbcloud.Client) {
-		var err error
-		if plan, err = trial().Plan(t.Context(), c); err != nil {
-			t.Fatal(err)
-		}
-	}
-	apply := func(ctx context.Context, c *dbcloud.Client, opts ...deploy.Option) (*deploy.Result, error) {
-		return plan.Apply(ctx, c, opts...)
-	}
+	saved, apply := savedPlan(t, func(*dbcloudtest.Server, *dbcloud.Client) {}, (*deploy.State).Plan)
 	if n := interrupt(t, saved, apply, check); n != 5 {
 		t.Errorf("Plan.Apply: %d steps, want 5", n)
 	}

@@ -15,19 +15,7 @@ import (
 // does, so it works on a read-only client; a service name that several
 // live services have is a problem.
 func (st *State) PlanDestroy(ctx context.Context, c *dbcloud.Client) (*Plan, error) {
-	if err := st.check(); err != nil {
-		return nil, err
-	}
-	projectID, err := projectOf(c, st)
-	if err != nil {
-		return nil, err
-	}
-	w, err := read(ctx, c, projectID, st.Service.Name)
-	if err != nil {
-		return nil, err
-	}
-	p := st.destroyDiff(projectID, w)
-	return p, p.err()
+	return st.plan(ctx, c, (*State).destroyDiff)
 }
 
 // Destroy plans the destroy of st (PlanDestroy) and applies that plan, as

@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/dbcloud/dbcloud-go"
 	"github.com/dbcloud/dbcloud-go/dbcloudtest"
@@ -65,17 +64,7 @@ func TestDestroyInterrupted(t *testing.T) {
 	if n := interrupt(t, setup, trial().Destroy, empty); n != 3 {
 		t.Errorf("State.Destroy: %d steps, want 3", n)
 	}
-	var plan *deploy.Plan
-	saved := func(srv *dbcloudtest.Server, c *dbcloud.Client) {
-		setup(srv, c)
-		var err error
-		if plan, err = trial().PlanDestroy(t.Context(), c); err != nil {
-			t.Fatal(err)
-		}
-	}
-	apply := func(ctx context.Context, c *dbcloud.Client, opts ...deploy.Option) (*deploy.Result, error) {
-		return plan.Apply(ctx, c, opts...)
-	}
+	saved, apply := savedPlan(t, setup, (*deploy.State).PlanDestroy)
 	if n := interrupt(t, saved, apply, empty); n != 3 {
 		t.Errorf("Plan.Apply of a destroy: %d steps, want 3", n)
 	}
@@ -88,16 +77,7 @@ func TestDestroyInterrupted(t *testing.T) {
 // only once the resource is gone.
 func cutWhileDeleting(t *testing.T, st *deploy.State, run func(*deploy.State, context.Context, *dbcloud.Client, ...deploy.Option) (*deploy.Result, error), gone func(*dbcloudtest.Server, string) bool) {
 	t.Helper()
-	srv := newServer(t, dbcloudtest.WithStep(time.Minute))
-	c := srv.Client()
-	advance := deploy.WithProgress(func(p deploy.Progress) {
-		if p.Poll != nil {
-			srv.Advance(time.Minute)
-		}
-	})
-	if _, err := trial().Apply(t.Context(), c, advance); err != nil {
-		t.Fatal(err)
-	}
+	srv, c, advance := stepped(t)
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 	var cut deploy.Change

@@ -21,6 +21,11 @@ import (
 // Apply runs it. An error in the state itself (a name missing, a size
 // without the other) is returned before anything is read.
 func (st *State) Plan(ctx context.Context, c *dbcloud.Client) (*Plan, error) {
+	return st.plan(ctx, c, (*State).diff)
+}
+
+// plan checks st, reads the world and plans with diff.
+func (st *State) plan(ctx context.Context, c *dbcloud.Client, diff func(*State, string, *world) *Plan) (*Plan, error) {
 	if err := st.check(); err != nil {
 		return nil, err
 	}
@@ -32,7 +37,7 @@ func (st *State) Plan(ctx context.Context, c *dbcloud.Client) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := st.diff(projectID, w)
+	p := diff(st, projectID, w)
 	return p, p.err()
 }
 

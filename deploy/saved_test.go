@@ -4,7 +4,6 @@ import (
 	"errors"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/dbcloud/dbcloud-go"
 	"github.com/dbcloud/dbcloud-go/dbcloudtest"
@@ -90,16 +89,7 @@ func TestSavedPlanStale(t *testing.T) {
 // and the step, reading the set again, finds it neither as the plan saw it
 // nor as wanted, and stops the run with the stale plan error.
 func TestStaleStepStopsTheRun(t *testing.T) {
-	srv := newServer(t, dbcloudtest.WithStep(time.Minute))
-	c := srv.Client()
-	advance := deploy.WithProgress(func(p deploy.Progress) {
-		if p.Poll != nil {
-			srv.Advance(time.Minute)
-		}
-	})
-	if _, err := trial().Apply(t.Context(), c, advance); err != nil {
-		t.Fatal(err)
-	}
+	srv, c, advance := stepped(t)
 	svc, _ := orders(t, srv)
 	rs := svc.ReadReplicaSets[0]
 	res, err := resized().Apply(t.Context(), c, advance, deploy.WithProgress(func(p deploy.Progress) {
