@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/dbcloud/dbcloud-go"
 	"github.com/dbcloud/dbcloud-go/dbcloudtest"
@@ -35,6 +36,35 @@ func newServer(t *testing.T, opts ...dbcloudtest.Option) *dbcloudtest.Server {
 	return srv
 }
 
+// deployed is a server with the trial state applied, and a client of it.
+func deployed(t *testing.T, opts ...dbcloudtest.Option) (*dbcloudtest.Server, *dbcloud.Client) {
+	t.Helper()
+	srv := newServer(t, opts...)
+	c := srv.Client()
+	if _, err := trial().Apply(t.Context(), c); err != nil {
+		t.Fatal(err)
+	}
+	return srv, c
+}
+
+// stepped is a server whose statuses last a minute, with the trial
+// applied, a client of it, and the progress option that moves the clock at
+// each poll of a run.
+func stepped(t *testing.T) (*dbcloudtest.Server, *dbcloud.Client, deploy.Option) {
+	t.Helper()
+	srv := newServer(t, dbcloudtest.WithStep(time.Minute))
+	c := srv.Client()
+	advance := deploy.WithProgress(func(p deploy.Progress) {
+		if p.Poll != nil {
+			srv.Advance(time.Minute)
+		}
+	})
+	if _, err := trial().Apply(t.Context(), c, advance); err != nil {
+		t.Fatal(err)
+	}
+	return srv, c, advance
+}
+
 // byMethod counts the requests the server saw from the n-th on, by method.
 func byMethod(srv *dbcloudtest.Server, from int) map[string]int {
 	out := map[string]int{}
@@ -55,24 +85,39 @@ func mutations(srv *dbcloudtest.Server, from int) int {
 	return n
 }
 
-// checkDeployed checks that the server holds the trial state exactly once:
-// one service and one fork, one replica set, all as the state asks.
-func checkDeployed(t *testing.T, srv *dbcloudtest.Server) {
+// services returns the server's service named orders and its fork.
+func orders(t *testing.T, srv *dbcloudtest.Server) (svc, fork dbcloud.Service) {
 	t.Helper()
 	all := srv.Services()
 	if len(all) != 2 {
 		t.Fatalf("%d services on the server, want the service and its fork", len(all))
 	}
-	svc, fork := all[1], all[0] // newest first
+	return all[1], all[0] // newest first
+}
+
+// checkDeployed checks that the server holds the trial state exactly once:
+// one service and one fork, one replica set, all as the state asks.
+func checkDeployed(t *testing.T, srv *dbcloudtest.Server) {
+	t.Helper()
+	svc, fork := orders(t, srv)
 	if svc.Name != "orders" || fork.Name != "orders-staging" || fork.ForkedFrom == nil || fork.ForkedFrom.ServiceID != svc.ServiceID {
 		t.Fatalf("services %q and %q (forked from %+v)", svc.Name, fork.Name, fork.ForkedFrom)
 	}
-	if svc.HAReplicas == nil || svc.HAReplicas.ReplicaCount != 2 || svc.ConnectionPooler == nil || svc.Metadata.Environment != dbcloud.EnvironmentProd {
-		t.Errorf("service: HA %+v, pooler %v, metadata %+v", svc.HAReplicas, svc.ConnectionPooler, svc.Metadata)
+	if svc.ReplicaCount() != 2 || svc.PoolerEndpoint() == nil || svc.Environment() != dbcloud.EnvironmentProd || svc.Status != dbcloud.StatusReady {
+		t.Errorf("service: %v", svc)
 	}
-	if len(svc.ReadReplicaSets) != 1 || svc.ReadReplicaSets[0].ConnectionPooler == nil || svc.ReadReplicaSets[0].Status != dbcloud.ReplicaSetActive {
+	if len(svc.ReadReplicaSets) != 1 || svc.ReadReplicaSets[0].PoolerEndpoint() == nil || svc.ReadReplicaSets[0].Status != dbcloud.ReplicaSetActive {
 		t.Errorf("replica sets: %+v", svc.ReadReplicaSets)
 	}
+}
+
+// ends returns a progress hook that appends the end of each change.
+func ends(into *[]deploy.Change) deploy.Option {
+	return deploy.WithProgress(func(p deploy.Progress) {
+		if p.Poll == nil && p.Change.Outcome != deploy.Running {
+			*into = append(*into, p.Change)
+		}
+	})
 }
 
 // Plan on a read-only client reads, sends only GETs, and lists the trial's
@@ -113,27 +158,33 @@ func TestPlanReadOnly(t *testing.T) {
 	}
 }
 
-// The JSON of a plan names each change's action, kind, name and fields.
+// The JSON of a plan names each change's action, kind, name and fields,
+// with typed values: a create carries what it will create as fields.
 func TestPlanJSON(t *testing.T) {
-	srv := newServer(t)
-	c := srv.Client()
+	srv, c := deployed(t)
 	st := trial()
-	if _, err := st.Apply(t.Context(), c); err != nil {
-		t.Fatal(err)
-	}
 	st.Service.Pooler = new(false)
+	st.ReplicaSets = append(st.ReplicaSets, deploy.ReplicaSet{Name: "reports", Nodes: 1, CPUMillis: 500, MemoryGBs: 2})
 	plan, err := st.Plan(t.Context(), c)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := json.Marshal(plan)
+	b, err := json.Marshal(plan.Changes)
 	if err != nil {
 		t.Fatal(err)
 	}
-	id := srv.Services()[1].ServiceID
-	want := `{"project_id":"proj-fake","changes":[{"action":"update","kind":"service","name":"orders","id":"` + id + `","field":"pooler","from":"on","to":"off"}]}`
+	svc, _ := orders(t, srv)
+	want := `[{"action":"update","kind":"service","name":"orders","id":"` + svc.ServiceID + `","field":"pooler","from":{"pooler":true},"to":{"pooler":false}},` +
+		`{"action":"create","kind":"replica set","name":"reports","to":{"nodes":1,"cpu_millis":500,"memory_gbs":2}}]`
 	if string(b) != want {
 		t.Errorf("JSON:\n%s\nwant:\n%s", b, want)
+	}
+	var back deploy.Plan
+	if b, err = json.Marshal(plan); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &back); err != nil || back.String() != plan.String() || len(back.Seen) != 4 {
+		t.Errorf("the plan back from JSON: %v\n%s", err, back.String())
 	}
 }
 
@@ -143,7 +194,7 @@ func TestApplyTwice(t *testing.T) {
 	srv := newServer(t)
 	c := srv.Client()
 	var lines []string
-	res, err := trial().Apply(t.Context(), c, deploy.WithProgress(func(e deploy.Event) { lines = append(lines, e.String()) }))
+	res, err := trial().Apply(t.Context(), c, deploy.WithProgress(func(p deploy.Progress) { lines = append(lines, p.String()) }))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,28 +205,40 @@ func TestApplyTwice(t *testing.T) {
 	if !strings.Contains(strings.Join(lines, "\n"), `replica set "orders-read" (`) {
 		t.Errorf("progress does not name the replica set:\n%s", strings.Join(lines, "\n"))
 	}
+	for _, ch := range res.Changes {
+		if ch.Outcome != deploy.Done || ch.Started.IsZero() || ch.ID == "" {
+			t.Errorf("change %v: outcome %q, started %v", ch, ch.Outcome, ch.Started)
+		}
+	}
 	mark := len(srv.Requests())
 	res, err = trial().Apply(t.Context(), c)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := mutations(srv, mark); n != 0 || res.Changed() {
+	if n := mutations(srv, mark); n != 0 || res.Changed() || len(res.Changes) != 0 {
 		t.Errorf("second run sent %d mutating requests (%v), changed %v", n, byMethod(srv, mark), res.Changed())
+	}
+	if res.Service == nil || len(res.ReplicaSets) != 1 || len(res.Forks) != 1 {
+		t.Errorf("second run's result lacks the resources: %+v", res)
 	}
 	checkDeployed(t, srv)
 }
 
-// A run cut short after each step in turn (its context cancelled) is
-// finished by the next run, with no duplicate and nothing left over, and a
-// third run changes nothing.
-func TestApplyInterrupted(t *testing.T) {
+// interrupt runs a run cut short after each step in turn (its context
+// cancelled when the k-th change ends), each on a fresh server prepared by
+// setup; after each cut, finish runs the same run again and must converge
+// (check), and a third run must send nothing that changes anything. It
+// returns how many steps a whole run has.
+func interrupt(t *testing.T, setup func(*dbcloudtest.Server, *dbcloud.Client), run func(context.Context, *dbcloud.Client, ...deploy.Option) (*deploy.Result, error), check func(*dbcloudtest.Server)) int {
+	t.Helper()
 	for k := 1; ; k++ {
-		srv := newServer(t, dbcloudtest.WithStep(0))
+		srv := newServer(t)
 		c := srv.Client()
+		setup(srv, c)
 		ctx, cancel := context.WithCancel(t.Context())
 		steps := 0
-		_, err := trial().Apply(ctx, c, deploy.WithProgress(func(e deploy.Event) {
-			if e.Step != "wait" {
+		_, err := run(ctx, c, deploy.WithProgress(func(p deploy.Progress) {
+			if p.Poll == nil && p.Change.Outcome != deploy.Running {
 				if steps++; steps == k {
 					cancel()
 				}
@@ -183,24 +246,57 @@ func TestApplyInterrupted(t *testing.T) {
 		}))
 		cancel()
 		if err == nil {
-			// k is past the last step: every step was a cut point once.
-			if k-1 != steps || steps < 9 {
+			// A cut after the last step leaves nothing to cut: every
+			// step before it was a cut point once.
+			if k < steps {
 				t.Fatalf("a run cancelled after step %d of %d finished", k, steps)
 			}
-			break
+			return steps
 		}
 		if !errors.Is(err, context.Canceled) {
 			t.Fatalf("step %d: %v", k, err)
 		}
-		if _, err := trial().Apply(t.Context(), c); err != nil {
+		if _, err := run(t.Context(), c); err != nil {
 			t.Fatalf("the run after the cut at step %d: %v", k, err)
 		}
-		checkDeployed(t, srv)
+		check(srv)
 		mark := len(srv.Requests())
-		if _, err := trial().Apply(t.Context(), c); err != nil || mutations(srv, mark) != 0 {
+		if _, err := run(t.Context(), c); err != nil || mutations(srv, mark) != 0 {
 			t.Fatalf("cut at step %d: a third run: %v, %d mutating requests", k, err, mutations(srv, mark))
 		}
 		srv.Close()
+	}
+}
+
+// savedPlan returns, for interrupt, a setup that runs setup and then
+// plans the trial with planOf, and a run that applies that plan.
+func savedPlan(t *testing.T, setup func(*dbcloudtest.Server, *dbcloud.Client), planOf func(*deploy.State, context.Context, *dbcloud.Client) (*deploy.Plan, error)) (
+	func(*dbcloudtest.Server, *dbcloud.Client), func(context.Context, *dbcloud.Client, ...deploy.Option) (*deploy.Result, error)) {
+	var plan *deploy.Plan
+	saved := func(srv *dbcloudtest.Server, c *dbcloud.Client) {
+		setup(srv, c)
+		var err error
+		if plan, err = planOf(trial(), t.Context(), c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	apply := func(ctx context.Context, c *dbcloud.Client, opts ...deploy.Option) (*deploy.Result, error) {
+		return plan.Apply(ctx, c, opts...)
+	}
+	return saved, apply
+}
+
+// A run cut short after each step in turn is finished by the next run,
+// with no duplicate and nothing left over, and a third run changes
+// nothing: State.Apply, and a saved plan applied again and again.
+func TestApplyInterrupted(t *testing.T) {
+	check := func(srv *dbcloudtest.Server) { checkDeployed(t, srv) }
+	if n := interrupt(t, func(*dbcloudtest.Server, *dbcloud.Client) {}, trial().Apply, check); n != 5 {
+		t.Errorf("State.Apply: %d steps, want 5", n)
+	}
+	saved, apply := savedPlan(t, func(*dbcloudtest.Server, *dbcloud.Client) {}, (*deploy.State).Plan)
+	if n := interrupt(t, saved, apply, check); n != 5 {
+		t.Errorf("Plan.Apply: %d steps, want 5", n)
 	}
 }
 
@@ -240,29 +336,27 @@ func TestApplyFaults(t *testing.T) {
 }
 
 // Without Prune nothing is deleted; with it, the replica set and the fork
-// that the state no longer names are deleted, and a second run does nothing.
+// that the state no longer names are deleted, after everything else (the
+// plan lists them last, as they run), and a second run does nothing.
 func TestApplyPrune(t *testing.T) {
-	srv := newServer(t)
-	c := srv.Client()
+	srv, c := deployed(t)
 	st := trial()
-	if _, err := st.Apply(t.Context(), c); err != nil {
-		t.Fatal(err)
-	}
-	st.ReplicaSets, st.Forks = nil, nil
+	st.ReplicaSets, st.Forks = []deploy.ReplicaSet{{Name: "reports", Nodes: 1, CPUMillis: 500, MemoryGBs: 2}}, nil
 	plan, err := st.Plan(t.Context(), c)
-	if err != nil || !plan.Empty() {
+	if err != nil || len(plan.Changes) != 1 || plan.Changes[0].Action != deploy.Create {
 		t.Fatalf("without Prune: %v\n%s", err, plan)
 	}
 	st.Prune = true
-	if plan, err = st.Plan(t.Context(), c); err != nil || len(plan.Changes) != 2 || plan.Changes[0].Action != deploy.Delete {
+	if plan, err = st.Plan(t.Context(), c); err != nil || len(plan.Changes) != 3 ||
+		plan.Changes[0].Action != deploy.Create || plan.Changes[1].Action != deploy.Delete || plan.Changes[2].Action != deploy.Delete {
 		t.Fatalf("with Prune: %v\n%s", err, plan)
 	}
 	if _, err := st.Apply(t.Context(), c); err != nil {
 		t.Fatal(err)
 	}
 	all := srv.Services()
-	if len(all) != 1 || len(all[0].ReadReplicaSets) != 0 {
-		t.Errorf("after the prune: %d services, %d replica sets", len(all), len(all[0].ReadReplicaSets))
+	if len(all) != 1 || len(all[0].ReadReplicaSets) != 1 || all[0].ReadReplicaSets[0].Name != "reports" {
+		t.Errorf("after the prune: %d services, replica sets %v", len(all), all[0].ReadReplicaSets)
 	}
 	mark := len(srv.Requests())
 	if _, err := st.Apply(t.Context(), c); err != nil || mutations(srv, mark) != 0 {
@@ -272,12 +366,9 @@ func TestApplyPrune(t *testing.T) {
 
 // A paused service is started (Plan says so), and the run goes on.
 func TestApplyStartsAPausedService(t *testing.T) {
-	srv := newServer(t)
-	c := srv.Client()
-	if _, err := trial().Apply(t.Context(), c); err != nil {
-		t.Fatal(err)
-	}
-	id := srv.Services()[1].ServiceID
+	srv, c := deployed(t)
+	svc, _ := orders(t, srv)
+	id := svc.ServiceID
 	if err := srv.SetStatus(id, dbcloud.StatusPaused); err != nil {
 		t.Fatal(err)
 	}
@@ -298,14 +389,11 @@ func TestApplyStartsAPausedService(t *testing.T) {
 }
 
 // Changed sizes, environment and pooler are planned and applied; the run
-// after changes nothing.
+// after changes nothing. A fork is kept as it is: its environment is used
+// at creation only.
 func TestApplyUpdates(t *testing.T) {
-	srv := newServer(t)
-	c := srv.Client()
+	srv, c := deployed(t)
 	st := trial()
-	if _, err := st.Apply(t.Context(), c); err != nil {
-		t.Fatal(err)
-	}
 	st.Service.CPUMillis, st.Service.MemoryGBs, st.Service.HAReplicas = 2000, 8, new(1)
 	st.ReplicaSets[0].CPUMillis, st.ReplicaSets[0].Environment, st.ReplicaSets[0].Pooler = 1000, dbcloud.EnvironmentDev, new(false)
 	st.Forks[0].Environment = dbcloud.EnvironmentProd
@@ -315,7 +403,7 @@ func TestApplyUpdates(t *testing.T) {
 	}
 	var fields []string
 	for _, ch := range plan.Changes {
-		fields = append(fields, ch.Kind+" "+ch.Field+" "+ch.From+" -> "+ch.To)
+		fields = append(fields, fmt.Sprintf("%s %s %s", ch.Kind, ch.Field, strings.SplitN(ch.String(), string(ch.Field)+" ", 2)[1]))
 	}
 	want := []string{
 		"service size 1000m CPU / 4 GB -> 2000m CPU / 8 GB",
@@ -323,13 +411,19 @@ func TestApplyUpdates(t *testing.T) {
 		"replica set size 500m CPU / 2 GB -> 1000m CPU / 2 GB",
 		"replica set environment PROD -> DEV",
 		"replica set pooler on -> off",
-		"fork environment DEV -> PROD",
 	}
 	if strings.Join(fields, "\n") != strings.Join(want, "\n") {
 		t.Errorf("plan:\n%s\nwant:\n%s", strings.Join(fields, "\n"), strings.Join(want, "\n"))
 	}
+	mark := len(srv.Requests())
 	if _, err := st.Apply(t.Context(), c); err != nil {
 		t.Fatal(err)
+	}
+	if n := srv.Count(http.MethodPost, "/projects/*/services/*/setEnvironment"); n != 0 {
+		t.Errorf("%d setEnvironment sent to a service or fork", n)
+	}
+	if got := byMethod(srv, mark); got[http.MethodPost] != 5 {
+		t.Errorf("Apply sent %v, want the 5 changes", got)
 	}
 	if plan, err := st.Plan(t.Context(), c); err != nil || !plan.Empty() {
 		t.Errorf("after Apply: %v\n%s", err, plan)
@@ -337,24 +431,29 @@ func TestApplyUpdates(t *testing.T) {
 }
 
 // What the API cannot change (a replica set's nodes, a service's type) is a
-// problem: Plan reports it and Apply sends nothing.
+// problem: Plan returns the plan and an error naming every problem, and
+// Apply sends nothing.
 func TestApplyRefusesProblems(t *testing.T) {
-	srv := newServer(t)
-	c := srv.Client()
+	srv, c := deployed(t)
 	st := trial()
-	if _, err := st.Apply(t.Context(), c); err != nil {
-		t.Fatal(err)
-	}
 	st.ReplicaSets[0].Nodes = 3
 	st.Service.Addons = []dbcloud.Addon{dbcloud.AddonAI}
 	st.Service.Pooler = new(false)
 	plan, err := st.Plan(t.Context(), c)
-	if err != nil || len(plan.Problems) != 2 || !strings.Contains(plan.String(), `! replica set "orders-read"`) ||
-		!strings.Contains(plan.String(), "is TIMESERIESDB, the state's addons make VECTOR") {
+	pe, ok := errors.AsType[*deploy.ProblemError](err)
+	if !ok || plan == nil || len(plan.Problems) != 2 || len(pe.Problems) != 2 || !strings.Contains(plan.String(), `! replica set "orders-read"`) ||
+		!strings.Contains(plan.String(), "is TIMESERIESDB, the state's addons make VECTOR") ||
+		!strings.Contains(err.Error(), `replica set "orders-read"`) || !strings.Contains(err.Error(), "VECTOR") {
 		t.Fatalf("plan: %v\n%s", err, plan)
 	}
+	if p := plan.Problems[0]; p.Kind != dbcloud.KindService || p.Field != deploy.FieldType || len(p.IDs) != 1 {
+		t.Errorf("first problem: %+v", p)
+	}
 	mark := len(srv.Requests())
-	if _, err := st.Apply(t.Context(), c); err == nil || mutations(srv, mark) != 0 {
+	if _, err := st.Apply(t.Context(), c); !errors.As(err, &pe) || mutations(srv, mark) != 0 {
 		t.Errorf("Apply with a problem: %v, %d mutating requests", err, mutations(srv, mark))
+	}
+	if _, err := plan.Apply(t.Context(), c); !errors.As(err, &pe) || len(srv.Requests()) != mark+2 {
+		t.Errorf("Plan.Apply with a problem: %v, %d requests", err, len(srv.Requests())-mark)
 	}
 }

@@ -1,30 +1,67 @@
 // Package deploy brings a project to a desired state of dbcloud services:
-// one service, its read replica sets and its forks, described as a State.
+// one service, its read replica sets and its forks, described as a State;
+// and takes it down again.
 //
-// Plan reads what exists and says every change a run would make, sending
-// nothing that changes anything: it works on a client made with
-// dbcloud.WithReadOnly, and prints as text for a reviewer's CI log
-// (Plan.String) and as JSON. Apply makes the changes, each as an ensure
-// step of the dbcloud package (CreateUnlessExists, ForkUnlessExists,
-// EnsureSize, EnsureHA, EnsureEnvironment, EnsurePooler, EnsureVPC), which
-// reads first and sends a change only when one is needed, and waits where
-// a step needs the one before it (a new service READY before its HA is
-// set, a replica set active before its pooler). So Apply can be run again
-// and again: a second run sends no request that changes anything, and a
-// run cut short at any point (a crash, a cancelled context, a network
-// fault) is finished by the next run, without a duplicate and without
-// leftovers. That is the one re-run pattern this package recommends: on
-// any failure, run the same Apply again.
+// State.Plan reads what exists and computes, once, every change a run
+// makes, in the order it makes them: the service (created, or started
+// and waited for until READY, then resized, HA replicas, environment,
+// pooler, VPC), each replica set (created, then resized, environment,
+// pooler), each fork (created), then, with State.Prune, the deletions of
+// what the state does not name. It sends only GETs, so it works on a
+// client made with dbcloud.WithReadOnly, and prints as text for a
+// reviewer's CI log (Plan.String) and as JSON. What a plan cannot do (a
+// replica set's node count, a service's type, a name two live resources
+// share) is a Problem: Plan returns the plan with a *ProblemError naming
+// every problem, and no Apply runs it.
+//
+// Plan.Apply makes exactly the plan's changes, in order, and no others:
+// the plan a reviewer approved is the plan that runs. Each step re-checks
+// its own precondition before it sends anything: an update finds its field
+// as the plan expected (it sends) or as it wants (already done, nothing
+// sent), a create finds no resource of its name (it creates) or one
+// (already done), a delete finds its resource or not. Anything else
+// stops the run with a *StalePlanError naming the resource, the field,
+// what the plan expected and what it found. A plan applied later (a
+// Plan value kept, or one read back from JSON) is first checked whole
+// against a fresh read, before anything is sent. State.Apply is the
+// one-call form: it plans and applies that plan, reusing the plan's reads.
+//
+// State.PlanDestroy and State.Destroy are the same for a teardown: the
+// forks the state names, every replica set, then the service, each deleted
+// and waited for until gone; what is gone already is done.
+//
+// Every run can be cut short at any point (a crash, a cancelled context,
+// a network fault) and is finished by the next run of the same call,
+// without a duplicate and without leftovers: a resource found created is
+// already done, a delete under way is waited for. That is the one re-run
+// pattern this package recommends: on any failure, run the same Apply (or
+// Destroy) again. A re-run after a success sends the plan's reads and
+// nothing else.
+//
+// Passwords. A new service's or fork's password exists once, in the
+// create's answer. A run hands every password it obtains to the hook of
+// WithPasswords as soon as it exists, before the next step, and returns
+// the created resources, with their passwords, in its Result, also when it
+// fails or is cancelled right after the create. Its creates use create
+// recovery (dbcloud.WithCreateRecovery, on a client made with
+// dbcloud.Client.With), so a create whose answer was lost is found within
+// the run, with a new password that reaches the hook the same way. Only a
+// crash between a create's answer and the hook's return leaves a service
+// nobody holds the password of: set a new one with
+// dbcloud.ServicesClient.UpdatePassword.
 //
 // Resources are found by name: the service by its name in the project,
 // replica sets by name in the service, forks by name and parent. Names are
 // the identity, so two deploys of one project must not run at once (a CI
-// concurrency group); see dbcloud.ServicesClient.CreateUnlessExists for
-// what two racing runs meet.
+// concurrency group); two racing runs still make each change once, the
+// loser reading the API's 409 as already done.
 //
-// Apply deletes nothing unless State.Prune is set: then the replica sets
-// of the service and the forks of it that the state does not name are
-// deleted, after everything else is in place.
+// Observers. When the client has a dbcloud.Observer, each run is a unit of
+// work ("deploy.Apply" or "deploy.Destroy", a dbcloud.CallInfo without a
+// Method) and each step one inside it ("deploy.create", "deploy.update",
+// "deploy.delete", naming its resource), and every call of a step, its
+// waits' polls included, runs under the step's context: a tracer shows
+// run, step, call and attempt.
 //
 // This package uses only the dbcloud package's public API: what it does, a
 // user's code could do too.

@@ -2,6 +2,7 @@ package deploy_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log"
 
@@ -15,7 +16,7 @@ import (
 func Example() {
 	srv := dbcloudtest.NewServer() // in a real deploy: dbcloud.NewClientFromEnv()
 	defer srv.Close()
-	c := srv.Client()
+	client := srv.Client()
 	ctx := context.Background()
 
 	st := &deploy.State{
@@ -24,14 +25,14 @@ func Example() {
 		ReplicaSets: []deploy.ReplicaSet{{Name: "orders-read", Nodes: 2, CPUMillis: 500, MemoryGBs: 2, Pooler: new(true)}},
 		Forks:       []deploy.Fork{{Name: "orders-staging", Strategy: dbcloud.ForkPITR}},
 	}
-	plan, err := st.Plan(ctx, c)
+	plan, err := st.Plan(ctx, client)
 	if err != nil {
 		log.Fatal(err)
 	}
 	fmt.Print(plan)
-	res, err := st.Apply(ctx, c, deploy.WithProgress(func(e deploy.Event) {
-		if e.Step != "wait" && e.Changed {
-			fmt.Println(e)
+	res, err := st.Apply(ctx, client, deploy.WithProgress(func(p deploy.Progress) {
+		if p.Poll == nil && p.Change.Outcome == deploy.Done {
+			fmt.Println(p)
 		}
 	}))
 	if err != nil {
@@ -39,7 +40,7 @@ func Example() {
 	}
 	fmt.Println("changed:", res.Changed())
 
-	plan, err = st.Plan(ctx, c)
+	plan, err = st.Plan(ctx, client)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -51,11 +52,108 @@ func Example() {
 	//   + create replica set "orders-read": 2 node(s), 500m CPU / 2 GB
 	//   ~ update replica set "orders-read": pooler off -> on
 	//   + create fork "orders-staging": PITR as of when the fork step runs
-	// service "orders" (tsqcr8jka9): create: done
-	// service "orders" (tsqcr8jka9): pooler: done
-	// replica set "orders-read" (rs-qyjmm8): create: done
-	// replica set "orders-read" (rs-qyjmm8): pooler: done
-	// fork "orders-staging" (oezwuw3rw8): create: done
+	// + create service "orders" (tsqcr8jka9): 1000m CPU / 4 GB, 2 HA replica(s), PROD: done
+	// ~ update service "orders" (tsqcr8jka9): pooler off -> on: done
+	// + create replica set "orders-read" (rs-qyjmm8): 2 node(s), 500m CPU / 2 GB: done
+	// ~ update replica set "orders-read" (rs-qyjmm8): pooler off -> on: done
+	// + create fork "orders-staging" (oezwuw3rw8): PITR as of when the fork step runs: done
 	// changed: true
 	// project proj-fake: no changes
+}
+
+// A plan reviewed in one job and applied in another: the world changed in
+// between (someone resized the service), so Apply refuses the plan,
+// sending nothing, and says what changed.
+func ExamplePlan_Apply() {
+	srv := dbcloudtest.NewServer()
+	defer srv.Close()
+	client := srv.Client()
+	ctx := context.Background()
+	st := &deploy.State{Service: deploy.Service{Name: "orders", CPUMillis: 1000, MemoryGBs: 4}}
+	res, err := st.Apply(ctx, client)
+	if err != nil {
+		log.Fatal(err)
+	}
+	svc := res.Service
+
+	st.Service.CPUMillis, st.Service.MemoryGBs = 2000, 8
+	plan, err := st.Plan(ctx, client) // the plan a reviewer approves
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Print(plan)
+
+	// Meanwhile, someone resizes the service.
+	if _, err := client.Services.Resize(ctx, svc.ProjectID, svc.ServiceID, &dbcloud.ResizeRequest{CPUMillis: 4000, MemoryGBs: 16}); err != nil {
+		log.Fatal(err)
+	}
+
+	_, err = plan.Apply(ctx, client)
+	if errors.Is(err, deploy.ErrStalePlan) {
+		fmt.Println(err) // plan again, and review the new plan
+	}
+	// Output:
+	// project proj-fake: 1 change(s)
+	//   ~ update service "orders" (tsqcr8jka9): size 1000m CPU / 4 GB -> 2000m CPU / 8 GB
+	// deploy: the plan is stale: service "orders" (tsqcr8jka9): size: the plan expected 1000m CPU / 4 GB, found 4000m CPU / 16 GB
+}
+
+// A teardown: the destroy plan, printed for review, then applied; each
+// resource is deleted and waited for until gone.
+func ExampleState_Destroy() {
+	srv := dbcloudtest.NewServer()
+	defer srv.Close()
+	client := srv.Client()
+	ctx := context.Background()
+	st := &deploy.State{
+		Service:     deploy.Service{Name: "orders"},
+		ReplicaSets: []deploy.ReplicaSet{{Name: "orders-read", Nodes: 1, CPUMillis: 500, MemoryGBs: 2}},
+		Forks:       []deploy.Fork{{Name: "orders-staging", Strategy: dbcloud.ForkNow}},
+	}
+	if _, err := st.Apply(ctx, client); err != nil {
+		log.Fatal(err)
+	}
+
+	plan, err := st.PlanDestroy(ctx, client) // GETs only: a read-only client will do
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Print(plan)
+	res, err := plan.Apply(ctx, client)
+	if err != nil {
+		log.Fatal(err) // run the same destroy again: what is gone is done
+	}
+	for _, c := range res.Changes {
+		fmt.Println(c.Kind, c.Name, c.Outcome)
+	}
+	// Output:
+	// project proj-fake, destroy of service "orders": 3 change(s)
+	//   - delete fork "orders-staging" (oezwuw3rw8)
+	//   - delete replica set "orders-read" (rs-qyjmm8)
+	//   - delete service "orders" (tsqcr8jka9)
+	// fork orders-staging done
+	// replica set orders-read done
+	// service orders done
+}
+
+// Every password a run obtains reaches the hook as soon as it exists,
+// before the next step: store it there. It prints as [redacted].
+func ExampleWithPasswords() {
+	srv := dbcloudtest.NewServer()
+	defer srv.Close()
+	client := srv.Client()
+	st := &deploy.State{
+		Service: deploy.Service{Name: "orders"},
+		Forks:   []deploy.Fork{{Name: "orders-staging", Strategy: dbcloud.ForkNow}},
+	}
+	store := func(p deploy.Password) error {
+		fmt.Printf("%s %s (%s): %v\n", p.Kind, p.Name, p.ServiceID, p.Password)
+		return nil // a secret manager's Put; its error stops the run
+	}
+	if _, err := st.Apply(context.Background(), client, deploy.WithPasswords(store)); err != nil {
+		log.Fatal(err)
+	}
+	// Output:
+	// service orders (tsqcr8jka9): [redacted]
+	// fork orders-staging (qyjmm8oezw): [redacted]
 }

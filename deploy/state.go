@@ -8,60 +8,72 @@ import (
 )
 
 // State is what should exist in a project: one service, its read replica
-// sets and its forks. A field left zero is not managed: Apply leaves that
-// property as it is (or as the API makes it, at creation).
+// sets and its forks. A field left zero is not managed: a run leaves that
+// setting as it is (or as the API makes it, at creation).
 type State struct {
 	// ProjectID is the project; "" is the client's (dbcloud.WithProjectID).
-	ProjectID   string
-	Service     Service
-	ReplicaSets []ReplicaSet
-	Forks       []Fork
+	ProjectID   string       `json:"project_id,omitempty"`
+	Service     Service      `json:"service"`
+	ReplicaSets []ReplicaSet `json:"replica_sets,omitempty"`
+	Forks       []Fork       `json:"forks,omitempty"`
 	// Prune deletes the service's replica sets and forks that the state
 	// does not name. Off by default: a deploy deletes only when told to.
-	Prune bool
+	Prune bool `json:"prune,omitempty"`
 }
 
 // Service is the service of a State.
 type Service struct {
-	Name   string          // required; the service's identity in the project
-	Addons []dbcloud.Addon // decide the service type; used at creation only
+	Name string `json:"name"` // required; the service's identity in the project
+	// Addons decide the service's type, at creation (see dbcloud.Addon).
+	// An existing service of another type than addons given here make is
+	// a problem, since a type cannot change; none given manages nothing.
+	Addons []dbcloud.Addon `json:"addons,omitempty"`
 	// RegionCode is used at creation only; "" lets the API choose.
-	RegionCode string
-	// CPUMillis and MemoryGBs are the size; both 0: not managed.
-	CPUMillis, MemoryGBs int
+	RegionCode string `json:"region_code,omitempty"`
+	// CPUMillis and MemoryGBs are the size, both or neither; 0: not
+	// managed.
+	CPUMillis int `json:"cpu_millis,omitempty"`
+	MemoryGBs int `json:"memory_gbs,omitempty"`
 	// HAReplicas is the number of HA replicas; nil: not managed.
-	HAReplicas *int
+	HAReplicas *int `json:"ha_replicas,omitempty"`
 	// Pooler is whether the connection pooler is on; nil: not managed.
-	Pooler      *bool
-	Environment dbcloud.Environment // "": not managed (the API creates DEV)
-	// VPCID is the VPC the service is attached to; "": not managed.
-	VPCID string
+	Pooler      *bool               `json:"pooler,omitempty"`
+	Environment dbcloud.Environment `json:"environment,omitempty"` // "": not managed (the API creates DEV)
+	// VPCID is the VPC the service is attached to; "": not managed. A
+	// service attached to another VPC is detached from it, then attached:
+	// two changes of the plan.
+	VPCID string `json:"vpc_id,omitempty"`
 }
 
 // ReplicaSet is a read replica set of the service.
 type ReplicaSet struct {
-	Name string // required; the set's identity in the service
-	// Nodes, CPUMillis and MemoryGBs are required to create the set. The
-	// API has no call that changes Nodes: a set with other Nodes is a
-	// problem Plan reports and Apply refuses; the size is resized.
-	Nodes, CPUMillis, MemoryGBs int
-	Pooler                      *bool               // nil: not managed
-	Environment                 dbcloud.Environment // "": not managed (a set starts with its service's)
+	Name string `json:"name"` // required; the set's identity in the service
+	// Nodes, CPUMillis and MemoryGBs are required to create the set, and
+	// only then: an existing set named with none is kept at its size. The
+	// API has no call that changes Nodes: an existing set with other Nodes
+	// is a problem; a size (both or neither) is resized to.
+	Nodes       int                 `json:"nodes,omitempty"`
+	CPUMillis   int                 `json:"cpu_millis,omitempty"`
+	MemoryGBs   int                 `json:"memory_gbs,omitempty"`
+	Pooler      *bool               `json:"pooler,omitempty"`      // nil: not managed
+	Environment dbcloud.Environment `json:"environment,omitempty"` // "": not managed (a set starts with its service's)
 }
 
-// Fork is a fork of the service. A fork is made once: an existing fork
-// (found by name and parent) is kept as it is, whatever its strategy and
-// target were, since the API reports neither.
+// Fork is a fork of the service. A fork is made once, and every field but
+// Name is used at its creation only: an existing fork (found by name and
+// parent) is kept as it is, since the API reports neither its strategy nor
+// its target, and a copy made for a purpose is the user's to change.
 type Fork struct {
-	Name     string               // required; the fork's identity with its parent
-	Strategy dbcloud.ForkStrategy // required
+	Name     string               `json:"name"`     // required; the fork's identity with its parent
+	Strategy dbcloud.ForkStrategy `json:"strategy"` // required
 	// TargetTime is the instant a dbcloud.ForkPITR fork restores (see
 	// dbcloud.ForkServiceRequest.TargetTime for the API's window). Zero
 	// with ForkPITR means the moment the fork step runs, once the parent
 	// is READY: the parent as this run left it.
-	TargetTime           time.Time
-	CPUMillis, MemoryGBs int                 // 0: the parent's
-	Environment          dbcloud.Environment // "": the API's default, DEV
+	TargetTime  time.Time           `json:"target_time,omitzero"`
+	CPUMillis   int                 `json:"cpu_millis,omitempty"` // 0: the parent's
+	MemoryGBs   int                 `json:"memory_gbs,omitempty"`
+	Environment dbcloud.Environment `json:"environment,omitempty"` // "": the API's default, DEV
 }
 
 // check returns what is wrong with the state itself, before any request.
@@ -69,14 +81,17 @@ func (s *State) check() error {
 	if s.Service.Name == "" {
 		return fmt.Errorf("deploy: the state's service has no name")
 	}
+	if (s.Service.CPUMillis == 0) != (s.Service.MemoryGBs == 0) {
+		return fmt.Errorf("deploy: service %q: CPUMillis and MemoryGBs go together", s.Service.Name)
+	}
 	seen := map[string]bool{}
 	for _, rs := range s.ReplicaSets {
 		if rs.Name == "" || seen[rs.Name] {
 			return fmt.Errorf("deploy: replica set name %q is empty or repeated", rs.Name)
 		}
 		seen[rs.Name] = true
-		if rs.Nodes < 1 || rs.CPUMillis < 1 || rs.MemoryGBs < 1 {
-			return fmt.Errorf("deploy: replica set %q needs Nodes, CPUMillis and MemoryGBs of at least 1", rs.Name)
+		if (rs.CPUMillis == 0) != (rs.MemoryGBs == 0) || rs.Nodes < 0 || rs.CPUMillis < 0 || rs.MemoryGBs < 0 {
+			return fmt.Errorf("deploy: replica set %q: CPUMillis and MemoryGBs go together, and no size is negative", rs.Name)
 		}
 	}
 	seen = map[string]bool{}
@@ -85,18 +100,44 @@ func (s *State) check() error {
 			return fmt.Errorf("deploy: fork name %q is empty, repeated or the service's", f.Name)
 		}
 		seen[f.Name] = true
-		if err := f.request(time.Now()).Validate(nil); err != nil {
+		if err := forkRequest(f.Name, f.values(), time.Now()).Validate(nil); err != nil {
 			return fmt.Errorf("deploy: fork %q: %w", f.Name, err)
 		}
 	}
 	return nil
 }
 
-// request is the fork's create request, a zero PITR target being now.
-func (f *Fork) request(now time.Time) *dbcloud.ForkServiceRequest {
-	req := &dbcloud.ForkServiceRequest{Strategy: f.Strategy, TargetTime: f.TargetTime, Name: f.Name,
-		CPUMillis: f.CPUMillis, MemoryGBs: f.MemoryGBs, EnvironmentTag: f.Environment}
-	if f.Strategy == dbcloud.ForkPITR && req.TargetTime.IsZero() {
+// wanted are the settings the state manages of the service.
+func (s *Service) wanted() *Values {
+	v := &Values{CPUMillis: s.CPUMillis, MemoryGBs: s.MemoryGBs, HAReplicas: s.HAReplicas, Environment: s.Environment, Pooler: s.Pooler}
+	if s.VPCID != "" {
+		v.VPCID = &s.VPCID
+	}
+	return v
+}
+
+// created is what the service's create sends.
+func (s *Service) created() *Values {
+	return &Values{Addons: s.Addons, RegionCode: s.RegionCode, CPUMillis: s.CPUMillis, MemoryGBs: s.MemoryGBs,
+		HAReplicas: s.HAReplicas, Environment: s.Environment}
+}
+
+// wanted are the settings the state manages of the set.
+func (rs *ReplicaSet) wanted() *Values {
+	return &Values{CPUMillis: rs.CPUMillis, MemoryGBs: rs.MemoryGBs, Environment: rs.Environment, Pooler: rs.Pooler}
+}
+
+// values is what the fork's create sends.
+func (f *Fork) values() *Values {
+	return &Values{Strategy: f.Strategy, TargetTime: f.TargetTime, CPUMillis: f.CPUMillis, MemoryGBs: f.MemoryGBs, Environment: f.Environment}
+}
+
+// forkRequest is the create request of a fork of values v, a zero PITR
+// target being now.
+func forkRequest(name string, v *Values, now time.Time) *dbcloud.ForkServiceRequest {
+	req := &dbcloud.ForkServiceRequest{Strategy: v.Strategy, TargetTime: v.TargetTime, Name: name,
+		CPUMillis: v.CPUMillis, MemoryGBs: v.MemoryGBs, EnvironmentTag: v.Environment}
+	if v.Strategy == dbcloud.ForkPITR && req.TargetTime.IsZero() {
 		req.TargetTime = now
 	}
 	return req

@@ -1,14 +1,14 @@
 package deploy
 
-// The steps Apply is made of, each alone: they read first and change only
-// what differs, also when deployers race, and refuse nothing more than a
-// read-only client refuses. (Moved here with the steps from the dbcloud
-// package, whose ensure methods they were.)
+// The steps Apply is made of, each alone: each checks what it finds before
+// it changes anything, also when deployers race, and a read-only client
+// refuses nothing more than the changes. (These were the tests of the
+// Ensure steps, CreateUnlessExists and ForkUnlessExists, which the steps of
+// a plan replace: each test drives the steps through a plan of the changes
+// it names, applied with Plan.Apply.)
 
 import (
-	"context"
 	"errors"
-	"fmt"
 	"net/http"
 	"strings"
 	"sync"
@@ -38,7 +38,7 @@ func newFake(t testing.TB, opts []dbcloudtest.Option, extra ...dbcloud.Option) (
 // createService creates a service named name, failing the test if it cannot.
 func createService(t testing.TB, c *dbcloud.Client, project, name string) *dbcloud.Service {
 	t.Helper()
-	svc, err := c.Services.Create(context.Background(), project, &dbcloud.CreateServiceRequest{Name: name})
+	svc, err := c.Services.Create(t.Context(), project, &dbcloud.CreateServiceRequest{Name: name})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +49,7 @@ func createService(t testing.TB, c *dbcloud.Client, project, name string) *dbclo
 func createReady(t testing.TB, c *dbcloud.Client, project, name string) *dbcloud.Service {
 	t.Helper()
 	svc := createService(t, c, project, name)
-	ready, err := c.Services.WaitForReady(context.Background(), project, svc.ServiceID, fastPolls)
+	ready, err := c.Services.WaitForReady(t.Context(), project, svc.ServiceID, fastPolls)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,111 +69,74 @@ func newFakeWithSet(t *testing.T) (*dbcloud.Client, *dbcloudtest.Server, *dbclou
 	return c, srv, svc, set
 }
 
-// deploy is a re-runnable deploy of a PROD Postgres service with HA, a
-// pooler, a size and a VPC; it returns what it changed.
-func deploy(ctx context.Context, c *dbcloud.Client, projectID string) (*dbcloud.Service, []string, error) {
-	var changes []string
-	svc, created, err := (services{c, projectID}).createUnlessExists(ctx, &dbcloud.CreateServiceRequest{
-		Name: "orders-db", EnvironmentTag: dbcloud.EnvironmentProd, ReplicaCount: new(1), CPUMillis: 1000, MemoryGBs: 4,
-	})
-	if err != nil {
-		return nil, nil, err
-	}
-	if created {
-		changes = append(changes, "created")
-	}
-	id := svc.ServiceID
-	if _, err := c.Services.WaitForReady(ctx, projectID, id); err != nil {
-		return nil, nil, err
-	}
-	for _, step := range []struct {
-		name string
-		run  func() (bool, error)
-	}{
-		{"size", func() (bool, error) {
-			return (services{c, projectID}).ensureSize(ctx, id, &dbcloud.ResizeRequest{CPUMillis: 2000, MemoryGBs: 8})
-		}},
-		{"ha", func() (bool, error) {
-			return (services{c, projectID}).ensureHA(ctx, id, &dbcloud.SetHARequest{ReplicaCount: new(2)})
-		}},
-		{"pooler", func() (bool, error) { return (services{c, projectID}).ensurePooler(ctx, id, true) }},
-		{"environment", func() (bool, error) {
-			return (services{c, projectID}).ensureEnvironment(ctx, id, dbcloud.EnvironmentProd)
-		}},
-		{"vpc", func() (bool, error) { return (services{c, projectID}).ensureVPC(ctx, id, "1234", true) }},
-	} {
-		changed, err := step.run()
-		if err != nil {
-			return nil, nil, fmt.Errorf("%s: %w", step.name, err)
-		}
-		if changed {
-			changes = append(changes, step.name)
-		}
-		if _, err := c.Services.WaitForReady(ctx, projectID, id); err != nil {
-			return nil, nil, err
-		}
-	}
-	rs, created, err := (replicaSets{c, projectID, id}).createUnlessExists(ctx, &dbcloud.CreateReplicaSetRequest{Name: "reports", Nodes: 1, CPUMillis: 1000, MemoryGBs: 4})
-	if err != nil {
-		return nil, nil, err
-	}
-	if created {
-		changes = append(changes, "replica set")
-	}
-	if _, err := c.ReplicaSets.WaitForActive(ctx, projectID, id, rs.ID); err != nil {
-		return nil, nil, err
-	}
-	for _, step := range []struct {
-		name string
-		run  func() (bool, error)
-	}{
-		{"replica set size", func() (bool, error) {
-			return (replicaSets{c, projectID, id}).ensureSize(ctx, rs.ID, &dbcloud.ResizeRequest{CPUMillis: 2000, MemoryGBs: 8})
-		}},
-		{"replica set pooler", func() (bool, error) { return (replicaSets{c, projectID, id}).ensurePooler(ctx, rs.ID, true) }},
-		{"replica set environment", func() (bool, error) {
-			return (replicaSets{c, projectID, id}).ensureEnvironment(ctx, rs.ID, dbcloud.EnvironmentDev)
-		}},
-	} {
-		changed, err := step.run()
-		if err != nil {
-			return nil, nil, fmt.Errorf("%s: %w", step.name, err)
-		}
-		if changed {
-			changes = append(changes, step.name)
-		}
-		if _, err := c.ReplicaSets.WaitForActive(ctx, projectID, id, rs.ID); err != nil {
-			return nil, nil, err
-		}
-	}
-	svc, err = c.Services.Get(ctx, projectID, id)
-	return svc, changes, err
+// plan is a plan of changes to the service named service, as a reviewer
+// could have approved it.
+func plan(project, service string, changes ...Change) *Plan {
+	return &Plan{ProjectID: project, Service: service, Changes: changes}
 }
 
-// A deploy run twice against the same server: the second run changes
-// nothing, sends nothing but reads, and no request of either run fails.
+// update is an update change of a field from one value to another.
+func update(kind dbcloud.ResourceKind, name string, f Field, from, to Values) Change {
+	return Change{Action: Update, Kind: kind, Name: name, Field: f, From: &from, To: &to}
+}
+
+// done returns the changes of res that the run made, as "kind field", the
+// field "create" for a create.
+func done(res *Result) []string {
+	var out []string
+	for _, c := range res.Changes {
+		if c.Outcome == Done {
+			out = append(out, string(c.Kind)+" "+cmpStr(string(c.Field), string(c.Action)))
+		}
+	}
+	return out
+}
+
+func cmpStr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// A plan of a PROD Postgres service with HA, a pooler, a size and a VPC,
+// and a replica set, applied twice against the same server: the second
+// run changes nothing, sends nothing but reads, and no request of either
+// run fails.
 func TestDeployTwiceChangesNothingTheSecondTime(t *testing.T) {
 	srv := dbcloudtest.NewServer()
 	defer srv.Close()
 	c := srv.Client()
-
-	first, changes, err := deploy(t.Context(), c, srv.ProjectID)
+	svc, rs := dbcloud.KindService, dbcloud.KindReplicaSet
+	p := plan(srv.ProjectID, "orders-db",
+		Change{Action: Create, Kind: svc, Name: "orders-db", To: &Values{Environment: dbcloud.EnvironmentProd, HAReplicas: new(1), CPUMillis: 1000, MemoryGBs: 4}},
+		update(svc, "orders-db", FieldSize, Values{CPUMillis: 1000, MemoryGBs: 4}, Values{CPUMillis: 2000, MemoryGBs: 8}),
+		update(svc, "orders-db", FieldHAReplicas, Values{HAReplicas: new(1)}, Values{HAReplicas: new(2)}),
+		update(svc, "orders-db", FieldPooler, Values{Pooler: new(false)}, Values{Pooler: new(true)}),
+		update(svc, "orders-db", FieldEnvironment, Values{Environment: dbcloud.EnvironmentDev}, Values{Environment: dbcloud.EnvironmentProd}),
+		update(svc, "orders-db", FieldVPC, Values{VPCID: new("")}, Values{VPCID: new("1234")}),
+		Change{Action: Create, Kind: rs, Name: "reports", To: &Values{Nodes: 1, CPUMillis: 1000, MemoryGBs: 4}},
+		update(rs, "reports", FieldSize, Values{CPUMillis: 1000, MemoryGBs: 4}, Values{CPUMillis: 2000, MemoryGBs: 8}),
+		update(rs, "reports", FieldPooler, Values{Pooler: new(false)}, Values{Pooler: new(true)}),
+		update(rs, "reports", FieldEnvironment, Values{Environment: dbcloud.EnvironmentProd}, Values{Environment: dbcloud.EnvironmentDev}),
+	)
+	first, err := p.Apply(t.Context(), c)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := strings.Join(changes, ","), "created,size,ha,pooler,vpc,replica set,replica set size,replica set pooler,replica set environment"; got != want {
+	if got, want := strings.Join(done(first), ","), "service create,service size,service ha_replicas,service pooler,service vpc,replica set create,replica set size,replica set pooler,replica set environment"; got != want {
 		t.Errorf("first run changed %s, want %s", got, want)
 	}
 	sent := len(srv.Requests())
-	second, changes, err := deploy(t.Context(), c, srv.ProjectID)
+	second, err := p.Apply(t.Context(), c)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(changes) != 0 {
+	if changes := done(second); len(changes) != 0 {
 		t.Errorf("second run changed %v, want nothing", changes)
 	}
-	if first.ServiceID != second.ServiceID || len(srv.Services()) != 1 {
-		t.Errorf("second run: service %s (first %s), %d services on the server", second.ServiceID, first.ServiceID, len(srv.Services()))
+	if first.Service.ServiceID != second.Service.ServiceID || len(srv.Services()) != 1 {
+		t.Errorf("second run: service %s (first %s), %d services on the server", second.Service.ServiceID, first.Service.ServiceID, len(srv.Services()))
 	}
 	for i, r := range srv.Requests() {
 		if r.Status >= 400 || r.Status == 0 {
@@ -183,14 +146,15 @@ func TestDeployTwiceChangesNothingTheSecondTime(t *testing.T) {
 			t.Errorf("second run sent %s %s", r.Method, r.Path)
 		}
 	}
-	sets, err := c.ReplicaSets.List(t.Context(), srv.ProjectID, second.ServiceID)
+	sets, err := c.ReplicaSets.List(t.Context(), srv.ProjectID, second.Service.ServiceID)
 	if err != nil || len(sets) != 1 || sets[0].PoolerEndpoint() == nil || sets[0].CPUMillis != 2000 || sets[0].Environment() != dbcloud.EnvironmentDev {
 		t.Errorf("replica sets: %v, %v", sets, err)
 	}
-	cpu, mem := second.Size()
-	if cpu != 2000 || mem != 8 || second.ReplicaCount() != 2 || second.PoolerEndpoint() == nil ||
-		second.Environment() != dbcloud.EnvironmentProd || second.VPCEndpoint == nil || second.VPCEndpoint.VPCID != "1234" {
-		t.Errorf("deployed service: %v", second)
+	got, _ := srv.Service(second.Service.ServiceID)
+	cpu, mem := got.Size()
+	if cpu != 2000 || mem != 8 || got.ReplicaCount() != 2 || got.PoolerEndpoint() == nil ||
+		got.Environment() != dbcloud.EnvironmentProd || got.VPCEndpoint == nil || got.VPCEndpoint.VPCID != "1234" {
+		t.Errorf("deployed service: %v", got)
 	}
 }
 
@@ -202,24 +166,26 @@ func newOrdersService(t *testing.T, opts ...dbcloudtest.Option) (*dbcloudtest.Se
 	return srv, c, createService(t, c, srv.ProjectID, "orders")
 }
 
-// Deployers racing on one service: every ensure step succeeds in each, and
+// poolerOn is the change that turns the pooler of the service orders on.
+var poolerOn = update(dbcloud.KindService, "orders", FieldPooler, Values{Pooler: new(false)}, Values{Pooler: new(true)})
+
+// Deployers racing on one service with one plan: every run succeeds, and
 // the change is made once; the others' 409 is read as "already done".
 func TestEnsureRacingDeployers(t *testing.T) {
 	c, srv := newFake(t, nil)
-	svc := createReady(t, c, srv.ProjectID, "orders")
+	createReady(t, c, srv.ProjectID, "orders")
+	p := plan(srv.ProjectID, "orders", poolerOn)
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	changed := 0
 	for range 16 {
 		wg.Go(func() {
-			ch, err := (services{c, srv.ProjectID}).ensurePooler(t.Context(), svc.ServiceID, true)
+			res, err := p.Apply(t.Context(), c)
 			if err != nil {
 				t.Error(err)
 			}
 			mu.Lock()
-			if ch {
-				changed++
-			}
+			changed += len(done(res))
 			mu.Unlock()
 		})
 	}
@@ -240,25 +206,26 @@ func TestEnsureConflictAfterAStaleRead(t *testing.T) {
 	if err := c.Services.EnablePooler(t.Context(), srv.ProjectID, svc.ServiceID); err != nil {
 		t.Fatal(err)
 	}
-	srv.InjectFault(dbcloudtest.Fault{Method: "GET", Path: "/projects/*/services/" + svc.ServiceID, Status: 200,
-		Body: `{"service_id":"` + svc.ServiceID + `","name":"orders","status":"READY"}`})
-	changed, err := (services{c, srv.ProjectID}).ensurePooler(t.Context(), svc.ServiceID, true)
-	if changed || err != nil {
-		t.Errorf("EnsurePooler after a stale read: changed %v, %v; want false, nil", changed, err)
+	stale := `{"service_id":"` + svc.ServiceID + `","name":"orders","status":"READY"}`
+	srv.InjectFault(dbcloudtest.Fault{Method: "GET", Path: "/projects/*/services", Status: 200, Body: "[" + stale + "]"})
+	res, err := plan(srv.ProjectID, "orders", poolerOn).Apply(t.Context(), c)
+	if len(done(res)) != 0 || err != nil || res.Changes[0].Outcome != AlreadyDone {
+		t.Errorf("the pooler step after a stale read: %v, %v; want already done, nil", res.Changes, err)
 	}
 	if n := srv.Count("POST", "/projects/*/services/*/enablePooler"); n != 2 {
 		t.Errorf("%d enablePooler requests, want 2 (the setup's and the stale step's)", n)
 	}
 	// Without the state being reached, the 409 is returned.
-	srv.InjectFault(dbcloudtest.Fault{Method: "GET", Path: "/projects/*/services/" + svc.ServiceID, Status: 200, Times: 2,
-		Body: `{"service_id":"` + svc.ServiceID + `","name":"orders","status":"READY"}`})
-	if _, err := (services{c, srv.ProjectID}).ensurePooler(t.Context(), svc.ServiceID, true); !errors.Is(err, dbcloud.ErrConflict) {
-		t.Errorf("EnsurePooler whose second read is still stale: %v, want ErrConflict", err)
+	srv.InjectFault(dbcloudtest.Fault{Method: "GET", Path: "/projects/*/services", Status: 200, Body: "[" + stale + "]"})
+	srv.InjectFault(dbcloudtest.Fault{Method: "GET", Path: "/projects/*/services/" + svc.ServiceID, Status: 200, Body: stale})
+	if _, err := plan(srv.ProjectID, "orders", poolerOn).Apply(t.Context(), c); !errors.Is(err, dbcloud.ErrConflict) {
+		t.Errorf("the pooler step whose second read is still stale: %v, want ErrConflict", err)
 	}
 }
 
 // Names are not unique: two services with the deploy's name are an error
-// naming both, not a silent choice.
+// naming both, not a silent choice; Plan reports it, and so does a saved
+// plan's Apply.
 func TestCreateUnlessExistsDuplicateName(t *testing.T) {
 	srv := dbcloudtest.NewServer()
 	defer srv.Close()
@@ -272,25 +239,34 @@ func TestCreateUnlessExistsDuplicateName(t *testing.T) {
 		}
 		ids = append(ids, svc.ServiceID)
 	}
-	_, created, err := (services{c, srv.ProjectID}).createUnlessExists(t.Context(), req)
-	dup, ok := errors.AsType[*DuplicateNameError](err)
-	if created || !ok || !errors.Is(err, ErrDuplicateName) || len(dup.IDs) != 2 ||
-		!strings.Contains(err.Error(), ids[0]) || !strings.Contains(err.Error(), ids[1]) {
-		t.Errorf("CreateUnlessExists with two services named orders: created %v, %v", created, err)
+	st := &State{Service: Service{Name: "orders"}}
+	create := Change{Action: Create, Kind: dbcloud.KindService, Name: "orders", To: &Values{}}
+	_, planErr := st.Plan(t.Context(), c)
+	res, err := plan(srv.ProjectID, "orders", create).Apply(t.Context(), c)
+	for _, err := range []error{planErr, err} {
+		dup, ok := errors.AsType[*DuplicateNameError](err)
+		if !ok || !errors.Is(err, ErrDuplicateName) || len(dup.IDs) != 2 ||
+			!strings.Contains(err.Error(), ids[0]) || !strings.Contains(err.Error(), ids[1]) {
+			t.Errorf("a deploy with two services named orders: %v", err)
+		}
+		if !strings.Contains(err.Error(), `2 services are named "orders"`) {
+			t.Errorf("error %q does not say what is named twice", err)
+		}
 	}
-	if !strings.Contains(err.Error(), `2 services are named "orders"`) {
-		t.Errorf("error %q does not say what is named twice", err)
+	if len(done(res)) != 0 {
+		t.Errorf("created %v", done(res))
 	}
 	// Replica sets: the same rule, in their own words.
+	solo := createReady(t, c, srv.ProjectID, "solo")
 	setReq := &dbcloud.CreateReplicaSetRequest{Name: "reports", Nodes: 1, CPUMillis: 1000, MemoryGBs: 4}
 	for range 2 {
-		if _, err := c.ReplicaSets.Create(t.Context(), srv.ProjectID, ids[0], setReq); err != nil {
+		if _, err := c.ReplicaSets.Create(t.Context(), srv.ProjectID, solo.ServiceID, setReq); err != nil {
 			t.Fatal(err)
 		}
 	}
-	_, created, err = (replicaSets{c, srv.ProjectID, ids[0]}).createUnlessExists(t.Context(), setReq)
-	if created || !errors.Is(err, ErrDuplicateName) || !strings.Contains(err.Error(), `2 replica sets are named "reports"`) {
-		t.Errorf("CreateUnlessExists with two replica sets named reports: created %v, %v", created, err)
+	setState := &State{Service: Service{Name: "solo"}, ReplicaSets: []ReplicaSet{{Name: "reports", Nodes: 1, CPUMillis: 1000, MemoryGBs: 4}}}
+	if _, err := setState.Plan(t.Context(), c); !errors.Is(err, ErrDuplicateName) || !strings.Contains(err.Error(), `2 replica sets are named "reports"`) {
+		t.Errorf("a deploy with two replica sets named reports: %v", err)
 	}
 	// A service being deleted does not count.
 	for _, id := range ids {
@@ -298,106 +274,100 @@ func TestCreateUnlessExistsDuplicateName(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	svc, created, err := (services{c, srv.ProjectID}).createUnlessExists(t.Context(), req)
-	if err != nil || !created || svc.InitialPassword == "" {
-		t.Errorf("after deleting both: created %v, %v", created, err)
+	res, err = st.Apply(t.Context(), c)
+	if err != nil || len(done(res)) != 1 || res.Service.InitialPassword == "" {
+		t.Errorf("after deleting both: created %v, %v", done(res), err)
 	}
 }
 
-// Each step in both directions: a change the first time, none the second;
-// attaching to a second VPC is refused before anything is sent.
+// Each step in both directions: a change the first time, none the second.
+// An attach that finds the service attached to another VPC is a stale plan,
+// refused before anything is sent; a State that moves the service plans
+// the detach and the attach.
 func TestEnsureStepsBothWays(t *testing.T) {
 	srv, c, svc := newOrdersService(t)
 	p, ctx := srv.ProjectID, t.Context()
 	id := svc.ServiceID
+	s := dbcloud.KindService
 	for _, step := range []struct {
-		name string
-		run  func() (bool, error)
+		name   string
+		change Change
 	}{
-		{"pooler on", func() (bool, error) { return (services{c, p}).ensurePooler(ctx, id, true) }},
-		{"pooler off", func() (bool, error) { return (services{c, p}).ensurePooler(ctx, id, false) }},
-		{"attach", func() (bool, error) { return (services{c, p}).ensureVPC(ctx, id, "77", true) }},
-		{"detach", func() (bool, error) { return (services{c, p}).ensureVPC(ctx, id, "77", false) }},
-		{"prod", func() (bool, error) { return (services{c, p}).ensureEnvironment(ctx, id, dbcloud.EnvironmentProd) }},
-		{"dev", func() (bool, error) { return (services{c, p}).ensureEnvironment(ctx, id, dbcloud.EnvironmentDev) }},
-		{"ha 1", func() (bool, error) {
-			return (services{c, p}).ensureHA(ctx, id, &dbcloud.SetHARequest{ReplicaCount: new(1), SyncReplicaCount: new(1)})
-		}},
-		{"ha 0", func() (bool, error) {
-			return (services{c, p}).ensureHA(ctx, id, &dbcloud.SetHARequest{ReplicaCount: new(0), SyncReplicaCount: new(0)})
-		}},
+		{"pooler on", poolerOn},
+		{"pooler off", update(s, "orders", FieldPooler, Values{Pooler: new(true)}, Values{Pooler: new(false)})},
+		{"attach", update(s, "orders", FieldVPC, Values{VPCID: new("")}, Values{VPCID: new("77")})},
+		{"detach", update(s, "orders", FieldVPC, Values{VPCID: new("77")}, Values{VPCID: new("")})},
+		{"prod", update(s, "orders", FieldEnvironment, Values{Environment: dbcloud.EnvironmentDev}, Values{Environment: dbcloud.EnvironmentProd})},
+		{"dev", update(s, "orders", FieldEnvironment, Values{Environment: dbcloud.EnvironmentProd}, Values{Environment: dbcloud.EnvironmentDev})},
+		{"ha 1", update(s, "orders", FieldHAReplicas, Values{HAReplicas: new(0)}, Values{HAReplicas: new(1)})},
+		{"ha 0", update(s, "orders", FieldHAReplicas, Values{HAReplicas: new(1)}, Values{HAReplicas: new(0)})},
 	} {
 		for i, want := range []bool{true, false} {
-			changed, err := step.run()
-			if err != nil || changed != want {
-				t.Errorf("%s, run %d: changed %v, %v; want %v, nil", step.name, i+1, changed, err, want)
+			res, err := plan(p, "orders", step.change).Apply(ctx, c)
+			if err != nil || (len(done(res)) == 1) != want {
+				t.Errorf("%s, run %d: changed %v, %v; want %v, nil", step.name, i+1, done(res), err, want)
 			}
 			if _, err := c.Services.WaitForReady(ctx, p, id); err != nil {
 				t.Fatal(err)
 			}
 		}
 	}
-	if _, err := (services{c, p}).ensureVPC(ctx, id, "77", true); err != nil {
+	if _, err := plan(p, "orders", update(s, "orders", FieldVPC, Values{VPCID: new("")}, Values{VPCID: new("77")})).Apply(ctx, c); err != nil {
 		t.Fatal(err)
 	}
 	before := len(srv.Requests())
-	if _, err := (services{c, p}).ensureVPC(ctx, id, "78", true); err == nil || !strings.Contains(err.Error(), "attached to VPC 77") {
+	_, err := plan(p, "orders", update(s, "orders", FieldVPC, Values{VPCID: new("")}, Values{VPCID: new("78")})).Apply(ctx, c)
+	if stale, ok := errors.AsType[*StalePlanError](err); !ok || stale.Field != FieldVPC || stale.Found.text(FieldVPC) != "77" || !strings.Contains(err.Error(), "found 77") {
 		t.Errorf("attaching to a second VPC: %v", err)
 	}
-	if reqs := srv.Requests()[before:]; len(reqs) != 1 || reqs[0].Method != "GET" {
-		t.Errorf("attaching to a second VPC sent %+v, want one read", reqs)
+	for _, r := range srv.Requests()[before:] {
+		if r.Method != http.MethodGet {
+			t.Errorf("attaching to a second VPC sent %s %s, want reads only", r.Method, r.Path)
+		}
 	}
-	if changed, err := (services{c, p}).ensureVPC(ctx, id, "78", false); changed || err != nil {
-		t.Errorf("detaching from a VPC it is not attached to: %v, %v", changed, err)
+	if _, err := plan(p, "orders", update(s, "orders", FieldVPC, Values{VPCID: new("78")}, Values{VPCID: new("")})).Apply(ctx, c); !errors.Is(err, ErrStalePlan) {
+		t.Errorf("detaching from a VPC it is not attached to: %v, want a stale plan", err)
 	}
 }
 
-// ForkUnlessExists forks once, finds the fork by name and parent on the
-// next call (named, and with the API's default name), and does not take a
-// service of the name forked from another parent for it. The PITR target
-// comes from the real clock: the test server takes it.
+// A fork is made once, found by name and parent on the next run (named,
+// and with the API's default name), and a service of the name forked from
+// another parent, or not a fork at all, is not taken for it. The PITR
+// target comes from the real clock: the test server takes it.
 func TestForkUnlessExists(t *testing.T) {
 	srv := dbcloudtest.NewServer()
 	defer srv.Close()
 	c, p := srv.Client(), srv.ProjectID
 	ctx := t.Context()
-	parent, err := c.Services.Create(ctx, p, &dbcloud.CreateServiceRequest{Name: "orders"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	other, err := c.Services.Create(ctx, p, &dbcloud.CreateServiceRequest{Name: "other"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, req := range []*dbcloud.ForkServiceRequest{
+	createService(t, c, p, "orders")
+	createService(t, c, p, "other")
+	for _, fork := range []Fork{
 		{Strategy: dbcloud.ForkPITR, TargetTime: time.Now(), Name: "staging"},
-		{Strategy: dbcloud.ForkNow},
+		{Strategy: dbcloud.ForkNow, Name: "orders-fork"},
 	} {
-		first, created, err := (services{c, p}).forkUnlessExists(ctx, parent.ServiceID, req)
-		if err != nil || !created || first.InitialPassword == "" {
-			t.Fatalf("first fork %+v: created %v, err %v", req, created, err)
+		st := &State{Service: Service{Name: "orders"}, Forks: []Fork{fork}}
+		first, err := st.Apply(ctx, c)
+		if err != nil || len(done(first)) != 1 || first.Forks[0].InitialPassword == "" {
+			t.Fatalf("first fork %+v: created %v, err %v", fork, done(first), err)
 		}
-		again, created, err := (services{c, p}).forkUnlessExists(ctx, parent.ServiceID, req)
-		if err != nil || created || again.ServiceID != first.ServiceID {
-			t.Fatalf("second call %+v: %v, created %v, err %v; want %s found", req, again, created, err, first.ServiceID)
+		again, err := st.Apply(ctx, c)
+		if err != nil || len(again.Changes) != 0 || again.Forks[0].ServiceID != first.Forks[0].ServiceID {
+			t.Fatalf("second run %+v: %v, err %v; want %s found", fork, again.Changes, err, first.Forks[0].ServiceID)
 		}
 		// The same name under another parent is another fork.
-		req2 := *req
-		req2.Name = first.Name
-		if req2.Strategy == dbcloud.ForkPITR {
-			req2.TargetTime = time.Now()
+		if fork.Strategy == dbcloud.ForkPITR {
+			fork.TargetTime = time.Now()
 		}
-		f, created, err := (services{c, p}).forkUnlessExists(ctx, other.ServiceID, &req2)
-		if err != nil || !created || f.ServiceID == first.ServiceID {
-			t.Fatalf("fork of another parent named %s: created %v, err %v", first.Name, created, err)
+		other, err := (&State{Service: Service{Name: "other"}, Forks: []Fork{fork}}).Apply(ctx, c)
+		if err != nil || len(done(other)) != 1 || other.Forks[0].ServiceID == first.Forks[0].ServiceID {
+			t.Fatalf("fork of another parent named %s: created %v, err %v", fork.Name, done(other), err)
 		}
 	}
 	// A service of the name that is not a fork is not the fork either.
-	if _, err := c.Services.Create(ctx, p, &dbcloud.CreateServiceRequest{Name: "plain"}); err != nil {
-		t.Fatal(err)
-	}
-	if f, created, err := (services{c, p}).forkUnlessExists(ctx, parent.ServiceID, &dbcloud.ForkServiceRequest{Strategy: dbcloud.ForkNow, Name: "plain"}); err != nil || !created || f.ForkedFrom == nil {
-		t.Fatalf("fork named as a plain service: created %v, err %v", created, err)
+	createService(t, c, p, "plain")
+	res, err := (&State{Service: Service{Name: "orders"}, Forks: []Fork{{Strategy: dbcloud.ForkNow, Name: "plain"}}}).Apply(ctx, c)
+	if err != nil || len(done(res)) != 1 || res.Forks[0].ForkedFrom == nil {
+		t.Fatalf("fork named as a plain service: created %v, err %v", done(res), err)
 	}
 	if n := srv.Count(http.MethodPost, "/projects/*/services/*/forkService"); n != 5 {
 		t.Errorf("%d forks sent, want 5", n)
@@ -410,22 +380,17 @@ func TestForkTargetValidated(t *testing.T) {
 	srv := dbcloudtest.NewServer()
 	defer srv.Close()
 	c, p := srv.Client(), srv.ProjectID
-	parent, err := c.Services.Create(t.Context(), p, &dbcloud.CreateServiceRequest{Name: "orders"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	parent := createService(t, c, p, "orders")
 	future := &dbcloud.ForkServiceRequest{Strategy: dbcloud.ForkPITR, TargetTime: time.Now().Add(time.Hour)}
 	early := &dbcloud.ForkServiceRequest{Strategy: dbcloud.ForkPITR, TargetTime: parent.Created.Add(-time.Minute)}
+	withFork := func(target time.Time) *State {
+		return &State{Service: Service{Name: "orders"}, Forks: []Fork{{Name: "f", Strategy: dbcloud.ForkPITR, TargetTime: target}}}
+	}
 	for _, call := range []func() error{
 		func() error { _, err := c.Services.Fork(t.Context(), p, parent.ServiceID, future); return err },
-		func() error {
-			_, _, err := (services{c, p}).forkUnlessExists(t.Context(), parent.ServiceID, future)
-			return err
-		},
-		func() error {
-			_, _, err := (services{c, p}).forkUnlessExists(t.Context(), parent.ServiceID, early)
-			return err
-		},
+		func() error { _, err := withFork(future.TargetTime).Plan(t.Context(), c); return err },
+		func() error { _, err := withFork(future.TargetTime).Apply(t.Context(), c); return err },
+		func() error { _, err := withFork(early.TargetTime).Apply(t.Context(), c); return err },
 		func() error { return early.Validate(parent) },
 	} {
 		var v *dbcloud.ValidationError
@@ -441,47 +406,51 @@ func TestForkTargetValidated(t *testing.T) {
 	}
 }
 
-// composites read, then change only what differs: their reads work under
-// WithReadOnly and their changes are refused (TestReadOnlyComposites).
+// composites are the steps that change something: under WithReadOnly
+// their reads work and their changes are refused (TestReadOnlyComposites).
 var composites = []string{
-	"Services.EnsurePooler", "Services.EnsureVPC", "Services.EnsureEnvironment", "Services.EnsureHA",
-	"Services.EnsureSize", "Services.CreateUnlessExists", "Services.ForkUnlessExists",
-	"ReplicaSets.EnsurePooler", "ReplicaSets.EnsureEnvironment", "ReplicaSets.EnsureSize",
-	"ReplicaSets.CreateUnlessExists",
+	"service pooler", "service vpc", "service environment", "service ha_replicas",
+	"service size", "service create", "fork create",
+	"replica set pooler", "replica set environment", "replica set size",
+	"replica set create",
 }
 
-// The composite helpers of a read-only client read, and then refuse the
-// change when one is needed, with nothing but GETs sent; when nothing
-// differs they answer as before.
+// The steps of a read-only client read, and then refuse the change when
+// one is needed, with nothing but GETs sent; when nothing differs they
+// answer as on a read-write client.
 func TestReadOnlyComposites(t *testing.T) {
 	rw, srv, svc, set := newFakeWithSet(t)
 	ctx, p := t.Context(), srv.ProjectID
 	if _, err := rw.ReplicaSets.WaitForActive(ctx, p, svc.ServiceID, set.ID, fastPolls); err != nil {
 		t.Fatal(err)
 	}
-	other := dbcloud.EnvironmentProd
-	if svc.Environment() == dbcloud.EnvironmentProd {
+	env, other := svc.Environment(), dbcloud.EnvironmentProd
+	if env == dbcloud.EnvironmentProd {
 		other = dbcloud.EnvironmentDev
 	}
 	ro := srv.Client(tinyRetries, dbcloud.WithReadOnly())
 	srv.ResetRequests()
-	two, bigger := 2, &dbcloud.ResizeRequest{CPUMillis: 4000, MemoryGBs: 16}
-	id, rs := svc.ServiceID, set.ID
-	refused := map[string]error{}
-	_, refused["Services.EnsurePooler"] = (services{ro, p}).ensurePooler(ctx, id, true)
-	_, refused["Services.EnsureVPC"] = (services{ro, p}).ensureVPC(ctx, id, "1234", true)
-	_, refused["Services.EnsureEnvironment"] = (services{ro, p}).ensureEnvironment(ctx, id, other)
-	_, refused["Services.EnsureHA"] = (services{ro, p}).ensureHA(ctx, id, &dbcloud.SetHARequest{ReplicaCount: &two})
-	_, refused["Services.EnsureSize"] = (services{ro, p}).ensureSize(ctx, id, bigger)
-	_, _, refused["Services.CreateUnlessExists"] = (services{ro, p}).createUnlessExists(ctx, &dbcloud.CreateServiceRequest{Name: "new"})
-	_, _, refused["Services.ForkUnlessExists"] = (services{ro, p}).forkUnlessExists(ctx, id, &dbcloud.ForkServiceRequest{Strategy: dbcloud.ForkNow, Name: "new"})
-	_, refused["ReplicaSets.EnsurePooler"] = (replicaSets{ro, p, id}).ensurePooler(ctx, rs, true)
-	_, refused["ReplicaSets.EnsureEnvironment"] = (replicaSets{ro, p, id}).ensureEnvironment(ctx, rs, other)
-	_, refused["ReplicaSets.EnsureSize"] = (replicaSets{ro, p, id}).ensureSize(ctx, rs, bigger)
-	_, _, refused["ReplicaSets.CreateUnlessExists"] = (replicaSets{ro, p, id}).createUnlessExists(ctx,
-		&dbcloud.CreateReplicaSetRequest{Name: "new", Nodes: 1, CPUMillis: 500, MemoryGBs: 2})
+	s, r := dbcloud.KindService, dbcloud.KindReplicaSet
+	cpu, mem := svc.Size()
+	changes := map[string]Change{
+		"service pooler":          update(s, "db", FieldPooler, Values{Pooler: new(false)}, Values{Pooler: new(true)}),
+		"service vpc":             update(s, "db", FieldVPC, Values{VPCID: new("")}, Values{VPCID: new("1234")}),
+		"service environment":     update(s, "db", FieldEnvironment, Values{Environment: env}, Values{Environment: other}),
+		"service ha_replicas":     update(s, "db", FieldHAReplicas, Values{HAReplicas: new(svc.ReplicaCount())}, Values{HAReplicas: new(2)}),
+		"service size":            update(s, "db", FieldSize, Values{CPUMillis: cpu, MemoryGBs: mem}, Values{CPUMillis: 4000, MemoryGBs: 16}),
+		"service create":          {Action: Create, Kind: s, Name: "new", To: &Values{}},
+		"fork create":             {Action: Create, Kind: dbcloud.KindFork, Name: "new", To: &Values{Strategy: dbcloud.ForkNow}},
+		"replica set pooler":      update(r, "r", FieldPooler, Values{Pooler: new(false)}, Values{Pooler: new(true)}),
+		"replica set environment": update(r, "r", FieldEnvironment, Values{Environment: env}, Values{Environment: other}),
+		"replica set size":        update(r, "r", FieldSize, Values{CPUMillis: 500, MemoryGBs: 2}, Values{CPUMillis: 4000, MemoryGBs: 16}),
+		"replica set create":      {Action: Create, Kind: r, Name: "new", To: &Values{Nodes: 1, CPUMillis: 500, MemoryGBs: 2}},
+	}
 	for _, name := range composites {
-		if err := refused[name]; !errors.Is(err, dbcloud.ErrReadOnly) {
+		service := "db"
+		if name == "service create" {
+			service = "new"
+		}
+		if _, err := plan(p, service, changes[name]).Apply(ctx, ro); !errors.Is(err, dbcloud.ErrReadOnly) {
 			t.Errorf("%s of a change: err = %v, want ErrReadOnly", name, err)
 		}
 	}
@@ -491,25 +460,24 @@ func TestReadOnlyComposites(t *testing.T) {
 		}
 	}
 	if len(srv.Requests()) == 0 {
-		t.Error("no read was sent: the composites did not read first")
+		t.Error("no read was sent: the steps did not read first")
 	}
 
 	// Nothing to change: the same answers as a read-write client's.
-	if changed, err := (services{ro, p}).ensureEnvironment(ctx, id, svc.Environment()); changed || err != nil {
-		t.Errorf("EnsureEnvironment to the same tag: changed %v, err %v", changed, err)
+	if res, err := plan(p, "db", update(s, "db", FieldEnvironment, Values{Environment: other}, Values{Environment: env})).Apply(ctx, ro); len(done(res)) != 0 || err != nil {
+		t.Errorf("the environment step to the same tag: changed %v, err %v", done(res), err)
 	}
-	if got, created, err := (services{ro, p}).createUnlessExists(ctx, &dbcloud.CreateServiceRequest{Name: "db"}); err != nil || created || got.ServiceID != id {
-		t.Errorf("CreateUnlessExists of an existing name: %v, created %v, err %v", got, created, err)
+	if res, err := plan(p, "db", Change{Action: Create, Kind: s, Name: "db", To: &Values{}}).Apply(ctx, ro); err != nil || len(done(res)) != 0 || res.Service.ServiceID != svc.ServiceID {
+		t.Errorf("the create step of an existing name: %v, err %v", res, err)
 	}
-	if got, created, err := (replicaSets{ro, p, id}).createUnlessExists(ctx,
-		&dbcloud.CreateReplicaSetRequest{Name: "r", Nodes: 1, CPUMillis: 500, MemoryGBs: 2}); err != nil || created || got.ID != rs {
-		t.Errorf("ReplicaSets.CreateUnlessExists of an existing name: %v, created %v, err %v", got, created, err)
+	if res, err := plan(p, "db", Change{Action: Create, Kind: r, Name: "r", To: &Values{Nodes: 1, CPUMillis: 500, MemoryGBs: 2}}).Apply(ctx, ro); err != nil || len(done(res)) != 0 || res.Changes[0].ID != set.ID {
+		t.Errorf("the replica set create step of an existing name: %v, err %v", res, err)
 	}
-	fork, err := rw.Services.Fork(ctx, p, id, &dbcloud.ForkServiceRequest{Strategy: dbcloud.ForkNow})
+	fork, err := rw.Services.Fork(ctx, p, svc.ServiceID, &dbcloud.ForkServiceRequest{Strategy: dbcloud.ForkNow})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, created, err := (services{ro, p}).forkUnlessExists(ctx, id, &dbcloud.ForkServiceRequest{Strategy: dbcloud.ForkNow}); err != nil || created || got.ServiceID != fork.ServiceID {
-		t.Errorf("ForkUnlessExists of an existing fork: %v, created %v, err %v", got, created, err)
+	if res, err := plan(p, "db", Change{Action: Create, Kind: dbcloud.KindFork, Name: fork.Name, To: &Values{Strategy: dbcloud.ForkNow}}).Apply(ctx, ro); err != nil || len(done(res)) != 0 || res.Changes[0].ID != fork.ServiceID {
+		t.Errorf("the fork step of an existing fork: %v, err %v", res, err)
 	}
 }

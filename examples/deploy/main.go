@@ -8,6 +8,7 @@
 //	DBCLOUD_API_KEY=... DBCLOUD_BASE_URL=https://.../v1 DBCLOUD_PROJECT_ID=... \
 //	    go run ./examples/deploy -name orders -pooler -timeout 15m
 //	go run ./examples/deploy -name orders -plan   # the plan alone: sends only GETs
+//	go run ./examples/deploy -name orders -destroy # deletes the service, after its plan
 //	go run ./examples/deploy -fake -name orders   # against an in-process fake API
 //
 // It reads the variables with dbcloud.NewClientFromEnv; -fake serves
@@ -16,11 +17,14 @@
 // Exit codes: 0 ready (or, with -plan, planned), 2 timed out, 1 any other
 // error (bad flags included).
 //
-// On any failure, run it again: every step reads before it changes
-// anything, so the next run finishes what this one started and never
-// makes a second service. The client also uses create recovery
-// (dbcloud.WithCreateRecovery): a create whose answer is lost to a network
-// fault is resolved by listing the project within the run.
+// On any failure, run it again: every step checks what it finds before it
+// changes anything, so the next run finishes what this one started and
+// never makes a second service. A create whose answer is lost to a network
+// fault is resolved within the run (the deploy package's creates use
+// create recovery). The password of a service this run creates is written
+// to -password-file (mode 0600) as soon as the service exists; without it,
+// the password is not kept anywhere, and dbcloud's
+// ServicesClient.UpdatePassword sets a new one.
 //
 // It waits past READY, which means only that the control plane is done: the
 // database can refuse connections for a moment after it, and migrations run
@@ -66,6 +70,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	memory := fs.Int("memory", 0, "gigabytes, with -cpu (0 = the API's default, and left as it is)")
 	pooler := fs.Bool("pooler", false, "turn the connection pooler on (off when not given)")
 	planOnly := fs.Bool("plan", false, "print the plan and stop: sends only GETs")
+	destroy := fs.Bool("destroy", false, "delete the service (its replica sets first) and wait until it is gone")
+	passwordFile := fs.String("password-file", "", "write a new service's password to this file (mode 0600)")
 	useFake := fs.Bool("fake", false, "run against an in-process fake API instead of DBCLOUD_*")
 	step := fs.Duration("step", 500*time.Millisecond, "with -fake: how long each status lasts, and a database's warm-up after READY")
 	poll := fs.Duration("poll", 2*time.Second, "first delay between status polls (it grows to 10x)")
@@ -83,7 +89,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 
 	var client *dbcloud.Client
 	var err error
-	opts := []dbcloud.Option{dbcloud.WithUserAgent("dbcloud-deploy"), dbcloud.WithCreateRecovery(), dbcloud.WithCreateSettle(*settle)}
+	opts := []dbcloud.Option{dbcloud.WithUserAgent("dbcloud-deploy"), dbcloud.WithCreateSettle(*settle)}
 	if *planOnly {
 		opts = append(opts, dbcloud.WithReadOnly()) // a plan never changes anything: the client makes sure
 	}
@@ -107,19 +113,31 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	waits := []dbcloud.WaitOption{dbcloud.WithWaitTimeout(*timeout), dbcloud.WithPollInterval(*poll, 10**poll)}
 	var readyAt time.Time
 	var res *deploy.Result
-	plan, err := st.Plan(ctx, client)
-	if err == nil {
+	planOf := st.Plan
+	if *destroy {
+		planOf = st.PlanDestroy
+	}
+	plan, err := planOf(ctx, client)
+	if plan != nil {
 		fmt.Fprint(stderr, plan)
-		if *planOnly {
-			return exitReady
-		}
+	}
+	if err == nil && !*planOnly {
 		last := ""
-		res, err = st.Apply(ctx, client, deploy.WithWaitOptions(waits...), deploy.WithProgress(func(e deploy.Event) {
-			if line := e.String(); e.Step != "wait" || line != last {
+		res, err = plan.Apply(ctx, client, deploy.WithWaitOptions(waits...), deploy.WithProgress(func(p deploy.Progress) {
+			if line := p.String(); p.Poll == nil || line != last {
 				logf("%s", line) // a wait's line once per status
 				last = line
 			}
+		}), deploy.WithPasswords(func(p deploy.Password) error {
+			if *passwordFile == "" {
+				logf("%s %q: its password is not kept (no -password-file): set one with UpdatePassword", p.Kind, p.Name)
+				return nil
+			}
+			return os.WriteFile(*passwordFile, []byte(string(p.Password)+"\n"), 0o600)
 		}))
+	}
+	if err == nil && (*planOnly || *destroy) {
+		return exitReady
 	}
 	var svc *dbcloud.Service
 	if err == nil {

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -48,7 +50,7 @@ func TestDeployCreatesThenReuses(t *testing.T) {
 	}
 
 	code, again, errOut := runDeploy(t, srv, "-name", "orders")
-	if code != 0 || again != out || !strings.Contains(errOut, "no changes") || !strings.Contains(errOut, `create: already as wanted`) {
+	if code != 0 || again != out || !strings.Contains(errOut, "no changes") || strings.Contains(errOut, `create service`) {
 		t.Errorf("second deploy: exit %d, stdout %q, stderr %q; want the same service reused", code, again, errOut)
 	}
 	if n := srv.Count("POST", "/projects/*/services"); n != 1 {
@@ -88,7 +90,7 @@ func TestDeployStartsAPausedService(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, _, errOut := runDeploy(t, srv, "-name", "orders")
-	if code != 0 || !strings.Contains(errOut, "status PAUSED -> READY") || !strings.Contains(errOut, "start: done") || !strings.Contains(errOut, "): RESUMING") || !strings.Contains(errOut, "): READY") {
+	if code != 0 || !strings.Contains(errOut, "status PAUSED -> READY") || !strings.Contains(errOut, "status PAUSED -> READY: done") || !strings.Contains(errOut, "): RESUMING") || !strings.Contains(errOut, "): READY") {
 		t.Errorf("exit %d, stderr:\n%s", code, errOut)
 	}
 }
@@ -148,5 +150,32 @@ func TestDeployPlanOnly(t *testing.T) {
 		if r.Method != "GET" {
 			t.Errorf("-plan sent %s %s", r.Method, r.Path)
 		}
+	}
+}
+
+// The new service's password goes to -password-file, readable by its
+// owner alone, in the run that creates the service; -destroy prints its
+// plan, deletes the service and waits until it is gone, and a second
+// -destroy has nothing to do.
+func TestDeployPasswordFileAndDestroy(t *testing.T) {
+	dbcloudtest.CheckGoroutines(t)
+	srv := startFake(t, ticking...)
+	file := filepath.Join(t.TempDir(), "password")
+	if code, _, errOut := runDeploy(t, srv, "-name", "orders", "-password-file", file); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	info, err := os.Stat(file)
+	if err != nil || info.Mode().Perm() != 0o600 || info.Size() < 2 {
+		t.Fatalf("password file: %v, %v", info, err)
+	}
+	code, out, errOut := runDeploy(t, srv, "-name", "orders", "-destroy")
+	if code != 0 || out != "" || !strings.Contains(errOut, `- delete service "orders"`) || !strings.Contains(errOut, ": done") {
+		t.Errorf("destroy: exit %d, stdout %q, stderr:\n%s", code, out, errOut)
+	}
+	if n := len(srv.Services()); n != 0 {
+		t.Errorf("%d services left", n)
+	}
+	if code, _, errOut := runDeploy(t, srv, "-name", "orders", "-destroy"); code != 0 || !strings.Contains(errOut, "no changes") {
+		t.Errorf("second destroy: exit %d, stderr:\n%s", code, errOut)
 	}
 }

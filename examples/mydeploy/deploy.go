@@ -47,16 +47,19 @@ func State(projectID string) *deploy.State {
 }
 
 // Deploy prints the plan to log, applies it with a line per step and per
-// status seen, and returns what it did. opts go to Apply (wait options: a
-// timeout, say). On an error, run Deploy again: it picks up where the
-// failed run stopped.
+// status seen, and returns what it did. opts go to Apply: wait options (a
+// timeout, say) and deploy.WithPasswords, where a pipeline stores the
+// passwords of what the run creates. On an error, run Deploy again: it
+// picks up where the failed run stopped.
 func Deploy(ctx context.Context, client *dbcloud.Client, projectID string, log io.Writer, opts ...deploy.Option) (*deploy.Result, error) {
 	st := State(projectID)
 	plan, err := st.Plan(ctx, client)
+	if plan != nil {
+		fmt.Fprint(log, plan) // with its problems, when it has some
+	}
 	if err != nil {
 		return nil, err
 	}
-	fmt.Fprint(log, plan)
-	opts = append([]deploy.Option{deploy.WithProgress(func(e deploy.Event) { fmt.Fprintln(log, e) })}, opts...)
+	opts = append([]deploy.Option{deploy.WithProgress(func(p deploy.Progress) { fmt.Fprintln(log, p) })}, opts...)
 	return st.Apply(ctx, client, opts...)
 }

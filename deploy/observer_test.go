@@ -1,0 +1,96 @@
+package deploy_test
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/dbcloud/dbcloud-go"
+)
+
+// parentKey carries, in a context, the operation of the call it is under.
+type parentKey struct{}
+
+// nesting records, for each call an Observer is told of, the call it runs
+// under, from the contexts StartCall returned.
+type nesting struct {
+	mu     sync.Mutex
+	calls  []string // "parent > operation"
+	units  []dbcloud.CallInfo
+	starts int
+	ends   int
+}
+
+func (n *nesting) StartCall(ctx context.Context, call dbcloud.CallInfo) context.Context {
+	parent, _ := ctx.Value(parentKey{}).(string)
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.starts++
+	n.calls = append(n.calls, parent+" > "+call.Operation)
+	if call.Method == "" {
+		n.units = append(n.units, call)
+	}
+	return context.WithValue(ctx, parentKey{}, call.Operation)
+}
+
+func (n *nesting) StartAttempt(ctx context.Context, _ dbcloud.CallInfo, _ int) context.Context {
+	return ctx
+}
+
+func (n *nesting) EndAttempt(context.Context, dbcloud.CallInfo, dbcloud.AttemptInfo) {}
+
+func (n *nesting) EndCall(_ context.Context, _ dbcloud.CallInfo, res dbcloud.CallResult) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.ends++
+}
+
+// A run is a unit of work of the client's Observer, each step one inside
+// it, and every call a step makes, its waits' polls and its recovered
+// creates included, runs under the step: a tracer shows run > step > call.
+// Under the run itself are only the plan's reads.
+func TestObserverSeesRunsAndSteps(t *testing.T) {
+	srv := newServer(t)
+	obs := &nesting{}
+	c := srv.Client(dbcloud.WithObserver(obs))
+	if _, err := trial().Apply(t.Context(), c); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := trial().Destroy(t.Context(), c); err != nil {
+		t.Fatal(err)
+	}
+	runs, steps := 0, 0
+	for _, call := range obs.calls {
+		parent, op, _ := strings.Cut(call, " > ")
+		switch {
+		case op == "deploy.Apply" || op == "deploy.Destroy":
+			runs++
+			if parent != "" {
+				t.Errorf("run %s under %q", op, parent)
+			}
+		case strings.HasPrefix(op, "deploy."):
+			steps++
+			if parent != "deploy.Apply" && parent != "deploy.Destroy" {
+				t.Errorf("step %s under %q", op, parent)
+			}
+		case parent == "" || parent == "deploy.Apply" && !strings.HasSuffix(op, ".List"):
+			// Under a run: only the plan's reads. A create's recovery
+			// lists inside the create, under its step.
+			t.Errorf("call %s under %q, not a step", op, parent)
+		}
+	}
+	if runs != 2 || steps != 8 || obs.starts != obs.ends {
+		t.Errorf("%d runs, %d steps (want 2 and 8); %d calls started, %d ended", runs, steps, obs.starts, obs.ends)
+	}
+	for _, u := range obs.units {
+		if u.Kind == "" || u.Name == "" || u.ProjectID == "" {
+			t.Errorf("a unit of work without its resource: %+v", u)
+		}
+	}
+	if got := obs.units[1]; got.Operation != "deploy.create" || got.Kind != dbcloud.KindService || got.Name != "orders" {
+		t.Errorf("the first step: %+v", got)
+	}
+}
+
+var _ dbcloud.Observer = (*nesting)(nil)

@@ -1,0 +1,210 @@
+package deploy
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/dbcloud/dbcloud-go"
+)
+
+// The steps, one per kind of change, run once the change's precondition
+// says to act (see check.go). Each ends with its resource as the next
+// step needs it: created or changed and waited for until READY (active),
+// or gone.
+
+// create makes a service, replica set or fork, hands its password to the
+// hook at once, and waits until it is READY (active). Its creates go
+// through create recovery, so that a create whose answer was lost is
+// found (with a new password) within the run.
+func (r *run) create(ctx context.Context, ch *Change) error {
+	cr, err := r.creatorClient()
+	if err != nil {
+		return err
+	}
+	if ch.Kind == dbcloud.KindReplicaSet {
+		svc := r.w.service()
+		if svc == nil {
+			return &StalePlanError{Kind: dbcloud.KindService, Name: r.p.Service}
+		}
+		if err := r.ready(ctx, ch, svc); err != nil {
+			return err
+		}
+		rs, err := cr.ReplicaSets.Create(ctx, r.p.ProjectID, svc.id, &dbcloud.CreateReplicaSetRequest{
+			Name: ch.Name, Nodes: ch.To.Nodes, CPUMillis: ch.To.CPUMillis, MemoryGBs: ch.To.MemoryGBs})
+		if err != nil {
+			return err
+		}
+		ch.ID = rs.ID
+		return r.wait(ctx, ch, r.w.putSet(svc.id, rs), dbcloud.WithCreated(rs))
+	}
+	var svc *dbcloud.Service
+	if ch.Kind == dbcloud.KindService {
+		svc, err = cr.Services.Create(ctx, r.p.ProjectID, &dbcloud.CreateServiceRequest{
+			Name: ch.Name, Addons: ch.To.Addons, RegionCode: ch.To.RegionCode, CPUMillis: ch.To.CPUMillis,
+			MemoryGBs: ch.To.MemoryGBs, ReplicaCount: ch.To.HAReplicas, EnvironmentTag: ch.To.Environment})
+	} else {
+		parent := r.w.service()
+		if parent == nil {
+			return &StalePlanError{Kind: dbcloud.KindService, Name: r.p.Service}
+		}
+		if err := r.ready(ctx, ch, parent); err != nil {
+			return err
+		}
+		req := forkRequest(ch.Name, ch.To, time.Now())
+		if err := req.Validate(parent.svc); err != nil {
+			return err
+		}
+		svc, err = cr.Services.Fork(ctx, r.p.ProjectID, parent.id, req)
+	}
+	if svc == nil {
+		return err
+	}
+	// Recorded before anything else: a run that ends here still returns
+	// the resource, and its password, in its Result.
+	e := r.w.putService(ch.Kind, svc)
+	ch.ID = svc.ServiceID
+	if err != nil {
+		return err // recovery found it, but could not set a new password
+	}
+	if err := r.password(ch, svc); err != nil {
+		return err
+	}
+	return r.wait(ctx, ch, e, dbcloud.WithCreated(svc))
+}
+
+// update sends the change of one field. The API's 409 is read again: a
+// field now as wanted is another deployer's change landing first (already
+// done), one that is neither as the plan expected nor as wanted is a
+// change made behind the run (a stale plan). A resize or new HA replicas
+// is waited for until READY (active); the other changes take effect at
+// once.
+func (r *run) update(ctx context.Context, ch *Change, e *entry) (bool, error) {
+	err := r.send(ctx, ch, e)
+	if errors.Is(err, dbcloud.ErrConflict) && r.reread(ctx, e) == nil {
+		if act, stale := precondition(ch, e); stale != nil || !act {
+			return false, stale
+		}
+	}
+	if err != nil {
+		return true, err
+	}
+	if needsReady(ch) {
+		return true, r.wait(ctx, ch, e)
+	}
+	e.vals.copyField(ch.Field, ch.To)
+	return true, nil
+}
+
+// send sends the request of an update.
+func (r *run) send(ctx context.Context, ch *Change, e *entry) error {
+	p, to := r.p.ProjectID, ch.To
+	if e.kind == dbcloud.KindReplicaSet {
+		rc := r.c.ReplicaSets
+		switch ch.Field {
+		case FieldSize:
+			return rc.Resize(ctx, p, e.parent, e.id, &dbcloud.ResizeRequest{CPUMillis: to.CPUMillis, MemoryGBs: to.MemoryGBs})
+		case FieldEnvironment:
+			return rc.SetEnvironment(ctx, p, e.parent, e.id, to.Environment)
+		case FieldPooler:
+			if *to.Pooler {
+				return rc.EnablePooler(ctx, p, e.parent, e.id)
+			}
+			return rc.DisablePooler(ctx, p, e.parent, e.id)
+		}
+	}
+	sc := r.c.Services
+	var err error
+	switch ch.Field {
+	case FieldSize:
+		_, err = sc.Resize(ctx, p, e.id, &dbcloud.ResizeRequest{CPUMillis: to.CPUMillis, MemoryGBs: to.MemoryGBs})
+	case FieldHAReplicas:
+		_, err = sc.SetHA(ctx, p, e.id, &dbcloud.SetHARequest{ReplicaCount: to.HAReplicas})
+	case FieldEnvironment:
+		err = sc.SetEnvironment(ctx, p, e.id, to.Environment)
+	case FieldPooler:
+		if *to.Pooler {
+			err = sc.EnablePooler(ctx, p, e.id)
+		} else {
+			err = sc.DisablePooler(ctx, p, e.id)
+		}
+	case FieldVPC:
+		if *to.VPCID != "" {
+			err = sc.AttachToVPC(ctx, p, e.id, *to.VPCID)
+		} else {
+			err = sc.DetachFromVPC(ctx, p, e.id, *ch.From.VPCID)
+		}
+	}
+	return err
+}
+
+// reread reads e again, after a 409.
+func (r *run) reread(ctx context.Context, e *entry) error {
+	if e.kind != dbcloud.KindReplicaSet {
+		svc, err := r.c.Services.Get(ctx, r.p.ProjectID, e.id)
+		if err == nil {
+			r.w.putService(e.kind, svc)
+		}
+		return err
+	}
+	sets, err := r.c.ReplicaSets.List(ctx, r.p.ProjectID, e.parent)
+	for i := range sets {
+		if sets[i].ID == e.id {
+			r.w.putSet(e.parent, &sets[i])
+		}
+	}
+	return err
+}
+
+// settle brings a resource found in passing to READY (active): it starts
+// a paused service (after waiting for a pausing one to be PAUSED, since
+// the API refuses to start it before) and waits. A 409 to the start is
+// another deployer's start landing first: the wait covers it. A paused
+// fork is kept as it is.
+func (r *run) settle(ctx context.Context, ch *Change, e *entry) (bool, error) {
+	status := dbcloud.ServiceStatus(e.vals.Status)
+	if e.kind == dbcloud.KindFork && (status == dbcloud.StatusPaused || status == dbcloud.StatusPausing) {
+		return false, nil
+	}
+	if e.kind == dbcloud.KindService && status == dbcloud.StatusPausing {
+		got, err := r.c.Services.WaitForStatus(ctx, r.p.ProjectID, e.id, dbcloud.StatusPaused, r.waits(ch)...)
+		if err != nil {
+			return true, err
+		}
+		r.w.putService(e.kind, got)
+		status = got.Status
+	}
+	if e.kind == dbcloud.KindService && status == dbcloud.StatusPaused {
+		if _, err := r.c.Services.Start(ctx, r.p.ProjectID, e.id); err != nil && !errors.Is(err, dbcloud.ErrConflict) {
+			return true, err
+		}
+	}
+	return true, r.wait(ctx, ch, e)
+}
+
+// delete deletes a resource, unless it is being deleted already, and
+// waits until it is gone. A 404 is a resource already gone.
+func (r *run) delete(ctx context.Context, ch *Change, e *entry) error {
+	p := r.p.ProjectID
+	var err error
+	if !e.deleting() {
+		if e.kind == dbcloud.KindReplicaSet {
+			err = r.c.ReplicaSets.Delete(ctx, p, e.parent, e.id)
+		} else {
+			err = r.c.Services.Delete(ctx, p, e.id)
+		}
+	}
+	switch {
+	case errors.Is(err, dbcloud.ErrNotFound):
+	case err != nil:
+		return err
+	case e.kind == dbcloud.KindReplicaSet:
+		err = r.c.ReplicaSets.WaitForDeleted(ctx, p, e.parent, e.id, r.waits(ch)...)
+	default:
+		err = r.c.Services.WaitForDeleted(ctx, p, e.id, r.waits(ch)...)
+	}
+	if err == nil {
+		r.w.remove(e)
+	}
+	return err
+}
