@@ -51,12 +51,11 @@ func (s *ServicesClient) WaitForConnectable(ctx context.Context, projectID, serv
 	if err != nil {
 		return nil, err
 	}
-	sp := serviceKind.spec(serviceID, connectableWant, statusJudge(StatusReady))
-	svc, err := s.waitService(ctx, projectID, serviceID, cfg, sp, func(cfg *waitConfig) func(context.Context, *Service) error {
-		return func(ctx context.Context, v *Service) error {
-			return cfg.probe.answers(ctx, "service", v.Endpoint, v.ConnectionPooler)
-		}
-	})
+	sp := newWaitSpec[Service](services{}, serviceID, connectableWant, statusJudge(StatusReady))
+	sp.finish = func(ctx context.Context, v *Service) error {
+		return cfg.probe.answers(ctx, "service", v.Endpoint, v.ConnectionPooler)
+	}
+	svc, err := s.waitService(ctx, projectID, serviceID, cfg, sp)
 	return connectableResult(svc, err)
 }
 
@@ -64,12 +63,15 @@ func (s *ServicesClient) WaitForConnectable(ctx context.Context, projectID, serv
 // endpoint answers, and returns it: WaitForActive, then the probes of
 // ServicesClient.WaitForConnectable, with the same options and errors.
 func (r *ReplicaSetsClient) WaitForConnectable(ctx context.Context, projectID, serviceID, replicaSetID string, opts ...WaitOption) (*ReadReplicaSet, error) {
-	sp := replicaSetKind.spec(replicaSetID, connectableWant, activeJudge)
-	set, err := r.waitSet(ctx, projectID, serviceID, replicaSetID, opts, sp, func(cfg *waitConfig) func(context.Context, *ReadReplicaSet) error {
-		return func(ctx context.Context, v *ReadReplicaSet) error {
-			return cfg.probe.answers(ctx, "replica set", v.Endpoint, v.ConnectionPooler)
-		}
-	})
+	cfg, err := r.api.newWaitConfig(opts)
+	if err != nil {
+		return nil, err
+	}
+	sp := newWaitSpec[ReadReplicaSet](replicaSets{}, replicaSetID, connectableWant, activeJudge)
+	sp.finish = func(ctx context.Context, v *ReadReplicaSet) error {
+		return cfg.probe.answers(ctx, "replica set", v.Endpoint, v.ConnectionPooler)
+	}
+	set, err := r.waitSet(ctx, projectID, serviceID, replicaSetID, cfg, sp)
 	return connectableResult(set, err)
 }
 
