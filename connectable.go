@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/tls"
 	"errors"
-	"fmt"
 )
 
 // connectableWant is WaitError.Want for WaitForConnectable.
@@ -82,32 +81,4 @@ func connectableResult[T any](resource *T, err error) (*T, error) {
 		return nil, err
 	}
 	return resource, err
-}
-
-// answers probes a resource's endpoint, and its pooler's with
-// WithPoolerCheck, and returns nil when each one answers. A missing
-// endpoint is an ErrNoEndpoint error before anything is probed.
-func (c probeConfig) answers(ctx context.Context, resource string, direct *Endpoint, pooler *ConnectionPooler) error {
-	targets := []*Endpoint{direct}
-	if c.pooler {
-		targets = append(targets, nil)
-		if pooler != nil {
-			targets[1] = pooler.Endpoint
-		}
-	}
-	for i, ep := range targets {
-		if ep == nil || ep.Host == "" || ep.Port <= 0 || ep.Port > 65535 {
-			what := "endpoint"
-			if i == 1 {
-				what = "connection pooler endpoint"
-			}
-			return fmt.Errorf("%w: the %s has no %s", ErrNoEndpoint, resource, what)
-		}
-	}
-	for _, ep := range targets {
-		if err := c.probe(ctx, *ep); err != nil {
-			return err
-		}
-	}
-	return nil
 }
