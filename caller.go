@@ -89,15 +89,16 @@ func newRequest(op, method, tpl string, at ref) request {
 		info:     CallInfo{Operation: op, Method: method, Path: tpl, Kind: kind, ProjectID: at.projectID, ServiceID: at.serviceID, ReplicaSetID: at.replicaSetID},
 		exchange: exchange{method: method},
 	}
-	path := make([]byte, 0, len(tpl)+len(at.projectID)+len(at.serviceID)+len(at.replicaSetID))
+	var path strings.Builder // one allocation: String does not copy
+	path.Grow(len(tpl) + len(at.projectID) + len(at.serviceID) + len(at.replicaSetID))
 	for rest := tpl; rest != ""; {
 		open := strings.IndexByte(rest, '{')
 		if open < 0 {
-			path = append(path, rest...)
+			path.WriteString(rest)
 			break
 		}
 		end := open + strings.IndexByte(rest[open:], '}')
-		path = append(path, rest[:open]...)
+		path.WriteString(rest[:open])
 		field, id := "projectID", at.projectID
 		switch rest[open+1 : end] {
 		case "service_id":
@@ -113,13 +114,13 @@ func newRequest(op, method, tpl string, at ref) request {
 		case id == "":
 			r.err = invalid(field, "required")
 		case id == "." || id == "..":
-			path = append(path, strings.Repeat("%2E", len(id))...)
+			path.WriteString(strings.Repeat("%2E", len(id)))
 		default:
-			path = append(path, url.PathEscape(id)...)
+			path.WriteString(url.PathEscape(id))
 		}
 	}
 	if r.err == nil {
-		r.path = string(path)
+		r.path = path.String()
 	}
 	return r
 }

@@ -14,9 +14,7 @@ func create[T any](ctx context.Context, api *caller, k kind[T], r *request, at r
 		return nil, err
 	}
 	if api.recovery {
-		rc := &recovery[T]{api: api, kind: k, r: r, at: at, want: want}
-		v, err := rc.run(ctx)
-		return v, api.endCall(c, &rc.o, err)
+		return recoverCreate(ctx, api, c, k, *r, at, want)
 	}
 	w := k.answer()
 	o := api.send(ctx, r, w)
@@ -24,4 +22,13 @@ func create[T any](ctx context.Context, api *caller, k kind[T], r *request, at r
 		return nil, api.endCall(c, &o, err)
 	}
 	return w.value(), api.endCall(c, &o, nil)
+}
+
+// recoverCreate is create's path under WithCreateRecovery. It takes its own
+// copy of r: the recovery holds it, and the common path's request stays
+// off the heap.
+func recoverCreate[T any](ctx context.Context, api *caller, c call, k kind[T], r request, at ref, want wanted) (*T, error) {
+	rc := &recovery[T]{api: api, kind: k, r: &r, at: at, want: want}
+	v, err := rc.run(ctx)
+	return v, api.endCall(c, &rc.o, err)
 }
