@@ -2,20 +2,11 @@ package pgprobe
 
 import (
 	"bytes"
-	"encoding/binary"
 	"errors"
 	"strings"
 	"testing"
-)
 
-// pgMsg frames a backend message: type, then a length counting itself.
-func pgMsg(typ byte, body string) []byte {
-	return append(binary.BigEndian.AppendUint32([]byte{typ}, uint32(4+len(body))), body...)
-}
-
-const (
-	authSASL   = "\x00\x00\x00\x0aSCRAM-SHA-256\x00\x00"
-	startingUp = "SFATAL\x00VFATAL\x00C57P03\x00Mthe database system is starting up\x00Fpostmaster.c\x00\x00"
+	"github.com/dbcloud/dbcloud-go/internal/testkit/pgwire"
 )
 
 func TestAnswerMeans(t *testing.T) {
@@ -24,7 +15,7 @@ func TestAnswerMeans(t *testing.T) {
 		typ  byte
 		body string
 	}{
-		{"AuthenticationSASL", 'R', authSASL},
+		{"AuthenticationSASL", 'R', pgwire.AuthSASL},
 		{"AuthenticationMD5Password", 'R', "\x00\x00\x00\x05salt"},
 		{"AuthenticationCleartextPassword", 'R', "\x00\x00\x00\x03"},
 		{"AuthenticationOk (trust)", 'R', "\x00\x00\x00\x00"},
@@ -47,7 +38,7 @@ func TestAnswerMeans(t *testing.T) {
 		typ        byte
 		want       string
 	}{
-		{"57P03 starting up", startingUp, 'E', `SQLSTATE "57P03": "the database system is starting up"`},
+		{"57P03 starting up", pgwire.StartingUp, 'E', `SQLSTATE "57P03": "the database system is starting up"`},
 		{"57P03 hot standby off", "SFATAL\x00C57P03\x00Mthe database system is not accepting connections\x00DHot standby mode is disabled.\x00\x00", 'E', "not accepting connections"},
 		{"57P03 with a hostile message", "C57P03\x00M" + strings.Repeat("\x1b[31m", 500) + "\x00\x00", 'E', `\x1b[31m`},
 		{"a short authentication request", "\x00\x00", 'R', "malformed authentication request"},
@@ -77,18 +68,18 @@ func TestReadAnswerBoundsLengths(t *testing.T) {
 		"length below 4":            {[]byte{'R', 0, 0, 0, 3}, "out of range"},
 		"length of 2 GiB":           {[]byte{'E', 0x7f, 0xff, 0xff, 0xff}, "out of range"},
 		"length over 16 KiB":        {append([]byte{'E', 0, 0, 0x40, 0x05}, make([]byte, 1<<14+1)...), "out of range"},
-		"body cut short":            {pgMsg('R', authSASL)[:9], "unexpected EOF"},
+		"body cut short":            {pgwire.Msg('R', pgwire.AuthSASL)[:9], "unexpected EOF"},
 		"header cut short":          {[]byte{'R', 0, 0}, "unexpected EOF"},
 		"nothing":                   {nil, "EOF"},
-		"57P03 whole":               {pgMsg('E', startingUp), "57P03"},
-		"57P03 at the length limit": {pgMsg('E', "C57P03\x00M"+strings.Repeat("x", maxAnswerBytes-11)+"\x00\x00"), "57P03"},
+		"57P03 whole":               {pgwire.Msg('E', pgwire.StartingUp), "57P03"},
+		"57P03 at the length limit": {pgwire.Msg('E', "C57P03\x00M"+strings.Repeat("x", maxAnswerBytes-11)+"\x00\x00"), "57P03"},
 	} {
 		err := readAnswer(bytes.NewReader(c.in))
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: %v, want an error naming %q", name, err, c.want)
 		}
 	}
-	if err := readAnswer(bytes.NewReader(pgMsg('R', authSASL))); err != nil {
+	if err := readAnswer(bytes.NewReader(pgwire.Msg('R', pgwire.AuthSASL))); err != nil {
 		t.Errorf("AuthenticationSASL: %v", err)
 	}
 }
@@ -98,8 +89,8 @@ func TestReadAnswerBoundsLengths(t *testing.T) {
 // or an error other than 57P03, and must keep its error short.
 func FuzzReadAnswer(f *testing.F) {
 	for _, seed := range [][]byte{
-		pgMsg('R', authSASL), pgMsg('E', startingUp), pgMsg('E', "C28P01\x00\x00"),
-		pgMsg('E', "C57P03"), {'E', 0xff, 0xff, 0xff, 0xff}, {'N'}, nil,
+		pgwire.Msg('R', pgwire.AuthSASL), pgwire.Msg('E', pgwire.StartingUp), pgwire.Msg('E', "C28P01\x00\x00"),
+		pgwire.Msg('E', "C57P03"), {'E', 0xff, 0xff, 0xff, 0xff}, {'N'}, nil,
 	} {
 		f.Add(seed)
 	}
