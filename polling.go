@@ -11,6 +11,11 @@ import (
 	"github.com/dbcloud/dbcloud-go/internal/poll"
 )
 
+// How a wait polls (see "Waiting" and "Polling" in the package
+// documentation): the one wait loop, what it is told of the wait, its
+// timeout, and how the client's pollers read a scope. The schedule and
+// the sharing of reads are internal/poll's.
+
 // waitSpec is what one wait adds to the core: the resource waited for,
 // and when it is done.
 type waitSpec[T any] struct {
