@@ -32,7 +32,7 @@ type wanted struct {
 }
 
 // adopter is a kind whose resources recovery found by listing need
-// completing (services: see adoptService).
+// completing (services: see services.adopt).
 type adopter[T any] interface {
 	adopt(ctx context.Context, api *caller, at ref, v *T, resolved *MaybeCreatedError) (*T, error)
 }
