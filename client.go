@@ -20,6 +20,9 @@ type Client struct {
 	ReplicaSets *ReplicaSetsClient
 
 	api *caller
+	// creds and opts are what the Client was made of, for With.
+	creds Credentials
+	opts  []Option
 }
 
 // ServicesClient manages database services. Get it from Client.Services.
@@ -80,8 +83,19 @@ func newClient(creds Credentials, opts []Option) (*Client, error) {
 		pollFirst:   cfg.pollFirst,
 		pollLongest: cfg.pollLongest,
 	}
-	api.creds, api.opts = creds, opts
-	return &Client{Services: &ServicesClient{api}, ReplicaSets: &ReplicaSetsClient{api}, api: api}, nil
+	return &Client{Services: &ServicesClient{api}, ReplicaSets: &ReplicaSetsClient{api}, api: api, creds: creds, opts: opts}, nil
+}
+
+// NewClientWithCredentials returns a client that authenticates with creds.
+// WithBaseURL is required. Like NewClient, it never reads the environment.
+func NewClientWithCredentials(creds Credentials, opts ...Option) (*Client, error) {
+	if creds.err != nil {
+		return nil, creds.err
+	}
+	if creds.c == nil {
+		return nil, invalid("credentials", "zero value: use APIKey, PersonalAccessToken or BearerTokens")
+	}
+	return newClient(creds, opts)
 }
 
 // With returns a new Client with c's credentials and options and, after
@@ -91,8 +105,14 @@ func newClient(creds Credentials, opts []Option) (*Client, error) {
 // own retry budget and pollers, and, unless WithHTTPClient gave c a client
 // of the caller's, its own connections.
 func (c *Client) With(opts ...Option) (*Client, error) {
-	return newClient(c.api.creds, append(slices.Clip(c.api.opts), opts...))
+	return newClient(c.creds, append(slices.Clip(c.opts), opts...))
 }
+
+// ProjectID returns the project id set with WithProjectID or read from
+// DBCLOUD_PROJECT_ID by NewClientFromEnv; "" when neither gave one. The
+// SDK's methods take the project id as an argument: this is where a program
+// configured from the environment finds the one to pass.
+func (c *Client) ProjectID() string { return c.api.projectID }
 
 // Observer returns the Observer given WithObserver, or nil. The deploy
 // package reports its runs and steps to it, so that one WithObserver

@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/tls"
 	"errors"
-	"fmt"
 )
 
 // connectableWant is WaitError.Want for WaitForConnectable.
@@ -51,12 +50,11 @@ func (s *ServicesClient) WaitForConnectable(ctx context.Context, projectID, serv
 	if err != nil {
 		return nil, err
 	}
-	sp := serviceKind.spec(serviceID, connectableWant, statusJudge(StatusReady))
-	svc, err := s.waitService(ctx, projectID, serviceID, cfg, sp, func(cfg *waitConfig) func(context.Context, *Service) error {
-		return func(ctx context.Context, v *Service) error {
-			return cfg.probe.answers(ctx, "service", v.Endpoint, v.ConnectionPooler)
-		}
-	})
+	sp := newWaitSpec[Service](services{}, serviceID, connectableWant, statusJudge(StatusReady))
+	sp.finish = func(ctx context.Context, v *Service) error {
+		return cfg.probe.answers(ctx, "service", v.Endpoint, v.ConnectionPooler)
+	}
+	svc, err := s.waitService(ctx, projectID, serviceID, cfg, sp)
 	return connectableResult(svc, err)
 }
 
@@ -64,12 +62,15 @@ func (s *ServicesClient) WaitForConnectable(ctx context.Context, projectID, serv
 // endpoint answers, and returns it: WaitForActive, then the probes of
 // ServicesClient.WaitForConnectable, with the same options and errors.
 func (r *ReplicaSetsClient) WaitForConnectable(ctx context.Context, projectID, serviceID, replicaSetID string, opts ...WaitOption) (*ReadReplicaSet, error) {
-	sp := replicaSetKind.spec(replicaSetID, connectableWant, activeJudge)
-	set, err := r.waitSet(ctx, projectID, serviceID, replicaSetID, opts, sp, func(cfg *waitConfig) func(context.Context, *ReadReplicaSet) error {
-		return func(ctx context.Context, v *ReadReplicaSet) error {
-			return cfg.probe.answers(ctx, "replica set", v.Endpoint, v.ConnectionPooler)
-		}
-	})
+	cfg, err := r.api.newWaitConfig(opts)
+	if err != nil {
+		return nil, err
+	}
+	sp := newWaitSpec[ReadReplicaSet](replicaSets{}, replicaSetID, connectableWant, activeJudge)
+	sp.finish = func(ctx context.Context, v *ReadReplicaSet) error {
+		return cfg.probe.answers(ctx, "replica set", v.Endpoint, v.ConnectionPooler)
+	}
+	set, err := r.waitSet(ctx, projectID, serviceID, replicaSetID, cfg, sp)
 	return connectableResult(set, err)
 }
 
@@ -80,32 +81,4 @@ func connectableResult[T any](resource *T, err error) (*T, error) {
 		return nil, err
 	}
 	return resource, err
-}
-
-// answers probes a resource's endpoint, and its pooler's with
-// WithPoolerCheck, and returns nil when each one answers. A missing
-// endpoint is an ErrNoEndpoint error before anything is probed.
-func (c probeConfig) answers(ctx context.Context, resource string, direct *Endpoint, pooler *ConnectionPooler) error {
-	targets := []*Endpoint{direct}
-	if c.pooler {
-		targets = append(targets, nil)
-		if pooler != nil {
-			targets[1] = pooler.Endpoint
-		}
-	}
-	for i, ep := range targets {
-		if ep == nil || ep.Host == "" || ep.Port <= 0 || ep.Port > 65535 {
-			what := "endpoint"
-			if i == 1 {
-				what = "connection pooler endpoint"
-			}
-			return fmt.Errorf("%w: the %s has no %s", ErrNoEndpoint, resource, what)
-		}
-	}
-	for _, ep := range targets {
-		if err := c.probe(ctx, *ep); err != nil {
-			return err
-		}
-	}
-	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dbcloud/dbcloud-go/internal/testkit/pgwire"
 	"github.com/jarcoal/httpmock"
 )
 
@@ -42,18 +43,18 @@ func TestConnectableProbesStartOverFromTheMinimumDelay(t *testing.T) {
 		probes []time.Time
 		gets   []time.Time
 	)
-	ep := scriptedServer(t, func(conn net.Conn) {
+	_, port := pgwire.Scripted(t, func(conn net.Conn) {
 		mu.Lock()
 		probes = append(probes, time.Now())
-		reply := pgMsg('R', authSASL)
+		reply := pgwire.Msg('R', pgwire.AuthSASL)
 		if len(probes) <= 2 {
-			reply = pgMsg('E', startingUp)
+			reply = pgwire.Msg('E', pgwire.StartingUp)
 		}
 		mu.Unlock()
-		servePG(conn, nil, reply)
+		pgwire.Serve(conn, nil, reply)
 	})
 	const configuring = 6 // polls before READY: the last delay is >= 20 ms * 1.5^5, about 150 ms
-	c, _ := serviceAt(t, ep.Port, func(n int) string {
+	c, _ := serviceAt(t, port, func(n int) string {
 		mu.Lock()
 		defer mu.Unlock()
 		gets = append(gets, time.Now())

@@ -143,28 +143,3 @@ type Token struct {
 // that expires on its way. A token issued for less than twice the margin is
 // replaced at half its lifetime instead.
 const tokenRefreshMargin = 30 * time.Second
-
-// NewClientWithCredentials returns a client that authenticates with creds.
-// WithBaseURL is required. Like NewClient, it never reads the environment.
-func NewClientWithCredentials(creds Credentials, opts ...Option) (*Client, error) {
-	if creds.err != nil {
-		return nil, creds.err
-	}
-	if creds.c == nil {
-		return nil, invalid("credentials", "zero value: use APIKey, PersonalAccessToken or BearerTokens")
-	}
-	return newClient(creds, opts)
-}
-
-// ProjectID returns the project id set with WithProjectID or read from
-// DBCLOUD_PROJECT_ID by NewClientFromEnv; "" when neither gave one. The
-// SDK's methods take the project id as an argument: this is where a program
-// configured from the environment finds the one to pass.
-func (c *Client) ProjectID() string { return c.api.projectID }
-
-// WithProjectID records the project the program works on, returned by
-// Client.ProjectID. It changes no request: methods take their project id
-// as an argument.
-func WithProjectID(id string) Option {
-	return func(c *clientConfig) { c.projectID = id }
-}

@@ -6,23 +6,6 @@ import (
 	"strings"
 )
 
-// Environment variables read by NewClientFromEnv (its documentation names
-// them for users). Each secret may instead be read from a file named by
-// the variable with _FILE appended (such as
-// DBCLOUD_API_KEY_FILE=/run/secrets/dbcloud), for secrets mounted as files;
-// setting both a variable and its _FILE form is an error.
-const (
-	envAPIKey    = "DBCLOUD_API_KEY"    // an API key, sent as Bearer
-	envPublicKey = "DBCLOUD_PUBLIC_KEY" // a personal access token's public half
-	envSecretKey = "DBCLOUD_SECRET_KEY" // a personal access token's secret half
-	envBaseURL   = "DBCLOUD_BASE_URL"   // the API's base URL, ending in /v1
-	envProjectID = "DBCLOUD_PROJECT_ID" // the project, returned by Client.ProjectID
-
-	// envFileSuffix turns a secret's variable into the one naming a file
-	// that holds it: DBCLOUD_API_KEY_FILE, DBCLOUD_SECRET_KEY_FILE.
-	envFileSuffix = "_FILE"
-)
-
 // maxSecretFile bounds what is read of a secret's file: a key is short, and
 // a variable pointing at a large file by mistake must not fill memory.
 const maxSecretFile = 64 << 10

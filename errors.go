@@ -5,10 +5,13 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/dbcloud/dbcloud-go/internal/pipeline"
 )
 
 // Sentinel errors to branch on with errors.Is. An *APIError matches the
@@ -275,3 +278,47 @@ func isTerminal(err error) bool {
 	return ok && apiErr.StatusCode >= 400 && apiErr.StatusCode < 500 &&
 		apiErr.StatusCode != http.StatusTooManyRequests
 }
+
+// ErrStopStatus is the cause of a wait that ended because the resource
+// reached a status named by WithStopOn; the WaitError's LastStatus is that
+// status. It matches ErrUnexpectedStatus too.
+var ErrStopStatus = fmt.Errorf("%w: a stop status was reached", ErrUnexpectedStatus)
+
+// WaitError is a wait that ended without reaching the wanted status.
+type WaitError struct {
+	Resource string // the kind of resource: "service" or "replica set" (KindService, KindReplicaSet)
+	ID       string
+	// Name is the resource's name, as the last read showed it; "" when no
+	// read showed the resource.
+	Name string
+	Want string // the status waited for; "deleted" for the delete waits, "connectable" for WaitForConnectable
+	// LastStatus is the last status seen, "" if none: a ServiceStatus or a
+	// ReplicaSetStatus, as Resource says, held as the string the API sent.
+	LastStatus string
+	// Err says why the wait stopped: the context's error (a timeout is
+	// context.DeadlineExceeded), ErrNotFound, ErrUnexpectedStatus,
+	// ErrNoEndpoint, or the *APIError that cannot be waited out.
+	Err error
+}
+
+// Error describes what was waited for, what was last seen and why it stopped.
+func (e *WaitError) Error() string {
+	// The status is the server's text: clipped, and quoted when it holds
+	// control characters, so that an error or a log line stays one line of
+	// bounded length.
+	last := clip(e.LastStatus, maxFieldRunes)
+	switch {
+	case last == "":
+		last = "none seen"
+	case strings.ContainsFunc(last, pipeline.IsControl):
+		last = strconv.Quote(last)
+	}
+	name := ""
+	if e.Name != "" {
+		name = strconv.Quote(clip(e.Name, maxFieldRunes)) + " "
+	}
+	return fmt.Sprintf("dbcloud: waiting for %s %s(%s) to be %s (last status: %s): %v", e.Resource, name, e.ID, e.Want, last, e.Err)
+}
+
+// Unwrap returns Err, so errors.Is and errors.As see the cause.
+func (e *WaitError) Unwrap() error { return e.Err }

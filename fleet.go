@@ -67,7 +67,7 @@ func (s *ServicesClient) WaitForAll(ctx context.Context, projectID string, servi
 		return nil, invalid("want", "required")
 	}
 	for i, id := range serviceIDs {
-		if err := checkService(projectID, id); err != nil {
+		if err := checkIDs(tplService, ref{projectID, id, ""}); err != nil {
 			return nil, fmt.Errorf("serviceIDs[%d]: %w", i, err)
 		}
 	}
@@ -104,7 +104,7 @@ func (s *ServicesClient) WaitForAll(ctx context.Context, projectID string, servi
 			one.createdList = []createdResource{cr}
 		}
 		wg.Go(func() {
-			svc, err := s.waitService(ctx, projectID, id, one, serviceKind.spec(id, string(want), statusJudge(want)), nil)
+			svc, err := s.waitService(ctx, projectID, id, one, newWaitSpec[Service](services{}, id, string(want), statusJudge(want)))
 			mu.Lock()
 			defer mu.Unlock()
 			w, isWait := errors.AsType[*WaitError](err)

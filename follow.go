@@ -95,7 +95,7 @@ func (s *ServicesClient) newFollower(projectID, serviceID string, opts *LogOptio
 		return nil, err
 	}
 	// Bad ids are reported now, before anything is sent.
-	if err := checkService(projectID, serviceID); err != nil {
+	if err := checkIDs(tplService, ref{projectID, serviceID, ""}); err != nil {
 		return nil, err
 	}
 	f := &follower{s: s, projectID: projectID, service: serviceID, filters: filters, interval: DefaultFollowInterval}

@@ -7,19 +7,13 @@ import (
 	"time"
 
 	"github.com/dbcloud/dbcloud-go"
-	"github.com/dbcloud/dbcloud-go/dbcloudtest"
 )
 
 // A PITR target in the future, or before the parent's creation, is a
 // *ValidationError, and nothing is forked.
 func TestForkTargetValidated(t *testing.T) {
-	srv := dbcloudtest.NewServer()
-	defer srv.Close()
-	c, p := srv.Client(), srv.ProjectID
-	parent, err := c.Services.Create(t.Context(), p, &dbcloud.CreateServiceRequest{Name: "orders"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv, c, parent := newOrdersService(t)
+	p := srv.ProjectID
 	future := &dbcloud.ForkServiceRequest{Strategy: dbcloud.ForkPITR, TargetTime: time.Now().Add(time.Hour)}
 	early := &dbcloud.ForkServiceRequest{Strategy: dbcloud.ForkPITR, TargetTime: parent.Created.Add(-time.Minute)}
 	for _, call := range []func() error{

@@ -80,7 +80,7 @@ func fuzzSend(t *testing.T, resp *http.Response, out any) outcome {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := c.api.send(context.Background(), request{method: fuzzMethod, path: fuzzPath, scrub: fuzzScrub}, out)
+	o := c.api.send(context.Background(), &request{exchange: exchange{method: fuzzMethod, path: fuzzPath, scrub: fuzzScrub}}, out)
 	if o.attempts != 1 {
 		t.Fatalf("%d attempts with no retry allowed", o.attempts)
 	}
@@ -152,7 +152,7 @@ func FuzzDecodeService(f *testing.F) {
 		if err != nil {
 			return
 		}
-		svc := w.service()
+		svc := w.value()
 		if listErr != nil {
 			t.Fatalf("decodes alone but not as [body]: %v", listErr)
 		}

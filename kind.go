@@ -1,70 +1,72 @@
 package dbcloud
 
-import (
-	"context"
-)
+import "context"
 
 // kind is what the code that services and replica sets share (create and
-// its recovery, commands and their confirmation, waits and
-// their checks) needs to know of one kind of resource, so that each rule is
-// written once for both. T is the public type, W the one it is decoded
-// into. The two kinds are serviceKind and replicaSetKind.
-type kind[T, W any] struct {
-	kind  ResourceKind // as errors and logs name it
-	place              // where one resource is
-	value func(*W) *T
-	// read returns the resource now, or an error matching ErrNotFound when
-	// it is gone.
-	read func(ctx context.Context, api *caller, at ref) (*T, error)
-	// list returns the resources of the parent that at names.
-	list     func(ctx context.Context, api *caller, at ref) ([]T, error)
-	id, name func(*T) string
-	status   func(*T) WaitStatus
-	deleting func(*T) bool // being deleted, or deleted: no longer counts as there
-	changing func(*T) bool // a change is being applied, or it is done
-	pooler   func(*T) bool // the connection pooler is on
-	size     func(*T) (cpuMillis, memoryGBs int)
-	// adopt, when not nil, completes a resource that create recovery found
-	// by listing, its create's answer having been lost.
-	adopt func(ctx context.Context, api *caller, at ref, v *T, resolved *MaybeCreatedError) (*T, error)
+// its recovery, commands and their confirmation, waits and their pollers)
+// needs of one kind of resource, so that each rule is written once for
+// both. T is the public type. Its two types are services and replicaSets.
+type kind[T any] interface {
+	// resource names the kind, as errors and logs do.
+	resource() ResourceKind
+	// read returns the resource that at names now, or an error matching
+	// ErrNotFound when it is gone.
+	read(ctx context.Context, api *caller, at ref) (*T, error)
+	// list returns the resources of the parent that at names; a poller's
+	// shared read serves the waits whose contexts are serves.
+	list(ctx context.Context, api *caller, at ref, serves []context.Context) ([]T, error)
+	// id, name and status are what tell one resource from another, and
+	// where it stands.
+	id(v *T) string
+	name(v *T) string
+	status(v *T) WaitStatus
+	// answer is a new value to decode an answer of one resource into.
+	answer() answer[T]
 }
 
-// serviceKind describes services.
-var serviceKind = kind[Service, serviceJSON]{
-	kind:  KindService,
-	place: servicePlace,
-	value: (*serviceJSON).service,
-	read:  readService,
-	list: func(ctx context.Context, api *caller, at ref) ([]Service, error) {
-		return listServices(ctx, api, at, nil)
-	},
-	id:       func(svc *Service) string { return svc.ServiceID },
-	name:     func(svc *Service) string { return svc.Name },
-	status:   func(svc *Service) WaitStatus { return svc.Status },
-	deleting: func(svc *Service) bool { return svc.Status == StatusDeleting || svc.Status == StatusDeleted },
-	changing: statusIn(StatusConfiguring, StatusReady),
-	pooler:   func(svc *Service) bool { return svc.ConnectionPooler != nil },
-	size:     (*Service).Size,
-	adopt:    adoptService,
+// services is the kind of database services.
+type services struct{}
+
+func (services) resource() ResourceKind { return KindService }
+
+func (services) read(ctx context.Context, api *caller, at ref) (*Service, error) {
+	return readService(ctx, api, at)
 }
 
-// replicaSetKind describes read replica sets. There is no GET for one set:
-// it is read by finding it in its service's list.
-var replicaSetKind = kind[ReadReplicaSet, replicaSetJSON]{
-	kind:  KindReplicaSet,
-	place: replicaSetPlace,
-	value: func(w *replicaSetJSON) *ReadReplicaSet { return (*ReadReplicaSet)(w) },
-	read:  findReplicaSet,
-	list: func(ctx context.Context, api *caller, at ref) ([]ReadReplicaSet, error) {
-		return listReplicaSets(ctx, api, at, nil)
-	},
-	id:       func(set *ReadReplicaSet) string { return set.ID },
-	name:     func(set *ReadReplicaSet) string { return set.Name },
-	status:   func(set *ReadReplicaSet) WaitStatus { return set.Status },
-	deleting: func(set *ReadReplicaSet) bool { return set.Status == ReplicaSetDeleting },
-	changing: func(set *ReadReplicaSet) bool {
-		return set.Status == ReplicaSetResizing || set.Status == ReplicaSetActive
-	},
-	pooler: func(set *ReadReplicaSet) bool { return set.ConnectionPooler != nil },
-	size:   func(set *ReadReplicaSet) (int, int) { return set.CPUMillis, set.MemoryGBs },
+func (services) list(ctx context.Context, api *caller, at ref, serves []context.Context) ([]Service, error) {
+	return listServices(ctx, api, at, serves)
+}
+
+func (services) id(svc *Service) string         { return svc.ServiceID }
+func (services) name(svc *Service) string       { return svc.Name }
+func (services) status(svc *Service) WaitStatus { return svc.Status }
+func (services) answer() answer[Service]        { return new(serviceJSON) }
+
+// replicaSets is the kind of read replica sets. There is no GET for one
+// set: it is read by finding it in its service's list.
+type replicaSets struct{}
+
+func (replicaSets) resource() ResourceKind { return KindReplicaSet }
+
+func (replicaSets) read(ctx context.Context, api *caller, at ref) (*ReadReplicaSet, error) {
+	return findReplicaSet(ctx, api, at)
+}
+
+func (replicaSets) list(ctx context.Context, api *caller, at ref, serves []context.Context) ([]ReadReplicaSet, error) {
+	return listReplicaSets(ctx, api, at, serves)
+}
+
+func (replicaSets) id(set *ReadReplicaSet) string         { return set.ID }
+func (replicaSets) name(set *ReadReplicaSet) string       { return set.Name }
+func (replicaSets) status(set *ReadReplicaSet) WaitStatus { return set.Status }
+func (replicaSets) answer() answer[ReadReplicaSet]        { return new(replicaSetJSON) }
+
+// gone reports a status of a resource being deleted, or deleted: it no
+// longer counts as there.
+func gone(s WaitStatus) bool {
+	switch s {
+	case StatusDeleting, StatusDeleted, ReplicaSetDeleting:
+		return true
+	}
+	return false
 }

@@ -30,7 +30,7 @@ func (s *ServicesClient) TailLogs(ctx context.Context, projectID, serviceID stri
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := checkService(projectID, serviceID); err != nil {
+	if err := checkIDs(tplService, ref{projectID, serviceID, ""}); err != nil {
 		return nil, nil, err
 	}
 	var o LogOptions

@@ -2,6 +2,9 @@ package dbcloud
 
 import (
 	"encoding/json"
+	"fmt"
+
+	"github.com/dbcloud/dbcloud-go/internal/jsonscan"
 )
 
 // MaxLogPage is the most entries the API puts on one logs page. A page with
@@ -24,7 +27,10 @@ type logsJSON struct {
 // decoded. Any array, whatever its key: encoding/json matches keys without
 // regard to case and after unescaping, so a check by name could be evaded.
 func (w *logsJSON) precheck(data []byte) error {
-	return checkArrayLens(data, 2, MaxLogPage)
+	if jsonscan.LongerThan(data, 2, MaxLogPage) {
+		return fmt.Errorf("a page holds more than %d entries, the most the API sends", MaxLogPage)
+	}
+	return nil
 }
 
 // finish falls back to the deprecated fields.

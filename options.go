@@ -9,6 +9,32 @@ import (
 	"github.com/dbcloud/dbcloud-go/internal/pipeline"
 )
 
+// readOnlyMode is what a read-only client refuses.
+type readOnlyMode int
+
+const (
+	readWrite    readOnlyMode = iota
+	readOnlyAll               // WithReadOnly
+	readOnlyProd              // WithReadOnlyProd
+)
+
+// Environment variables read by NewClientFromEnv (its documentation names
+// them for users). Each secret may instead be read from a file named by
+// the variable with _FILE appended (such as
+// DBCLOUD_API_KEY_FILE=/run/secrets/dbcloud), for secrets mounted as files;
+// setting both a variable and its _FILE form is an error.
+const (
+	envAPIKey    = "DBCLOUD_API_KEY"    // an API key, sent as Bearer
+	envPublicKey = "DBCLOUD_PUBLIC_KEY" // a personal access token's public half
+	envSecretKey = "DBCLOUD_SECRET_KEY" // a personal access token's secret half
+	envBaseURL   = "DBCLOUD_BASE_URL"   // the API's base URL, ending in /v1
+	envProjectID = "DBCLOUD_PROJECT_ID" // the project, returned by Client.ProjectID
+
+	// envFileSuffix turns a secret's variable into the one naming a file
+	// that holds it: DBCLOUD_API_KEY_FILE, DBCLOUD_SECRET_KEY_FILE.
+	envFileSuffix = "_FILE"
+)
+
 // Option configures a Client in NewClient or NewClientFromEnv.
 type Option func(*clientConfig)
 
@@ -250,4 +276,11 @@ func checkPollInterval(field string, first, longest time.Duration) error {
 		return invalid(field, "want 0 < first <= longest")
 	}
 	return nil
+}
+
+// WithProjectID records the project the program works on, returned by
+// Client.ProjectID. It changes no request: methods take their project id
+// as an argument.
+func WithProjectID(id string) Option {
+	return func(c *clientConfig) { c.projectID = id }
 }

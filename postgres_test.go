@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/dbcloud/dbcloud-go/internal/testkit/pgtest"
+	"github.com/dbcloud/dbcloud-go/internal/testkit/pgwire"
 )
 
 // TestWaitForConnectableRealPostgres points a READY service at a real
@@ -74,7 +75,7 @@ func TestWaitForConnectableRealPostgres(t *testing.T) {
 		pg := pg.For(t)
 		pg.Stop()
 		certs := startTLS(t, pg)
-		if err := wait(time.Minute, WithTLSConfig(&tls.Config{RootCAs: certs.roots})); err != nil {
+		if err := wait(time.Minute, WithTLSConfig(&tls.Config{RootCAs: certs.Roots})); err != nil {
 			t.Fatal(err)
 		}
 
@@ -87,7 +88,7 @@ func TestWaitForConnectableRealPostgres(t *testing.T) {
 		if !errors.As(err, &unknown) || !strings.Contains(err.Error(), "certificate signed by unknown authority") {
 			t.Errorf("err = %v, want the untrusted certificate named", err)
 		}
-		err = wait(failing, WithTLSConfig(&tls.Config{RootCAs: certs.roots, ServerName: "db.example.com"}))
+		err = wait(failing, WithTLSConfig(&tls.Config{RootCAs: certs.Roots, ServerName: "db.example.com"}))
 		assertTimedOut(t, err)
 		var wrongHost x509.HostnameError
 		if !errors.As(err, &wrongHost) || !strings.Contains(err.Error(), "db.example.com") {
@@ -104,11 +105,11 @@ func TestWaitForConnectableRealPostgres(t *testing.T) {
 
 // startTLS starts pg with ssl=on and a certificate for 127.0.0.1 signed by
 // a CA made for the test.
-func startTLS(t *testing.T, pg *pgtest.Cluster) *testCerts {
+func startTLS(t *testing.T, pg *pgtest.Cluster) *pgwire.Certs {
 	t.Helper()
-	certs := newTestCerts(t, pgtest.Host)
-	pg.WriteFile("server.crt", certs.certPEM)
-	pg.WriteFile("server.key", certs.keyPEM)
+	certs := pgwire.NewCerts(t, pgtest.Host)
+	pg.WriteFile("server.crt", certs.CertPEM)
+	pg.WriteFile("server.key", certs.KeyPEM)
 	pg.Start("ssl=on", "ssl_cert_file=server.crt", "ssl_key_file=server.key")
 	return certs
 }

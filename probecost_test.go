@@ -44,5 +44,5 @@ func TestProbeCostRealPostgres(t *testing.T) {
 	measure("plain", nil)
 	pg.Stop()
 	certs := startTLS(t, pg)
-	measure("TLS", &tls.Config{RootCAs: certs.roots})
+	measure("TLS", &tls.Config{RootCAs: certs.Roots})
 }

@@ -6,40 +6,55 @@ import (
 	"net/http"
 )
 
-// The SDK's own reads, through the core (caller.run): its steps (the
-// read-only guard, confirmations, create recovery, the pollers) never call
-// the public methods, which are built on these reads too.
+// The reads of services and replica sets: the public ones and the SDK's
+// own (the read-only guard, confirmations, create recovery, the pollers),
+// one function each, which the public methods are built on too. A read is
+// a call of its own (caller.read); none of them calls a public method.
 
-// readService is a GET of the service at names: ServicesClient.Get for the
-// SDK's own steps (the read-only guard, confirmations, adopting a created
-// service), which never call the public methods.
-func readService(ctx context.Context, api *caller, at ref) (*Service, error) {
-	var w serviceJSON
-	if err := api.run(ctx, servicePlace.request("Services.Get", http.MethodGet, tplService, at), &w); err != nil {
-		return nil, err
-	}
-	return w.service(), nil
+// Get returns one service.
+func (s *ServicesClient) Get(ctx context.Context, projectID, serviceID string) (*Service, error) {
+	return readService(ctx, s.api, ref{projectID, serviceID, ""})
 }
 
-// listServices lists the project that at names: ServicesClient.List, and
-// the shared reads of a poller, which serves the waits of serves.
+// List returns every service of a project.
+func (s *ServicesClient) List(ctx context.Context, projectID string) ([]Service, error) {
+	return listServices(ctx, s.api, ref{projectID: projectID}, nil)
+}
+
+// List returns the read replica sets of a service.
+func (r *ReplicaSetsClient) List(ctx context.Context, projectID, serviceID string) ([]ReadReplicaSet, error) {
+	return listReplicaSets(ctx, r.api, ref{projectID, serviceID, ""}, nil)
+}
+
+// readService is a GET of the service that at names.
+func readService(ctx context.Context, api *caller, at ref) (*Service, error) {
+	r := newRequest("Services.Get", http.MethodGet, tplService, at)
+	var w serviceJSON
+	if err := api.read(ctx, &r, &w); err != nil {
+		return nil, err
+	}
+	return (*Service)(&w.serviceFields), nil
+}
+
+// listServices lists the project that at names; a poller's shared read
+// serves the waits whose contexts are serves.
 func listServices(ctx context.Context, api *caller, at ref, serves []context.Context) ([]Service, error) {
-	r := projectPlace.request("Services.List", http.MethodGet, tplServices, at)
-	r.serves = serves
+	r := newRequest("Services.List", http.MethodGet, tplServices, at)
+	r.info.Serves = serves
 	var ws serviceListJSON
-	if err := api.run(ctx, r, &ws); err != nil {
+	if err := api.read(ctx, &r, &ws); err != nil {
 		return nil, err
 	}
 	return ws.services, nil
 }
 
-// listReplicaSets lists the replica sets of the service that at names:
-// ReplicaSetsClient.List, and the reads of its waits' poller.
+// listReplicaSets lists the replica sets of the service that at names; a
+// poller's shared read serves the waits whose contexts are serves.
 func listReplicaSets(ctx context.Context, api *caller, at ref, serves []context.Context) ([]ReadReplicaSet, error) {
-	r := servicePlace.request("ReplicaSets.List", http.MethodGet, tplReplicaSets, at)
-	r.serves = serves
+	r := newRequest("ReplicaSets.List", http.MethodGet, tplReplicaSets, at)
+	r.info.Serves = serves
 	var sets replicaSetListJSON
-	if err := api.run(ctx, r, &sets); err != nil {
+	if err := api.read(ctx, &r, &sets); err != nil {
 		return nil, err
 	}
 	out := make([]ReadReplicaSet, len(sets))
@@ -50,8 +65,8 @@ func listReplicaSets(ctx context.Context, api *caller, at ref, serves []context.
 }
 
 // findReplicaSet lists the set's service and returns the set, or an error
-// matching ErrNotFound when it is not there. An empty id is refused before
-// the list is sent: no set could have it.
+// matching ErrNotFound when it is not there: there is no GET of one set.
+// An empty id is refused before the list is sent: no set could have it.
 func findReplicaSet(ctx context.Context, api *caller, at ref) (*ReadReplicaSet, error) {
 	if at.replicaSetID == "" {
 		return nil, invalid("replicaSetID", "required")
@@ -65,10 +80,14 @@ func findReplicaSet(ctx context.Context, api *caller, at ref) (*ReadReplicaSet, 
 			return &sets[i], nil
 		}
 	}
-	return nil, missingSet(at.replicaSetID, at.serviceID)
+	return nil, notListed(KindReplicaSet, at.replicaSetID, at)
 }
 
-// missingSet is the error of a replica set that its service's list lacks.
-func missingSet(replicaSetID, serviceID string) error {
-	return fmt.Errorf("%w: replica set %s is not in the list of service %s", ErrNotFound, replicaSetID, serviceID)
+// notListed is the error of a resource that its parent's list lacks: a
+// service of a project, a replica set of a service (parent names them).
+func notListed(k ResourceKind, id string, parent ref) error {
+	if k == KindReplicaSet {
+		return fmt.Errorf("%w: replica set %s is not in the list of service %s", ErrNotFound, id, parent.serviceID)
+	}
+	return fmt.Errorf("%w: service %s is not in the list of project %s", ErrNotFound, id, parent.projectID)
 }

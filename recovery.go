@@ -11,15 +11,30 @@ import (
 	"github.com/dbcloud/dbcloud-go/internal/pipeline"
 )
 
-// creation is what recovery needs to know of one create call.
-type creation[T any] struct {
-	kind ResourceKind
-	list func(context.Context) ([]T, error)
-	id   func(*T) string
-	// ours returns, given what existed before the create was sent, the test
-	// that tells this create's resource from others.
-	ours func(before []T) func(*T) bool
-	send func(context.Context) (*T, error)
+// recovery is one create under WithCreateRecovery: it lists what exists,
+// sends the create, and resolves its ambiguous failures by listing again
+// (see "Under faults" in the package documentation).
+type recovery[T any] struct {
+	api  *caller
+	kind kind[T]
+	r    *request // the create
+	at   ref      // its parent, which is listed
+	want wanted
+	o    outcome // the last send's, for the observer
+}
+
+// wanted is what a create asks for, by which recovery tells its resource
+// from the others listed: a name, or, for a fork, its parent and the name
+// asked for, if any.
+type wanted struct {
+	name   string
+	forkOf string // a fork's parent; "" for the other creates
+}
+
+// adopter is a kind whose resources recovery found by listing need
+// completing (services: see services.adopt).
+type adopter[T any] interface {
+	adopt(ctx context.Context, api *caller, at ref, v *T, resolved *MaybeCreatedError) (*T, error)
 }
 
 // Create recovery's own bounds (stated for users under "Under faults" in
@@ -43,22 +58,32 @@ const (
 // found early), doubling up to maxSettlePoll.
 const maxSettlePoll = time.Second
 
-// recoverCreate sends a create and resolves its ambiguous failures. When
-// the resource was found by listing (its answer was lost), it returns the
-// ambiguous failure that recovery resolved too, for what finishing the
-// resource may still meet (adoptService).
-func recoverCreate[T any](ctx context.Context, api *caller, c creation[T]) (*T, *MaybeCreatedError, error) {
-	before, err := listBefore(ctx, api, c.list)
+// run sends the create and resolves its ambiguous failures. A resource
+// found by listing (its answer was lost) is completed by the kind's adopt,
+// if it has one, which is told the failure that recovery resolved.
+func (rc *recovery[T]) run(ctx context.Context) (*T, error) {
+	v, resolved, err := rc.resolve(ctx)
+	if a, ok := rc.kind.(adopter[T]); ok && resolved != nil {
+		return a.adopt(ctx, rc.api, rc.at, v, resolved)
+	}
+	return v, err
+}
+
+// resolve sends the create until it is resolved. When the resource was
+// found by listing, it returns the ambiguous failure that recovery
+// resolved too.
+func (rc *recovery[T]) resolve(ctx context.Context) (*T, *MaybeCreatedError, error) {
+	k, api := rc.kind, rc.api
+	before, err := rc.listBefore(ctx)
 	if err != nil {
-		return nil, nil, fmt.Errorf("dbcloud: listing before the %s create, which was not sent: %w", c.kind, err)
+		return nil, nil, fmt.Errorf("dbcloud: listing before the %s create, which was not sent: %w", k.resource(), err)
 	}
 	known := make(map[string]bool, len(before))
 	for i := range before {
-		known[c.id(&before[i])] = true
+		known[k.id(&before[i])] = true
 	}
-	ours := c.ours(before)
 	for sends := 1; ; sends++ {
-		got, err := c.send(ctx)
+		got, err := rc.send(ctx)
 		maybe, ok := errors.AsType[*MaybeCreatedError](err)
 		if !ok {
 			return got, nil, err
@@ -66,7 +91,7 @@ func recoverCreate[T any](ctx context.Context, api *caller, c creation[T]) (*T, 
 		// What recovery meets is its own field, not a cause of the error:
 		// the list's dial error must not make errors.As say that the
 		// create was never sent.
-		found, listErr := awaitCreated(ctx, api, c, known, ours, time.Now())
+		found, listErr := rc.awaitCreated(ctx, known, before, time.Now())
 		switch {
 		case errors.Is(listErr, errSettleAfterDeadline):
 			maybe.Recovery = fmt.Errorf("listed once: %w", listErr)
@@ -75,23 +100,33 @@ func recoverCreate[T any](ctx context.Context, api *caller, c creation[T]) (*T, 
 			maybe.Recovery = fmt.Errorf("could not tell: %w", listErr)
 			return nil, nil, maybe
 		case len(found) == 1:
-			api.logInfo(ctx, "dbcloud: create recovered: the resource exists",
-				slog.String("resource", string(c.kind)), slog.Int("sends", sends), slog.String("id", c.id(found[0])))
+			logInfo(ctx, api.logger, "dbcloud: create recovered: the resource exists",
+				slog.String("resource", string(k.resource())), slog.Int("sends", sends), slog.String("id", k.id(found[0])))
 			return found[0], maybe, nil
 		case len(found) > 1:
 			for _, f := range found {
-				maybe.IDs = append(maybe.IDs, c.id(f))
+				maybe.IDs = append(maybe.IDs, k.id(f))
 			}
 			return nil, nil, maybe
 		}
 		// Nothing landed within the settle period: the create did not
 		// happen, and sending it again is safe.
 		if sends >= createRecoverySends {
-			return nil, nil, fmt.Errorf("dbcloud: the %s was not created (nothing appeared within %v after the failure): %w", c.kind, api.settle, maybe.Err)
+			return nil, nil, fmt.Errorf("dbcloud: the %s was not created (nothing appeared within %v after the failure): %w", k.resource(), api.settle, maybe.Err)
 		}
-		api.logInfo(ctx, "dbcloud: create recovery: the resource was not created; sending again",
-			slog.String("resource", string(c.kind)), slog.Int("sends", sends))
+		logInfo(ctx, api.logger, "dbcloud: create recovery: the resource was not created; sending again",
+			slog.String("resource", string(k.resource())), slog.Int("sends", sends))
 	}
+}
+
+// send sends the create once.
+func (rc *recovery[T]) send(ctx context.Context) (*T, error) {
+	w := rc.kind.answer()
+	rc.o = rc.api.send(ctx, rc.r, w)
+	if err := rc.r.failure(&rc.o); err != nil {
+		return nil, err
+	}
+	return w.value(), nil
 }
 
 // listBefore takes the list a create is compared with. Nothing has been sent
@@ -102,37 +137,37 @@ func recoverCreate[T any](ctx context.Context, api *caller, c creation[T]) (*T, 
 // list's own retries already run as long as the time allows (see "Retries"
 // in the package documentation): another round would only sleep into the
 // deadline and lose the last answer.
-func listBefore[T any](ctx context.Context, api *caller, list func(context.Context) ([]T, error)) ([]T, error) {
+func (rc *recovery[T]) listBefore(ctx context.Context) ([]T, error) {
 	_, timed := ctx.Deadline()
 	for round := 0; ; round++ {
-		items, err := list(ctx)
+		items, err := rc.kind.list(ctx, rc.api, rc.at, nil)
 		if err == nil || timed || round+1 >= createRecoveryListRounds || isTerminal(err) || ctx.Err() != nil {
 			return items, err
 		}
-		if err := pipeline.Sleep(ctx, min(api.pipe.Policy().WaitMax, maxSettlePoll)); err != nil {
+		if err := pipeline.Sleep(ctx, min(rc.api.pipe.Policy().WaitMax, maxSettlePoll)); err != nil {
 			return nil, err
 		}
 	}
 }
 
-// awaitCreated lists until resources that are ours and not known appear, and
-// returns them; or returns none once a list sent after the settle period
+// awaitCreated lists until resources that are new (not known) and the
+// create's (rc.want, given what existed before) appear, and returns them; or returns none once a list sent after the settle period
 // (counted from failedAt) does not show any. It stops with an error when the
 // context ends, on an answer that more lists cannot change (a 4xx other than
 // 429), or when lists keep failing past the settle period.
-func awaitCreated[T any](ctx context.Context, api *caller, c creation[T], known map[string]bool, ours func(*T) bool, failedAt time.Time) ([]*T, error) {
-	deadline := failedAt.Add(api.settle)
+func (rc *recovery[T]) awaitCreated(ctx context.Context, known map[string]bool, before []T, failedAt time.Time) ([]*T, error) {
+	deadline := failedAt.Add(rc.api.settle)
 	if end, ok := ctx.Deadline(); ok && end.Before(deadline) {
-		return listOnce(ctx, c, known, ours)
+		return rc.listOnce(ctx, known, before)
 	}
-	delay := max(api.settle/8, time.Millisecond)
+	delay := max(rc.api.settle/8, time.Millisecond)
 	failures := 0
 	for {
 		listedAt := time.Now()
-		items, err := c.list(ctx)
+		items, err := rc.kind.list(ctx, rc.api, rc.at, nil)
 		if err == nil {
 			failures = 0
-			found := newOnes(items, c.id, known, ours)
+			found := rc.newOnes(items, known, before)
 			if len(found) > 0 || !listedAt.Before(deadline) {
 				return found, nil
 			}
@@ -158,42 +193,66 @@ var errSettleAfterDeadline = errors.New("the settle period ends after the deadli
 // listOnce is awaitCreated when the settle period cannot end before the
 // deadline: one list, whose finds are returned as usual; none is
 // errSettleAfterDeadline, since the create may still land.
-func listOnce[T any](ctx context.Context, c creation[T], known map[string]bool, ours func(*T) bool) ([]*T, error) {
-	items, err := c.list(ctx)
+func (rc *recovery[T]) listOnce(ctx context.Context, known map[string]bool, before []T) ([]*T, error) {
+	items, err := rc.kind.list(ctx, rc.api, rc.at, nil)
 	if err != nil {
 		return nil, err
 	}
-	found := newOnes(items, c.id, known, ours)
+	found := rc.newOnes(items, known, before)
 	if len(found) == 0 {
 		return nil, errSettleAfterDeadline
 	}
 	return found, nil
 }
 
-// newOnes returns the items that are ours and were not known before.
-func newOnes[T any](items []T, id func(*T) string, known map[string]bool, ours func(*T) bool) []*T {
+// newOnes returns the items that were not known before and are the
+// create's.
+func (rc *recovery[T]) newOnes(items []T, known map[string]bool, before []T) []*T {
 	var found []*T
 	for i := range items {
-		if !known[id(&items[i])] && ours(&items[i]) {
-			found = append(found, &items[i])
+		if v := &items[i]; !known[rc.kind.id(v)] && rc.ours(v, before) {
+			found = append(found, v)
 		}
 	}
 	return found
 }
 
-// adoptService is serviceKind's adopt: a service found by listing lost its
+// ours reports whether v, new since the create was sent, is the
+// resource it asked for: the one with the name asked for. A fork is named
+// as asked or, by default, as the API names forks: its parent's name with
+// "-fork", when the parent is in before; a service that says which parent
+// it has must name this one.
+func (rc *recovery[T]) ours(v *T, before []T) bool {
+	k, name := rc.kind, rc.want.name
+	if rc.want.forkOf == "" {
+		return k.name(v) == name
+	}
+	if name == "" {
+		for i := range before {
+			if k.id(&before[i]) == rc.want.forkOf {
+				name = k.name(&before[i]) + "-fork"
+			}
+		}
+	}
+	if svc, ok := any(v).(*Service); ok && svc.ForkedFrom != nil {
+		return svc.ForkedFrom.ServiceID == rc.want.forkOf && (name == "" || svc.Name == name)
+	}
+	return name != "" && k.name(v) == name
+}
+
+// adopt completes a service that recovery found by listing: it lost its
 // initial password with the answer, so a new one is set and returned in
 // InitialPassword, and the caller's path is the same as for a plain
 // success. maybe is the ambiguous failure that recovery resolved: when the
 // password cannot be set, it is returned, naming the service.
-func adoptService(ctx context.Context, api *caller, at ref, svc *Service, maybe *MaybeCreatedError) (*Service, error) {
+func (services) adopt(ctx context.Context, api *caller, at ref, svc *Service, maybe *MaybeCreatedError) (*Service, error) {
 	password, err := newPassword()
 	if err == nil {
 		// Part of the user's create, which the read-only guard let through:
 		// not asked again (see WithReadOnlyProd).
 		r := passwordRequest(ref{projectID: at.projectID, serviceID: svc.ServiceID}, password)
 		r.partOf = true
-		err = api.run(ctx, r, nil)
+		err = api.command(ctx, &r, nil)
 	}
 	if err != nil {
 		// It exists for sure: the error must say it may, and name it.
@@ -203,25 +262,6 @@ func adoptService(ctx context.Context, api *caller, at ref, svc *Service, maybe 
 	}
 	svc.InitialPassword = Secret(password)
 	return svc, nil
-}
-
-// forkOf tests for the fork of parentID named name, or, when name is "",
-// named as the API names forks: the parent's name with "-fork". A service
-// that says which parent it has must name this one.
-func forkOf(parentID, name string, before []Service) func(*Service) bool {
-	if name == "" {
-		for _, svc := range before {
-			if svc.ServiceID == parentID {
-				name = svc.Name + "-fork"
-			}
-		}
-	}
-	return func(svc *Service) bool {
-		if svc.ForkedFrom != nil {
-			return svc.ForkedFrom.ServiceID == parentID && (name == "" || svc.Name == name)
-		}
-		return name != "" && svc.Name == name
-	}
 }
 
 // recoveredPasswordLen is the length of a password set by recovery: 32

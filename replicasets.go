@@ -5,10 +5,8 @@ import (
 	"net/http"
 )
 
-// List returns the read replica sets of a service.
-func (r *ReplicaSetsClient) List(ctx context.Context, projectID, serviceID string) ([]ReadReplicaSet, error) {
-	return listReplicaSets(ctx, r.api, ref{projectID, serviceID, ""}, nil)
-}
+// The changes of a read replica set. Its list is in reads.go, its waits in
+// wait.go.
 
 // Create starts creating a read replica set on a READY service and returns
 // it, usually "creating"; use WaitForActive to block until it serves. It is
@@ -17,14 +15,14 @@ func (r *ReplicaSetsClient) List(ctx context.Context, projectID, serviceID strin
 // requested name.
 func (r *ReplicaSetsClient) Create(ctx context.Context, projectID, serviceID string, req *CreateReplicaSetRequest) (*ReadReplicaSet, error) {
 	at := ref{projectID, serviceID, ""}
-	cr := servicePlace.request("ReplicaSets.Create", http.MethodPost, tplReplicaSets, at)
+	cr := newRequest("ReplicaSets.Create", http.MethodPost, tplReplicaSets, at)
 	if cr.err == nil {
 		cr.body, cr.err = req.body()
 	}
 	if cr.err != nil {
 		return nil, cr.err
 	}
-	return replicaSetKind.create(ctx, r.api, cr, at, req.Name, nil)
+	return create(ctx, r.api, replicaSets{}, &cr, at, wanted{name: req.Name})
 }
 
 // Delete starts deleting a read replica set; use WaitForDeleted to block
@@ -33,7 +31,8 @@ func (r *ReplicaSetsClient) Create(ctx context.Context, projectID, serviceID str
 // documentation).
 func (r *ReplicaSetsClient) Delete(ctx context.Context, projectID, serviceID, replicaSetID string) error {
 	at := ref{projectID, serviceID, replicaSetID}
-	return replicaSetKind.command(ctx, r.api, "ReplicaSets.Delete", http.MethodDelete, tplReplicaSet, at, nil, replicaSetKind.confirmDeleted(r.api, at))
+	dr := newRequest("ReplicaSets.Delete", http.MethodDelete, tplReplicaSet, at)
+	return r.api.command(ctx, &dr, confirmDeleted(replicaSets{}, r.api, at))
 }
 
 // Resize changes the CPU and memory of each node of a read replica set.
@@ -43,18 +42,26 @@ func (r *ReplicaSetsClient) Resize(ctx context.Context, projectID, serviceID, re
 		return err
 	}
 	at := ref{projectID, serviceID, replicaSetID}
-	return replicaSetKind.command(ctx, r.api, "ReplicaSets.Resize", http.MethodPost, tplReplicaSet+"/resize", at, body,
-		replicaSetKind.confirmByRead(r.api, at, replicaSetKind.resizedTo(req)))
+	rr := newRequest("ReplicaSets.Resize", http.MethodPost, tplReplicaSet+"/resize", at)
+	rr.body = body
+	return r.api.command(ctx, &rr, confirmByRead(replicaSets{}, r.api, at, setResizedTo(req)))
 }
 
 // EnablePooler switches a read replica set's connection pooler on.
 func (r *ReplicaSetsClient) EnablePooler(ctx context.Context, projectID, serviceID, replicaSetID string) error {
-	return replicaSetKind.switchPooler(ctx, r.api, "ReplicaSets.EnablePooler", tplReplicaSet+"/enablePooler", ref{projectID, serviceID, replicaSetID}, true)
+	return r.pooler(ctx, "ReplicaSets.EnablePooler", tplReplicaSet+"/enablePooler", ref{projectID, serviceID, replicaSetID}, true)
 }
 
 // DisablePooler switches a read replica set's connection pooler off.
 func (r *ReplicaSetsClient) DisablePooler(ctx context.Context, projectID, serviceID, replicaSetID string) error {
-	return replicaSetKind.switchPooler(ctx, r.api, "ReplicaSets.DisablePooler", tplReplicaSet+"/disablePooler", ref{projectID, serviceID, replicaSetID}, false)
+	return r.pooler(ctx, "ReplicaSets.DisablePooler", tplReplicaSet+"/disablePooler", ref{projectID, serviceID, replicaSetID}, false)
+}
+
+// pooler sends the switch of the set's connection pooler on, or off: a
+// retry's 409 is confirmed by reading whether it is.
+func (r *ReplicaSetsClient) pooler(ctx context.Context, op, tpl string, at ref, on bool) error {
+	pr := newRequest(op, http.MethodPost, tpl, at)
+	return r.api.command(ctx, &pr, confirmByRead(replicaSets{}, r.api, at, func(set *ReadReplicaSet) bool { return (set.ConnectionPooler != nil) == on }))
 }
 
 // SetEnvironment sets a read replica set's environment tag.
@@ -62,6 +69,7 @@ func (r *ReplicaSetsClient) SetEnvironment(ctx context.Context, projectID, servi
 	if err := checkEnvironment("env", env, false); err != nil {
 		return err
 	}
-	return replicaSetKind.command(ctx, r.api, "ReplicaSets.SetEnvironment", http.MethodPost, tplReplicaSet+"/setEnvironment",
-		ref{projectID, serviceID, replicaSetID}, environmentBody{env}, nil)
+	er := newRequest("ReplicaSets.SetEnvironment", http.MethodPost, tplReplicaSet+"/setEnvironment", ref{projectID, serviceID, replicaSetID})
+	er.body = environmentBody{env}
+	return r.api.command(ctx, &er, nil)
 }

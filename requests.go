@@ -1,6 +1,7 @@
 package dbcloud
 
 import (
+	"net/http"
 	"strconv"
 	"time"
 	"unicode/utf8"
@@ -237,14 +238,14 @@ func sizes(cpu, mem int, shared bool) (string, string, error) {
 	case mem < 0:
 		return "", "", invalid("MemoryGBs", "must not be negative")
 	}
-	return itoaNonZero(cpu), itoaNonZero(mem), nil
-}
-
-func itoaNonZero(n int) string {
-	if n == 0 {
-		return ""
+	var cpuText, memText string // "" for 0: not sent
+	if cpu != 0 {
+		cpuText = strconv.Itoa(cpu)
 	}
-	return strconv.Itoa(n)
+	if mem != 0 {
+		memText = strconv.Itoa(mem)
+	}
+	return cpuText, memText, nil
 }
 
 func checkName(field, name string, required bool) error {
@@ -294,4 +295,12 @@ func (r *ForkServiceRequest) Validate(parent *Service) error {
 		return invalid("TargetTime", r.TargetTime.UTC().Format(time.RFC3339)+" is before the parent service was created ("+parent.Created.UTC().Format(time.RFC3339)+")")
 	}
 	return nil
+}
+
+// passwordRequest is the request that sets the password of the service at
+// names; the password is kept out of its errors.
+func passwordRequest(at ref, password string) request {
+	r := newRequest("Services.UpdatePassword", http.MethodPost, tplService+"/updatePassword", at)
+	r.body, r.scrub = passwordBody{password}, password
+	return r
 }

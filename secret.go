@@ -1,7 +1,6 @@
 package dbcloud
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"log/slog"
@@ -41,9 +40,14 @@ func (s Secret) MarshalJSON() ([]byte, error) { return []byte(`"` + redacted + `
 // UnmarshalJSON keeps the real value, so the password the API sends once can
 // be read with string(s).
 func (s *Secret) UnmarshalJSON(b []byte) error {
-	// A plain quoted string, the usual case, needs no second decoder.
-	if n := len(b); n >= 2 && b[0] == '"' && b[n-1] == '"' && utf8.Valid(b) &&
-		!bytes.ContainsFunc(b[1:n-1], func(r rune) bool { return r == '\\' || r == '"' || r < ' ' }) {
+	// A plain quoted string, the usual case, needs no second decoder: one
+	// without an escape, a quote or a control character inside.
+	n := len(b)
+	plain := n >= 2 && b[0] == '"' && b[n-1] == '"' && utf8.Valid(b)
+	for i := 1; plain && i < n-1; i++ {
+		plain = b[i] != '\\' && b[i] != '"' && b[i] >= ' '
+	}
+	if plain {
 		*s = Secret(b[1 : n-1])
 		return nil
 	}

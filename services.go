@@ -5,10 +5,8 @@ import (
 	"net/http"
 )
 
-// List returns every service of a project.
-func (s *ServicesClient) List(ctx context.Context, projectID string) ([]Service, error) {
-	return listServices(ctx, s.api, ref{projectID: projectID}, nil)
-}
+// The changes of a service. Its reads (Get, List) are in reads.go, its
+// waits in wait.go, its logs in logs.go.
 
 // Create starts creating a service and returns it, usually QUEUED; use
 // WaitForReady to block until it can be used. The response is the only one
@@ -23,23 +21,14 @@ func (s *ServicesClient) List(ctx context.Context, projectID string) ([]Service,
 // id is not lost.
 func (s *ServicesClient) Create(ctx context.Context, projectID string, req *CreateServiceRequest) (*Service, error) {
 	at := ref{projectID: projectID}
-	r := projectPlace.request("Services.Create", http.MethodPost, tplServices, at)
+	r := newRequest("Services.Create", http.MethodPost, tplServices, at)
 	if r.err == nil {
 		r.body, r.err = req.body()
 	}
 	if r.err != nil {
 		return nil, r.err
 	}
-	return serviceKind.create(ctx, s.api, r, at, req.Name, nil)
-}
-
-// Get returns one service.
-func (s *ServicesClient) Get(ctx context.Context, projectID, serviceID string) (*Service, error) {
-	var w serviceJSON
-	if err := s.api.run(ctx, servicePlace.request("Services.Get", http.MethodGet, tplService, ref{projectID, serviceID, ""}), &w); err != nil {
-		return nil, err
-	}
-	return w.service(), nil
+	return create(ctx, s.api, services{}, &r, at, wanted{name: req.Name})
 }
 
 // Delete starts deleting a service; use WaitForDeleted to block until it is
@@ -47,17 +36,18 @@ func (s *ServicesClient) Get(ctx context.Context, projectID, serviceID string) (
 // is a success (see "Under faults" in the package documentation).
 func (s *ServicesClient) Delete(ctx context.Context, projectID, serviceID string) error {
 	at := ref{projectID, serviceID, ""}
-	return serviceKind.command(ctx, s.api, "Services.Delete", http.MethodDelete, tplService, at, nil, serviceKind.confirmDeleted(s.api, at))
+	r := newRequest("Services.Delete", http.MethodDelete, tplService, at)
+	return s.api.command(ctx, &r, confirmDeleted(services{}, s.api, at))
 }
 
 // Start starts a stopped (PAUSED) service and returns it, usually RESUMING.
 func (s *ServicesClient) Start(ctx context.Context, projectID, serviceID string) (*Service, error) {
-	return serviceKind.action(ctx, s.api, "Services.Start", tplService+"/start", ref{projectID, serviceID, ""}, nil, statusIn(StatusResuming, StatusReady))
+	return serviceAction(ctx, s.api, "Services.Start", tplService+"/start", ref{projectID, serviceID, ""}, nil, statusIn(StatusResuming, StatusReady))
 }
 
 // Stop stops a running service and returns it, usually PAUSING.
 func (s *ServicesClient) Stop(ctx context.Context, projectID, serviceID string) (*Service, error) {
-	return serviceKind.action(ctx, s.api, "Services.Stop", tplService+"/stop", ref{projectID, serviceID, ""}, nil, statusIn(StatusPausing, StatusPaused))
+	return serviceAction(ctx, s.api, "Services.Stop", tplService+"/stop", ref{projectID, serviceID, ""}, nil, statusIn(StatusPausing, StatusPaused))
 }
 
 // AttachToVPC attaches a service to a VPC, given by its numeric id.
@@ -77,8 +67,9 @@ func (s *ServicesClient) vpc(ctx context.Context, op, tpl, projectID, serviceID,
 		return err
 	}
 	at := ref{projectID, serviceID, ""}
-	return serviceKind.command(ctx, s.api, op, http.MethodPost, tpl, at, vpcBody{VPCID: vpcID},
-		serviceKind.confirmByRead(s.api, at, attachedTo(vpcID, attached)))
+	r := newRequest(op, http.MethodPost, tpl, at)
+	r.body = vpcBody{VPCID: vpcID}
+	return s.api.command(ctx, &r, confirmByRead(services{}, s.api, at, attachedTo(vpcID, attached)))
 }
 
 // Resize changes a service's CPU and memory and returns it, usually
@@ -88,17 +79,24 @@ func (s *ServicesClient) Resize(ctx context.Context, projectID, serviceID string
 	if err != nil {
 		return nil, err
 	}
-	return serviceKind.action(ctx, s.api, "Services.Resize", tplService+"/resize", ref{projectID, serviceID, ""}, body, serviceKind.resizedTo(req))
+	return serviceAction(ctx, s.api, "Services.Resize", tplService+"/resize", ref{projectID, serviceID, ""}, body, serviceResizedTo(req))
 }
 
 // EnablePooler switches a service's connection pooler on.
 func (s *ServicesClient) EnablePooler(ctx context.Context, projectID, serviceID string) error {
-	return serviceKind.switchPooler(ctx, s.api, "Services.EnablePooler", tplService+"/enablePooler", ref{projectID, serviceID, ""}, true)
+	return s.pooler(ctx, "Services.EnablePooler", tplService+"/enablePooler", ref{projectID, serviceID, ""}, true)
 }
 
 // DisablePooler switches a service's connection pooler off.
 func (s *ServicesClient) DisablePooler(ctx context.Context, projectID, serviceID string) error {
-	return serviceKind.switchPooler(ctx, s.api, "Services.DisablePooler", tplService+"/disablePooler", ref{projectID, serviceID, ""}, false)
+	return s.pooler(ctx, "Services.DisablePooler", tplService+"/disablePooler", ref{projectID, serviceID, ""}, false)
+}
+
+// pooler sends the switch of the service's connection pooler on, or off:
+// a retry's 409 is confirmed by reading whether it is.
+func (s *ServicesClient) pooler(ctx context.Context, op, tpl string, at ref, on bool) error {
+	r := newRequest(op, http.MethodPost, tpl, at)
+	return s.api.command(ctx, &r, confirmByRead(services{}, s.api, at, func(svc *Service) bool { return (svc.ConnectionPooler != nil) == on }))
 }
 
 // Fork creates a new, independent service from a service's data and returns
@@ -107,13 +105,15 @@ func (s *ServicesClient) DisablePooler(ctx context.Context, projectID, serviceID
 // WithCreateRecovery finds the fork by its name, by default the parent's
 // name with "-fork", and its parent.
 func (s *ServicesClient) Fork(ctx context.Context, projectID, serviceID string, req *ForkServiceRequest) (*Service, error) {
-	r := servicePlace.request("Services.Fork", http.MethodPost, tplService+"/forkService", ref{projectID, serviceID, ""})
+	r := newRequest("Services.Fork", http.MethodPost, tplService+"/forkService", ref{projectID, serviceID, ""})
 	if r.err == nil {
 		r.body, r.err = req.body()
 	}
-	return serviceKind.create(ctx, s.api, r, ref{projectID: projectID}, "", func(before []Service) func(*Service) bool {
-		return forkOf(serviceID, req.Name, before)
-	})
+	var name string
+	if req != nil {
+		name = req.Name
+	}
+	return create(ctx, s.api, services{}, &r, ref{projectID: projectID}, wanted{name: name, forkOf: serviceID})
 }
 
 // UpdatePassword sets a service's master password. The password is sent only
@@ -122,7 +122,8 @@ func (s *ServicesClient) UpdatePassword(ctx context.Context, projectID, serviceI
 	if password == "" {
 		return invalid("password", "required")
 	}
-	return s.api.run(ctx, passwordRequest(ref{projectID, serviceID, ""}, password), nil)
+	r := passwordRequest(ref{projectID, serviceID, ""}, password)
+	return s.api.command(ctx, &r, nil)
 }
 
 // SetEnvironment sets a service's environment tag.
@@ -130,7 +131,9 @@ func (s *ServicesClient) SetEnvironment(ctx context.Context, projectID, serviceI
 	if err := checkEnvironment("env", env, false); err != nil {
 		return err
 	}
-	return serviceKind.command(ctx, s.api, "Services.SetEnvironment", http.MethodPost, tplService+"/setEnvironment", ref{projectID, serviceID, ""}, environmentBody{env}, nil)
+	r := newRequest("Services.SetEnvironment", http.MethodPost, tplService+"/setEnvironment", ref{projectID, serviceID, ""})
+	r.body = environmentBody{env}
+	return s.api.command(ctx, &r, nil)
 }
 
 // SetHA sets a service's number of high-availability replicas and returns
@@ -140,7 +143,7 @@ func (s *ServicesClient) SetHA(ctx context.Context, projectID, serviceID string,
 	if err != nil {
 		return nil, err
 	}
-	return serviceKind.action(ctx, s.api, "Services.SetHA", tplService+"/setHA", ref{projectID, serviceID, ""}, body, haSetTo(req))
+	return serviceAction(ctx, s.api, "Services.SetHA", tplService+"/setHA", ref{projectID, serviceID, ""}, body, haSetTo(req))
 }
 
 func checkVPCID(id string) error {

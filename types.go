@@ -49,6 +49,16 @@ const (
 	ReplicaSetError    ReplicaSetStatus = "error"
 )
 
+// WaitStatus is a status a wait can see: a ServiceStatus or a
+// ReplicaSetStatus. Only those two types have it, so that WithStopOn takes
+// statuses of both kinds in one call and nothing else compiles.
+type WaitStatus interface {
+	waitStatus() string
+}
+
+func (s ServiceStatus) waitStatus() string    { return string(s) }
+func (s ReplicaSetStatus) waitStatus() string { return string(s) }
+
 // ResourceKind names a kind of resource, as waits (WaitProgress.Kind,
 // WaitError.Resource), observers (CallInfo.Kind) and the deploy package
 // report it.
@@ -198,4 +208,12 @@ type ReadReplicaSet struct {
 	Endpoint         *Endpoint         `json:"endpoint,omitempty"`
 	ConnectionPooler *ConnectionPooler `json:"connection_pooler,omitempty"`
 	Metadata         *Metadata         `json:"metadata,omitempty"`
+}
+
+// LogEntry is one line of a service's log. Its Severity is as the API sent
+// it: compare levels with AtLeast, which reads any case.
+type LogEntry struct {
+	Timestamp time.Time `json:"timestamp"`
+	Severity  Severity  `json:"severity"`
+	Message   string    `json:"message"`
 }

@@ -2,66 +2,7 @@ package dbcloud
 
 import (
 	"context"
-	"fmt"
-	"strconv"
-	"strings"
-	"time"
-
-	"github.com/dbcloud/dbcloud-go/internal/pipeline"
 )
-
-// DefaultWaitTimeout bounds a wait whose context has no deadline and that
-// has no WithWaitTimeout: a wait forgotten in CI fails within the hour
-// instead of holding a runner until its own limit. An hour is well above
-// the slowest operation a wait follows in normal service (a create, a
-// resize or a fork of a large service takes minutes to tens of minutes),
-// so it only ends waits that something else has broken. A deadline on the
-// context, longer or shorter, replaces it.
-const DefaultWaitTimeout = time.Hour
-
-// ErrStopStatus is the cause of a wait that ended because the resource
-// reached a status named by WithStopOn; the WaitError's LastStatus is that
-// status. It matches ErrUnexpectedStatus too.
-var ErrStopStatus = fmt.Errorf("%w: a stop status was reached", ErrUnexpectedStatus)
-
-// WaitError is a wait that ended without reaching the wanted status.
-type WaitError struct {
-	Resource string // the kind of resource: "service" or "replica set" (KindService, KindReplicaSet)
-	ID       string
-	// Name is the resource's name, as the last read showed it; "" when no
-	// read showed the resource.
-	Name string
-	Want string // the status waited for; "deleted" for the delete waits, "connectable" for WaitForConnectable
-	// LastStatus is the last status seen, "" if none: a ServiceStatus or a
-	// ReplicaSetStatus, as Resource says, held as the string the API sent.
-	LastStatus string
-	// Err says why the wait stopped: the context's error (a timeout is
-	// context.DeadlineExceeded), ErrNotFound, ErrUnexpectedStatus,
-	// ErrNoEndpoint, or the *APIError that cannot be waited out.
-	Err error
-}
-
-// Error describes what was waited for, what was last seen and why it stopped.
-func (e *WaitError) Error() string {
-	// The status is the server's text: clipped, and quoted when it holds
-	// control characters, so that an error or a log line stays one line of
-	// bounded length.
-	last := clip(e.LastStatus, maxFieldRunes)
-	switch {
-	case last == "":
-		last = "none seen"
-	case strings.ContainsFunc(last, pipeline.IsControl):
-		last = strconv.Quote(last)
-	}
-	name := ""
-	if e.Name != "" {
-		name = strconv.Quote(clip(e.Name, maxFieldRunes)) + " "
-	}
-	return fmt.Sprintf("dbcloud: waiting for %s %s(%s) to be %s (last status: %s): %v", e.Resource, name, e.ID, e.Want, last, e.Err)
-}
-
-// Unwrap returns Err, so errors.Is and errors.As see the cause.
-func (e *WaitError) Unwrap() error { return e.Err }
 
 // deletedWant is WaitError.Want for the delete waits.
 const deletedWant = "deleted"
@@ -94,7 +35,7 @@ func (s *ServicesClient) WaitForStatus(ctx context.Context, projectID, serviceID
 	if err != nil {
 		return nil, err
 	}
-	svc, err := s.waitService(ctx, projectID, serviceID, cfg, serviceKind.spec(serviceID, string(want), statusJudge(want)), nil)
+	svc, err := s.waitService(ctx, projectID, serviceID, cfg, newWaitSpec[Service](services{}, serviceID, string(want), statusJudge(want)))
 	if err != nil {
 		return nil, err
 	}
@@ -115,21 +56,11 @@ func statusJudge(want ServiceStatus) func(*Service) (bool, error) {
 	}
 }
 
-// waitService runs a service wait on the core, with the caller's
-// conditions and the password of WithCreated applied.
-func (s *ServicesClient) waitService(ctx context.Context, projectID, serviceID string, cfg waitConfig, sp waitSpec[Service], finish func(*waitConfig) func(context.Context, *Service) error) (*Service, error) {
-	if err := checkService(projectID, serviceID); err != nil {
-		return nil, err
-	}
-	if err := cfg.pickCreated(KindService, serviceID); err != nil {
-		return nil, err
-	}
-	sp.cond = conditionOf[Service](&cfg)
-	if finish != nil {
-		sp.finish = finish(&cfg)
-	}
-	cfg.setTimes(ctx)
-	svc, err := runWait(ctx, s.api, &cfg, s.api.servicePoller(projectID, serviceID, &cfg), sp)
+// waitService runs a service wait, with the password of WithCreated
+// kept in what it returns.
+func (s *ServicesClient) waitService(ctx context.Context, projectID, serviceID string, cfg waitConfig, sp waitSpec[Service]) (*Service, error) {
+	reads := serviceReads{scopeReads[Service]{s.api, services{}, ref{projectID: projectID}}}
+	svc, err := wait(ctx, s.api, &cfg, tplService, ref{projectID, serviceID, ""}, serviceID, serviceScope{projectID}, reads, sp)
 	if svc != nil && svc.InitialPassword == "" {
 		svc.InitialPassword = cfg.created.password
 	}
@@ -138,13 +69,13 @@ func (s *ServicesClient) waitService(ctx context.Context, projectID, serviceID s
 
 // WaitForDeleted polls a service until it is gone (404) or DELETED.
 func (s *ServicesClient) WaitForDeleted(ctx context.Context, projectID, serviceID string, opts ...WaitOption) error {
-	sp := serviceKind.spec(serviceID, deletedWant, func(v *Service) (bool, error) { return v.Status == StatusDeleted, nil })
+	sp := newWaitSpec[Service](services{}, serviceID, deletedWant, func(v *Service) (bool, error) { return v.Status == StatusDeleted, nil })
 	sp.goneIsDone = true
 	cfg, err := s.api.newWaitConfig(opts)
 	if err != nil {
 		return err
 	}
-	_, err = s.waitService(ctx, projectID, serviceID, cfg, sp, nil)
+	_, err = s.waitService(ctx, projectID, serviceID, cfg, sp)
 	return err
 }
 
@@ -155,7 +86,11 @@ func (s *ServicesClient) WaitForDeleted(ctx context.Context, projectID, serviceI
 // ErrUnexpectedStatus. Other errors are handled as in
 // ServicesClient.WaitForReady.
 func (r *ReplicaSetsClient) WaitForActive(ctx context.Context, projectID, serviceID, replicaSetID string, opts ...WaitOption) (*ReadReplicaSet, error) {
-	set, err := r.waitSet(ctx, projectID, serviceID, replicaSetID, opts, replicaSetKind.spec(replicaSetID, string(ReplicaSetActive), activeJudge), nil)
+	cfg, err := r.api.newWaitConfig(opts)
+	if err != nil {
+		return nil, err
+	}
+	set, err := r.waitSet(ctx, projectID, serviceID, replicaSetID, cfg, newWaitSpec[ReadReplicaSet](replicaSets{}, replicaSetID, string(ReplicaSetActive), activeJudge))
 	if err != nil {
 		return nil, err
 	}
@@ -173,37 +108,28 @@ func activeJudge(got *ReadReplicaSet) (bool, error) {
 	return false, nil
 }
 
-// waitSet runs a replica set wait on the core.
-func (r *ReplicaSetsClient) waitSet(ctx context.Context, projectID, serviceID, replicaSetID string, opts []WaitOption, sp waitSpec[ReadReplicaSet], finish func(*waitConfig) func(context.Context, *ReadReplicaSet) error) (*ReadReplicaSet, error) {
-	if err := checkReplicaSet(projectID, serviceID, replicaSetID); err != nil {
-		return nil, err
-	}
-	cfg, err := r.api.newWaitConfig(opts)
-	if err != nil {
-		return nil, err
-	}
-	if err := cfg.pickCreated(KindReplicaSet, replicaSetID); err != nil {
-		return nil, err
-	}
-	sp.cond = conditionOf[ReadReplicaSet](&cfg)
-	if finish != nil {
-		sp.finish = finish(&cfg)
-	}
-	cfg.setTimes(ctx)
-	return runWait(ctx, r.api, &cfg, r.api.replicaSetPoller(projectID, serviceID, replicaSetID, &cfg), sp)
+// waitSet runs a replica set wait.
+func (r *ReplicaSetsClient) waitSet(ctx context.Context, projectID, serviceID, replicaSetID string, cfg waitConfig, sp waitSpec[ReadReplicaSet]) (*ReadReplicaSet, error) {
+	parent := ref{projectID: projectID, serviceID: serviceID}
+	reads := scopeReads[ReadReplicaSet]{r.api, replicaSets{}, parent}
+	return wait(ctx, r.api, &cfg, tplReplicaSet, ref{projectID, serviceID, replicaSetID}, replicaSetID, replicaSetScope{projectID, serviceID}, reads, sp)
 }
 
 // WaitForDeleted polls a read replica set until it is missing from its
 // service's list (or the service itself is gone). A set in "error" ends the
 // wait with ErrUnexpectedStatus.
 func (r *ReplicaSetsClient) WaitForDeleted(ctx context.Context, projectID, serviceID, replicaSetID string, opts ...WaitOption) error {
-	sp := replicaSetKind.spec(replicaSetID, deletedWant, func(v *ReadReplicaSet) (bool, error) {
+	sp := newWaitSpec[ReadReplicaSet](replicaSets{}, replicaSetID, deletedWant, func(v *ReadReplicaSet) (bool, error) {
 		if v.Status == ReplicaSetError {
 			return false, ErrUnexpectedStatus
 		}
 		return false, nil
 	})
 	sp.goneIsDone = true
-	_, err := r.waitSet(ctx, projectID, serviceID, replicaSetID, opts, sp, nil)
+	cfg, err := r.api.newWaitConfig(opts)
+	if err != nil {
+		return err
+	}
+	_, err = r.waitSet(ctx, projectID, serviceID, replicaSetID, cfg, sp)
 	return err
 }

@@ -75,6 +75,15 @@ func WithPollInterval(first, longest time.Duration) WaitOption {
 	return func(c *waitConfig) { c.first, c.longest = first, longest }
 }
 
+// DefaultWaitTimeout bounds a wait whose context has no deadline and that
+// has no WithWaitTimeout: a wait forgotten in CI fails within the hour
+// instead of holding a runner until its own limit. An hour is well above
+// the slowest operation a wait follows in normal service (a create, a
+// resize or a fork of a large service takes minutes to tens of minutes),
+// so it only ends waits that something else has broken. A deadline on the
+// context, longer or shorter, replaces it.
+const DefaultWaitTimeout = time.Hour
+
 // WithWaitTimeout bounds the wait, besides any deadline on the context. A wait
 // that times out returns a *WaitError for which
 // errors.Is(err, context.DeadlineExceeded) is true.
@@ -128,16 +137,6 @@ func (c *waitConfig) report(w *WaitError, status WaitStatus) {
 		fn(p)
 	}
 }
-
-// WaitStatus is a status a wait can see: a ServiceStatus or a
-// ReplicaSetStatus. Only those two types have it, so that WithStopOn takes
-// statuses of both kinds in one call and nothing else compiles.
-type WaitStatus interface {
-	waitStatus() string
-}
-
-func (s ServiceStatus) waitStatus() string    { return string(s) }
-func (s ReplicaSetStatus) waitStatus() string { return string(s) }
 
 // WithStopOn names statuses that end the wait at once with a *WaitError
 // whose Err matches ErrStopStatus (and ErrUnexpectedStatus) and whose

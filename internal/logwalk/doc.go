@@ -14,7 +14,7 @@
 // error, detected in constant memory whatever the walk's length.
 //
 // It knows nothing of services, HTTP, query parameters, credentials or
-// the public API of the module: its caller gives it a function that sends
+// the public API of the module: its caller gives it a Source that sends
 // one request for a cursor and an upper bound, and says what an entry's
 // time and identity are. It must not import the module's root package.
 package logwalk

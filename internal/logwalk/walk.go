@@ -7,19 +7,24 @@ import (
 	"time"
 )
 
-// Fetch sends one request: the page that cursor names ("" = the newest)
-// among the entries before until (zero: no bound). It returns the page's
-// entries, newest first, and the cursor of the next, older page ("" = none).
-type Fetch[E any] func(ctx context.Context, cursor string, until time.Time) (entries []E, next string, err error)
+// Source is what a walk reads: the server's pages, and what tells its
+// entries apart.
+type Source[E any] interface {
+	// Fetch sends one request: the page that cursor names ("" = the
+	// newest) among the entries before until (zero: no bound). It returns
+	// the page's entries, newest first, and the cursor of the next, older
+	// page ("" = none).
+	Fetch(ctx context.Context, cursor string, until time.Time) (entries []E, next string, err error)
+	// Time is an entry's timestamp; a zero one (an entry the server sent
+	// without) leaves the window as the server's cursors make it.
+	Time(e E) time.Time
+	// Key tells apart entries of one instant.
+	Key(e E) uint64
+}
 
 // Config is what a walk is given.
 type Config[E any] struct {
-	Fetch Fetch[E]
-	// Time is an entry's timestamp; a zero one (an entry the server sent
-	// without) leaves the window as the server's cursors make it.
-	Time func(E) time.Time
-	// Key tells apart entries of one instant.
-	Key func(E) uint64
+	Source Source[E]
 	// Cursor and Until start the walk: a caller's cursor and bound. With
 	// neither, the walk fixes its window after the first page.
 	Cursor string
@@ -96,12 +101,12 @@ func (w *Walk[E]) Next(ctx context.Context) ([]E, error) {
 	switch n := len(entries); {
 	case next == "":
 		w.done = true
-	case w.fixUntil && n > 0 && !w.cfg.Time(entries[n-1]).IsZero():
+	case w.fixUntil && n > 0 && !w.cfg.Source.Time(entries[n-1]).IsZero():
 		w.fixUntil = false
-		oldest := w.cfg.Time(entries[n-1])
+		oldest := w.cfg.Source.Time(entries[n-1])
 		w.overlap = map[uint64]uint32{}
-		for i := n - 1; i >= 0 && w.cfg.Time(entries[i]).Equal(oldest); i-- {
-			w.overlap[w.cfg.Key(entries[i])]++
+		for i := n - 1; i >= 0 && w.cfg.Source.Time(entries[i]).Equal(oldest); i-- {
+			w.overlap[w.cfg.Source.Key(entries[i])]++
 		}
 		w.oldest = oldest
 		w.req = Request{Until: oldest.Add(time.Nanosecond), trim: true}
@@ -119,14 +124,14 @@ func (w *Walk[E]) Fetch(ctx context.Context, r Request) ([]E, error) {
 }
 
 func (w *Walk[E]) fetch(ctx context.Context, r Request) ([]E, string, error) {
-	entries, next, err := w.cfg.Fetch(ctx, r.Cursor, r.Until)
+	entries, next, err := w.cfg.Source.Fetch(ctx, r.Cursor, r.Until)
 	if err != nil || !r.trim {
 		return entries, next, err
 	}
 	left := maps.Clone(w.overlap) // a page read again is trimmed again
 	kept := entries[:0]
 	for _, e := range entries {
-		if k := w.cfg.Key(e); w.cfg.Time(e).Equal(w.oldest) && left[k] > 0 {
+		if k := w.cfg.Source.Key(e); w.cfg.Source.Time(e).Equal(w.oldest) && left[k] > 0 {
 			left[k]--
 			continue
 		}

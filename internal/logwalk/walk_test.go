@@ -72,18 +72,25 @@ type entry struct {
 
 var errRepeated = errors.New("repeated")
 
-func newWalk(fetch Fetch[entry], until time.Time) *Walk[entry] {
-	return New(Config[entry]{
-		Fetch: fetch, Until: until, Repeated: errRepeated,
-		Time: func(e entry) time.Time { return e.at },
-		Key: func(e entry) uint64 {
-			var h uint64
-			for _, b := range []byte(e.msg) {
-				h = h*31 + uint64(b)
-			}
-			return h
-		},
-	})
+// fetcher is a Source of entries whose pages fetch sends.
+type fetcher func(ctx context.Context, cursor string, until time.Time) ([]entry, string, error)
+
+func (f fetcher) Fetch(ctx context.Context, cursor string, until time.Time) ([]entry, string, error) {
+	return f(ctx, cursor, until)
+}
+
+func (fetcher) Time(e entry) time.Time { return e.at }
+
+func (fetcher) Key(e entry) uint64 {
+	var h uint64
+	for _, b := range []byte(e.msg) {
+		h = h*31 + uint64(b)
+	}
+	return h
+}
+
+func newWalk(fetch fetcher, until time.Time) *Walk[entry] {
+	return New(Config[entry]{Source: fetch, Until: until, Repeated: errRepeated})
 }
 
 // windowServer holds a history, newest last, and issues cursors that are

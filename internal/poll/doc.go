@@ -9,7 +9,7 @@
 // scope's loop. It keeps no state outside a Registry.
 //
 // It must not know what it reads: the resources are of any type T, read by
-// the functions a Poller is given; what a read's status means to a wait,
+// the Reader a Poller is given; what a read's status means to a wait,
 // and every public rule of waiting, belong to the root package (its
 // "Polling" documentation states the rules for users).
 package poll

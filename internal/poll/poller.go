@@ -21,7 +21,7 @@ import (
 //     that read as soon as it is done (Next), not a delay later: a read it
 //     missed may be the one that shows what it waits for, and alone it
 //     would have read again only after its delay.
-//   - A wait alone is read with One (when there is one) under its own
+//   - A wait alone is read with One (when the Reader has it) under its own
 //     context, so that the read carries the wait's values and trace; two or
 //     more are read with All under the poller's context, with the contexts
 //     of the waits it serves.
@@ -48,22 +48,12 @@ import (
 //   - The loop's goroutine ends when the last wait leaves, and its read in
 //     flight, if any, is cancelled then, and only then.
 type Poller[T any] struct {
-	// One reads one resource for a lone wait, under that wait's context; nil:
-	// always All.
-	One func(ctx context.Context, id string) (*T, error)
-	// All reads the scope, for the waits whose contexts are serves.
-	All func(ctx context.Context, serves []context.Context) ([]T, error)
-	// ID names a resource of All's result; Missing is the error of an id
-	// that All's result lacks.
-	ID      func(*T) string
-	Missing func(id string) error
-	// HoldFor is how long a read's failure asks every wait to hold off (a
-	// Retry-After); nil or 0: not at all.
-	HoldFor func(error) time.Duration
-
-	// release runs ending under the registry's lock, and takes the poller
-	// out of it when ending reports the loop ends; nil when private.
-	release func(ending func() bool)
+	reader Reader[T]
+	one    OneReader[T] // reader's One; nil when it has none
+	// reg and key are the registry that holds the poller and its key there,
+	// out of which it takes itself when its loop ends; nil when private.
+	reg *Registry
+	key any
 
 	mu        sync.Mutex
 	waiters   map[*Waiter[T]]struct{}
@@ -72,6 +62,34 @@ type Poller[T any] struct {
 	cancel    context.CancelFunc
 	notBefore time.Time // from HoldFor
 	wake      chan struct{}
+}
+
+// Reader is how a Poller reads the resources of its scope.
+type Reader[T any] interface {
+	// All reads the scope, for the waits whose contexts are serves (nil
+	// for a wait alone, read under its own context).
+	All(ctx context.Context, serves []context.Context) ([]T, error)
+	// ID names a resource of All's result; Missing is the error of an id
+	// that All's result lacks.
+	ID(v *T) string
+	Missing(id string) error
+	// HoldFor is how long a read's failure asks every wait to hold off (a
+	// Retry-After); 0: not at all.
+	HoldFor(err error) time.Duration
+}
+
+// OneReader is a Reader that can read one resource, for a wait alone, under that
+// wait's context; a Reader without it is read with All for a wait alone
+// too.
+type OneReader[T any] interface {
+	One(ctx context.Context, id string) (*T, error)
+}
+
+// New returns a private poller, in no registry, that reads with r.
+func New[T any](r Reader[T]) *Poller[T] {
+	p := &Poller[T]{reader: r}
+	p.one, _ = r.(OneReader[T])
+	return p
 }
 
 // Waiter is one wait's place in a Poller. Its fields but C are guarded by
@@ -214,19 +232,17 @@ func (p *Poller[T]) run() {
 // schedule returns when to read next, or false (and takes the poller out
 // of its registry) when no wait is left.
 func (p *Poller[T]) schedule() (time.Time, bool) {
-	if p.release == nil {
+	if p.reg == nil {
 		return p.scheduleLocked()
 	}
 	// The registry's lock is held so that no wait joins a poller whose
 	// loop is ending.
-	var (
-		next time.Time
-		ok   bool
-	)
-	p.release(func() bool {
-		next, ok = p.scheduleLocked()
-		return !ok
-	})
+	p.reg.mu.Lock()
+	defer p.reg.mu.Unlock()
+	next, ok := p.scheduleLocked()
+	if !ok {
+		delete(p.reg.pollers, p.key)
+	}
 	return next, ok
 }
 
@@ -281,21 +297,21 @@ func (p *Poller[T]) read(ctx context.Context, batch, busy []*Waiter[T]) {
 	ctx, cancel := context.WithDeadline(ctx, end)
 	defer cancel()
 	switch {
-	case len(batch) == 1 && p.One != nil:
-		one, err = p.One(ctx, batch[0].id)
+	case len(batch) == 1 && p.one != nil:
+		one, err = p.one.One(ctx, batch[0].id)
 	case len(batch) == 1:
-		list, err = p.All(ctx, nil)
+		list, err = p.reader.All(ctx, nil)
 	default:
 		serves := make([]context.Context, len(batch))
 		for i, w := range batch {
 			serves[i] = w.ctx
 		}
-		list, err = p.All(ctx, serves)
+		list, err = p.reader.All(ctx, serves)
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.HoldFor != nil && err != nil {
-		if d := p.HoldFor(err); d > 0 {
+	if err != nil {
+		if d := p.reader.HoldFor(err); d > 0 {
 			p.notBefore = time.Now().Add(d)
 		}
 	}
@@ -305,7 +321,7 @@ func (p *Poller[T]) read(ctx context.Context, batch, busy []*Waiter[T]) {
 			w.busy = true
 		}
 	}
-	if err != nil || len(batch) == 1 && p.One != nil {
+	if err != nil || len(batch) == 1 && p.one != nil {
 		// A failure is the business of the waits it was read for, and a
 		// read of one resource has nothing for the others.
 		return
@@ -340,12 +356,12 @@ func (p *Poller[T]) observation(w *Waiter[T], one *T, list []T, err error) Obser
 // that waits sharing the list never share a value, or Missing.
 func (p *Poller[T]) find(list []T, id string) Observation[T] {
 	for i := range list {
-		if p.ID(&list[i]) == id {
+		if p.reader.ID(&list[i]) == id {
 			v := list[i]
 			return Observation[T]{Res: &v}
 		}
 	}
-	return Observation[T]{Err: p.Missing(id)}
+	return Observation[T]{Err: p.reader.Missing(id)}
 }
 
 // NextDelay grows a delay by a random factor in [1.5, 2), capped at

@@ -9,33 +9,59 @@ import (
 
 type item struct{ id string }
 
+// reads is a Reader of items whose All is all; its One, when not nil, is
+// the Reader's One (readsOne).
+type reads struct {
+	all func(ctx context.Context, serves []context.Context) ([]item, error)
+}
+
+func (r reads) All(ctx context.Context, serves []context.Context) ([]item, error) {
+	return r.all(ctx, serves)
+}
+func (reads) ID(v *item) string               { return v.id }
+func (reads) Missing(id string) error         { return errors.New("missing " + id) }
+func (reads) HoldFor(error) (d time.Duration) { return d }
+
+// readsOne is reads with a One.
+type readsOne struct {
+	reads
+	one func(ctx context.Context, id string) (*item, error)
+}
+
+func (r readsOne) One(ctx context.Context, id string) (*item, error) { return r.one(ctx, id) }
+
 // No poller is left in the registry (nor its goroutine) once its last wait
 // has ended.
 func TestPollerEndsWithItsLastWait(t *testing.T) {
-	p := &Poller[item]{
-		All:     func(context.Context, []context.Context) ([]item, error) { return []item{{"a"}, {"b"}}, nil },
-		ID:      func(v *item) string { return v.id },
-		Missing: func(string) error { return errors.New("missing") },
-	}
+	rd := reads{all: func(context.Context, []context.Context) ([]item, error) { return []item{{"a"}, {"b"}}, nil }}
 	var r Registry
-	mk := func() *Poller[item] { return p }
 	s := Schedule{First: time.Millisecond, Longest: time.Millisecond, End: time.Now().Add(time.Minute)}
-	_, wa := Join(&r, "p", mk, t.Context(), "a", s)
-	_, wb := Join(&r, "p", mk, t.Context(), "b", s)
+	p, wa := Join(&r, "p", Reader[item](rd), t.Context(), "a", s)
+	_, wb := Join(&r, "p", Reader[item](rd), t.Context(), "b", s)
 	if oa, ob := <-wa.C, <-wb.C; oa.Res.id != "a" || ob.Res.id != "b" {
 		t.Fatalf("got %v and %v", oa, ob)
 	}
 	p.Leave(wa)
 	p.Leave(wb)
-	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(time.Millisecond) {
+	waitEnded(t, p, &r)
+}
+
+// waitEnded waits until p's loop has ended and, when r is not nil, p is no
+// longer in it.
+func waitEnded(t *testing.T, p *Poller[item], r *Registry) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
 		p.mu.Lock()
 		running := p.running
 		p.mu.Unlock()
-		r.mu.Lock()
-		left := len(r.pollers)
-		r.mu.Unlock()
+		left := 0
+		if r != nil {
+			r.mu.Lock()
+			left = len(r.pollers)
+			r.mu.Unlock()
+		}
 		if left == 0 && !running {
-			break
+			return
 		}
 		if time.Now().After(deadline) {
 			t.Fatal("the poller outlived its waits")
@@ -48,16 +74,13 @@ func TestPollerEndsWithItsLastWait(t *testing.T) {
 func TestLoneWaitReadsUnderItsContext(t *testing.T) {
 	type key struct{}
 	got := make(chan any, 1)
-	p := &Poller[item]{
-		One: func(ctx context.Context, id string) (*item, error) {
-			got <- ctx.Value(key{})
-			return &item{id}, nil
-		},
-		ID: func(v *item) string { return v.id },
-	}
+	rd := readsOne{one: func(ctx context.Context, id string) (*item, error) {
+		got <- ctx.Value(key{})
+		return &item{id}, nil
+	}}
 	var r Registry
 	ctx := context.WithValue(t.Context(), key{}, "mine")
-	_, w := Join(&r, "scope", func() *Poller[item] { return p }, ctx, "a", Schedule{First: time.Millisecond, Longest: time.Millisecond, End: time.Now().Add(time.Minute)})
+	p, w := Join(&r, "scope", Reader[item](rd), ctx, "a", Schedule{First: time.Millisecond, Longest: time.Millisecond, End: time.Now().Add(time.Minute)})
 	<-w.C
 	p.Leave(w)
 	if v := <-got; v != "mine" {
@@ -91,7 +114,7 @@ func TestNextDelay(t *testing.T) {
 // is in its channel as soon as Next returns. The test waits only on
 // channels: the reads happen when it answers them.
 func TestBusyWaitGetsTheReadItMissed(t *testing.T) {
-	p, served, replies, ended := scripted()
+	p, served, replies := scripted()
 	end := time.Now().Add(time.Hour)
 	// a reads once, then not for an hour; b, joining later, every millisecond.
 	wa := p.Join(t.Context(), "a", Schedule{First: time.Hour, Longest: time.Hour, End: end})
@@ -119,33 +142,24 @@ func TestBusyWaitGetsTheReadItMissed(t *testing.T) {
 	default:
 		t.Fatal("a busy wait was not handed the read that started while it was busy")
 	}
-	leaveAll(t, p, ended, wa, wb)
+	leaveAll(t, p, wa, wb)
 }
 
-// scripted is a Poller whose reads are answered by the test: each read
-// sends the number of waits it serves on served (0 for a wait alone), then
-// returns the next list of replies. ended is closed when its loop ends.
-func scripted() (p *Poller[item], served chan int, replies chan []item, ended chan struct{}) {
-	served, replies, ended = make(chan int, 4), make(chan []item), make(chan struct{})
-	p = &Poller[item]{
-		All: func(ctx context.Context, serves []context.Context) ([]item, error) {
-			served <- len(serves)
-			select {
-			case l := <-replies:
-				return l, nil
-			case <-ctx.Done():
-				return nil, ctx.Err()
-			}
-		},
-		ID:      func(v *item) string { return v.id },
-		Missing: func(id string) error { return errors.New("missing " + id) },
-	}
-	p.release = func(ending func() bool) {
-		if ending() {
-			close(ended)
+// scripted is a private Poller whose reads are answered by the test: each
+// read sends the number of waits it serves on served (0 for a wait alone),
+// then returns the next list of replies.
+func scripted() (p *Poller[item], served chan int, replies chan []item) {
+	served, replies = make(chan int, 4), make(chan []item)
+	p = New[item](reads{all: func(ctx context.Context, serves []context.Context) ([]item, error) {
+		served <- len(serves)
+		select {
+		case l := <-replies:
+			return l, nil
+		case <-ctx.Done():
+			return nil, ctx.Err()
 		}
-	}
-	return p, served, replies, ended
+	}})
+	return p, served, replies
 }
 
 // within returns what c sends, failing the test if nothing comes within a
@@ -163,19 +177,19 @@ func within[V any](t *testing.T, c <-chan V, what string) V {
 }
 
 // leaveAll ends the waits and waits for the poller's loop to end.
-func leaveAll(t *testing.T, p *Poller[item], ended <-chan struct{}, ws ...*Waiter[item]) {
+func leaveAll(t *testing.T, p *Poller[item], ws ...*Waiter[item]) {
 	t.Helper()
 	for _, w := range ws {
 		p.Leave(w)
 	}
-	within(t, ended, "end of the loop")
+	waitEnded(t, p, nil)
 }
 
 // A wait that joins just after a read is read when it is due, as it would
 // be alone, not a first interval (an hour here) after that read; and the
 // wait already served, idle until its next delay, shares that read.
 func TestJoinAfterAReadIsReadWhenDue(t *testing.T) {
-	p, served, replies, ended := scripted()
+	p, served, replies := scripted()
 	hour := Schedule{First: time.Hour, Longest: time.Hour, End: time.Now().Add(2 * time.Hour)}
 	wa := p.Join(t.Context(), "a", hour)
 	within(t, served, "first read")
@@ -194,7 +208,7 @@ func TestJoinAfterAReadIsReadWhenDue(t *testing.T) {
 			t.Errorf("%s's read: %+v", w.id, o)
 		}
 	}
-	leaveAll(t, p, ended, wa, wb)
+	leaveAll(t, p, wa, wb)
 }
 
 // Waits that join while a read is in flight are not handed it (it may
@@ -202,7 +216,7 @@ func TestJoinAfterAReadIsReadWhenDue(t *testing.T) {
 // as soon as that one ends, since they are due, not a first interval
 // later.
 func TestWaitsJoiningDuringAReadShareTheNext(t *testing.T) {
-	p, served, replies, ended := scripted()
+	p, served, replies := scripted()
 	hour := Schedule{First: time.Hour, Longest: time.Hour, End: time.Now().Add(2 * time.Hour)}
 	wa := p.Join(t.Context(), "a", hour)
 	within(t, served, "first read")
@@ -228,5 +242,5 @@ func TestWaitsJoiningDuringAReadShareTheNext(t *testing.T) {
 			t.Errorf("%s's read: %+v", w.id, o)
 		}
 	}
-	leaveAll(t, p, ended, wa, wb, wc)
+	leaveAll(t, p, wa, wb, wc)
 }

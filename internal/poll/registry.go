@@ -13,26 +13,20 @@ type Registry struct {
 	pollers map[any]any
 }
 
-// Join returns the poller of key, made by mk when there is none, with a
-// wait for id added. The registry's lock is held until the wait is added,
-// so that a poller that is about to end is never joined.
-func Join[T any](r *Registry, key any, mk func() *Poller[T], ctx context.Context, id string, s Schedule) (*Poller[T], *Waiter[T]) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	p, ok := r.pollers[key].(*Poller[T])
+// Join returns the poller of key, made to read with r when there is none,
+// with a wait for id added. The registry's lock is held until the wait is
+// added, so that a poller that is about to end is never joined.
+func Join[T any](reg *Registry, key any, r Reader[T], ctx context.Context, id string, s Schedule) (*Poller[T], *Waiter[T]) {
+	reg.mu.Lock()
+	defer reg.mu.Unlock()
+	p, ok := reg.pollers[key].(*Poller[T])
 	if !ok {
-		p = mk()
-		p.release = func(ending func() bool) {
-			r.mu.Lock()
-			defer r.mu.Unlock()
-			if ending() {
-				delete(r.pollers, key)
-			}
+		p = New(r)
+		p.reg, p.key = reg, key
+		if reg.pollers == nil {
+			reg.pollers = map[any]any{}
 		}
-		if r.pollers == nil {
-			r.pollers = map[any]any{}
-		}
-		r.pollers[key] = p
+		reg.pollers[key] = p
 	}
 	return p, p.Join(ctx, id, s)
 }

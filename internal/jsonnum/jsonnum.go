@@ -1,8 +1,10 @@
-package dbcloud
-
-// Tolerant numbers: real servers send some numeric fields as "4" or 4.0.
-// When a strict decode fails on a type, the document is rewritten with those
-// values as plain integers and decoded again (decodeJSON).
+// Package jsonnum makes a JSON document's numbers fit the integers a
+// decoder wants: real servers send some numeric fields as "4" or 4.0. The
+// caller decodes strictly first and, when a value does not fit its Go
+// type, rewrites the document with the fields it names as plain integers
+// (Rewrite) and decodes again. It knows no field of any API: the caller
+// names them.
+package jsonnum
 
 import (
 	"bytes"
@@ -13,15 +15,7 @@ import (
 	"strings"
 )
 
-// numericKeys are the response fields the API types as numbers. Real servers
-// send some of them as "4" or 4.0; decodeJSON rewrites those to plain integers.
-var numericKeys = map[string]bool{
-	"cpu_millis": true, "memory_gbs": true, "port": true, "nodes": true,
-	"replica_count": true, "sync_replica_count": true,
-	"memory_mb": true, "milli_cpu": true, "storage_mb": true,
-}
-
-// frame is an object or array being copied by rewriteNumbers.
+// frame is an object or array being copied by Rewrite.
 type frame struct {
 	object  bool
 	n       int    // members or elements copied so far
@@ -29,11 +23,12 @@ type frame struct {
 	inValue bool   // between a member's key and the end of its value
 }
 
-// rewriteNumbers copies a JSON document token by token, in its original order
-// (duplicate and case-variant keys keep their meaning), writing each
-// numericKeys value that is a numeric string or a non-integer number as the
-// nearest integer. It reports whether it changed anything.
-func rewriteNumbers(data []byte) ([]byte, bool) {
+// Rewrite copies a JSON document token by token, in its original order
+// (duplicate and case-variant keys keep their meaning), writing the value
+// of each member whose key is in numeric that is a numeric string or a
+// non-integer number as the nearest integer. It reports whether it changed
+// anything; a document that is not JSON is not changed.
+func Rewrite(data []byte, numeric map[string]bool) ([]byte, bool) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	out := make([]byte, 0, len(data))
@@ -67,7 +62,7 @@ func rewriteNumbers(data []byte) ([]byte, bool) {
 				top.n++
 			}
 		}
-		numeric := top != nil && top.object && numericKeys[top.key]
+		isNumeric := top != nil && top.object && numeric[top.key]
 		switch v := tok.(type) {
 		case json.Delim:
 			if v == '{' || v == '[' {
@@ -78,13 +73,13 @@ func rewriteNumbers(data []byte) ([]byte, bool) {
 			stack = stack[:len(stack)-1]
 			out = append(out, byte(v))
 		case string:
-			if n, ok := asInteger(strings.TrimSpace(v)); numeric && ok {
+			if n, ok := asInteger(strings.TrimSpace(v)); isNumeric && ok {
 				out, changed = append(out, n...), true
 			} else {
 				out = appendJSON(out, v)
 			}
 		case json.Number:
-			if n, ok := asInteger(string(v)); numeric && ok && n != string(v) {
+			if n, ok := asInteger(string(v)); isNumeric && ok && n != string(v) {
 				out, changed = append(out, n...), true
 			} else {
 				out = append(out, v...)

@@ -11,12 +11,16 @@ import (
 	"github.com/dbcloud/dbcloud-go/internal/poll"
 )
 
-// waitSpec is what one kind of wait adds to the core: how to read a
-// resource's status and when it is done.
+// How a wait polls (see "Waiting" and "Polling" in the package
+// documentation): the one wait loop, what it is told of the wait, its
+// timeout, and how the client's pollers read a scope. The schedule and
+// the sharing of reads are internal/poll's.
+
+// waitSpec is what one wait adds to the core: the resource waited for,
+// and when it is done.
 type waitSpec[T any] struct {
-	w      *WaitError
-	status func(*T) WaitStatus
-	name   func(*T) string // for WaitError.Name and WithProgress
+	kind kind[T]
+	w    *WaitError
 	// judge applies the built-in rules to a resource read: done, or an
 	// error that ends the wait (ErrUnexpectedStatus).
 	judge func(*T) (bool, error)
@@ -31,25 +35,35 @@ type waitSpec[T any] struct {
 	finish func(context.Context, *T) error
 }
 
-// spec is the spec of a wait for want on the resource id of kind k, done
-// when judge says so.
-func (k *kind[T, W]) spec(id, want string, judge func(*T) (bool, error)) waitSpec[T] {
-	return waitSpec[T]{
-		w:      &WaitError{Resource: string(k.kind), ID: id, Want: want},
-		status: k.status,
-		name:   k.name,
-		judge:  judge,
+// newWaitSpec is the spec of a wait for want on the resource id of kind k,
+// done when judge says so.
+func newWaitSpec[T any](k kind[T], id, want string, judge func(*T) (bool, error)) waitSpec[T] {
+	return waitSpec[T]{kind: k, w: &WaitError{Resource: string(k.resource()), ID: id, Want: want}, judge: judge}
+}
+
+// wait runs a wait on the resource id, which tpl and at name, with cfg
+// and the caller's conditions of its kind: it joins the client's poller of
+// scope, which reads with reads, and runs the wait loop.
+func wait[T any](ctx context.Context, api *caller, cfg *waitConfig, tpl string, at ref, id string, scope any, reads poll.Reader[T], sp waitSpec[T]) (*T, error) {
+	if err := checkIDs(tpl, at); err != nil {
+		return nil, err
 	}
+	if err := cfg.pickCreated(sp.kind.resource(), id); err != nil {
+		return nil, err
+	}
+	sp.cond = conditionOf[T](cfg)
+	cfg.setTimes(ctx)
+	return runWait(ctx, api, cfg, scope, reads, id, sp)
 }
 
 // runWait is the one wait loop: it takes each read p hands it, reports its
 // status, and ends on success, a stop status, a failed condition, a
 // terminal error, or the context (bounded by the wait's timeout). It
 // returns the last resource read with the error, for callers that return it.
-func runWait[T any](ctx context.Context, api *caller, cfg *waitConfig, join func(context.Context) (*poll.Poller[T], *poll.Waiter[T]), sp waitSpec[T]) (*T, error) {
+func runWait[T any](ctx context.Context, api *caller, cfg *waitConfig, scope any, reads poll.Reader[T], id string, sp waitSpec[T]) (*T, error) {
 	ctx, cancel := cfg.bound(ctx)
 	defer cancel()
-	p, w := join(ctx)
+	p, w := poll.Join(&api.pollers, scope, reads, ctx, id, poll.Schedule{First: cfg.first, Longest: cfg.longest, Jitter: cfg.jitter, End: cfg.end})
 	defer p.Leave(w)
 	start := time.Now()
 	var (
@@ -88,10 +102,11 @@ func runWait[T any](ctx context.Context, api *caller, cfg *waitConfig, join func
 			}
 			// Progress comes after the poll's probe, if any: a callback that
 			// moves a test server's clock moves it between polls.
-			status := sp.status(o.Res)
+			status := sp.kind.status(o.Res)
 			// The server's texts: clipped, no credentials.
-			sp.w.LastStatus = api.serverText(status.waitStatus(), nil)
-			sp.w.Name = api.serverText(sp.name(o.Res), nil)
+			secrets := api.pipe.Secrets()
+			sp.w.LastStatus = serverText(status.waitStatus(), secrets, "")
+			sp.w.Name = serverText(sp.kind.name(o.Res), secrets, "")
 			cfg.report(sp.w, status)
 			switch {
 			case done:
@@ -166,47 +181,6 @@ func ctxError(ctx context.Context, lastFailure error) error {
 	return fmt.Errorf("%w (last poll: %w)", ctx.Err(), lastFailure)
 }
 
-// servicePoller returns how a wait on the service joins the poller of its
-// project's service waits, shared by the waits of this client on that
-// project. The poller reads with the
-// SDK's own reads, never the public methods.
-func (api *caller) servicePoller(projectID, serviceID string, cfg *waitConfig) func(context.Context) (*poll.Poller[Service], *poll.Waiter[Service]) {
-	at := ref{projectID: projectID}
-	mk := func() *poll.Poller[Service] {
-		return &poll.Poller[Service]{
-			One: func(ctx context.Context, id string) (*Service, error) {
-				return readService(ctx, api, ref{projectID: projectID, serviceID: id})
-			},
-			All: func(ctx context.Context, serves []context.Context) ([]Service, error) {
-				return listServices(ctx, api, at, serves)
-			},
-			ID: serviceKind.id,
-			Missing: func(id string) error {
-				return fmt.Errorf("%w: service %s is not in the list of project %s", ErrNotFound, id, projectID)
-			},
-			HoldFor: retryAfter,
-		}
-	}
-	return joiner(api, serviceScope{projectID}, mk, serviceID, cfg)
-}
-
-// replicaSetPoller is servicePoller for the waits on the replica sets of a
-// service, which are always read with a list.
-func (api *caller) replicaSetPoller(projectID, serviceID, replicaSetID string, cfg *waitConfig) func(context.Context) (*poll.Poller[ReadReplicaSet], *poll.Waiter[ReadReplicaSet]) {
-	at := ref{projectID: projectID, serviceID: serviceID}
-	mk := func() *poll.Poller[ReadReplicaSet] {
-		return &poll.Poller[ReadReplicaSet]{
-			All: func(ctx context.Context, serves []context.Context) ([]ReadReplicaSet, error) {
-				return listReplicaSets(ctx, api, at, serves)
-			},
-			ID:      replicaSetKind.id,
-			Missing: func(id string) error { return missingSet(id, serviceID) },
-			HoldFor: retryAfter,
-		}
-	}
-	return joiner(api, replicaSetScope{projectID, serviceID}, mk, replicaSetID, cfg)
-}
-
 // The scopes of a client's pollers: a project's services, a service's
 // replica sets.
 type (
@@ -214,13 +188,35 @@ type (
 	replicaSetScope struct{ projectID, serviceID string }
 )
 
-// joiner returns how the wait for id joins the client's poller of key,
-// made by mk when there is none.
-func joiner[T any](api *caller, key any, mk func() *poll.Poller[T], id string, cfg *waitConfig) func(context.Context) (*poll.Poller[T], *poll.Waiter[T]) {
-	s := poll.Schedule{First: cfg.first, Longest: cfg.longest, Jitter: cfg.jitter, End: cfg.end}
-	return func(ctx context.Context) (*poll.Poller[T], *poll.Waiter[T]) {
-		return poll.Join(&api.pollers, key, mk, ctx, id, s)
-	}
+// scopeReads is how the waits on one scope read it: the resources of kind
+// that the parent at lists. It reads a wait alone with the list too.
+type scopeReads[T any] struct {
+	api  *caller
+	kind kind[T]
+	at   ref
+}
+
+// All lists the scope; the waits whose contexts are serves share the read.
+func (s scopeReads[T]) All(ctx context.Context, serves []context.Context) ([]T, error) {
+	return s.kind.list(ctx, s.api, s.at, serves)
+}
+
+// ID names a resource of the list.
+func (s scopeReads[T]) ID(v *T) string { return s.kind.id(v) }
+
+// Missing is the error of a resource the list lacks.
+func (s scopeReads[T]) Missing(id string) error { return notListed(s.kind.resource(), id, s.at) }
+
+// HoldFor is how long a failed read holds every wait of the poller.
+func (scopeReads[T]) HoldFor(err error) time.Duration { return retryAfter(err) }
+
+// serviceReads is how the waits on a project's services read them: a wait
+// alone reads its service with a GET.
+type serviceReads struct{ scopeReads[Service] }
+
+// One reads the service id.
+func (s serviceReads) One(ctx context.Context, id string) (*Service, error) {
+	return readService(ctx, s.api, ref{projectID: s.at.projectID, serviceID: id})
 }
 
 // retryAfter is how long a failed read holds every wait of its poller: the

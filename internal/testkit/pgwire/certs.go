@@ -1,4 +1,4 @@
-package dbcloud
+package pgwire
 
 import (
 	"crypto/ecdsa"
@@ -14,18 +14,18 @@ import (
 	"time"
 )
 
-// testCerts is a certificate authority made for one test and a server
+// Certs is a certificate authority made for one test and a server
 // certificate it signed.
-type testCerts struct {
-	roots   *x509.CertPool // trusts the CA
-	certPEM []byte         // the server's certificate
-	keyPEM  []byte         // the server's key
-	server  tls.Certificate
+type Certs struct {
+	Roots   *x509.CertPool // trusts the CA
+	CertPEM []byte         // the server's certificate
+	KeyPEM  []byte         // the server's key
+	Server  tls.Certificate
 }
 
-// newTestCerts makes a CA and a server certificate for hosts (names or IP
+// NewCerts makes a CA and a server certificate for hosts (names or IP
 // addresses), valid for an hour.
-func newTestCerts(t testing.TB, hosts ...string) *testCerts {
+func NewCerts(t testing.TB, hosts ...string) *Certs {
 	t.Helper()
 	now := time.Now()
 	caKey := newKey(t)
@@ -60,13 +60,13 @@ func newTestCerts(t testing.TB, hosts ...string) *testCerts {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := &testCerts{
-		roots:   x509.NewCertPool(),
-		certPEM: pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: cert.Raw}),
-		keyPEM:  pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: keyDER}),
+	c := &Certs{
+		Roots:   x509.NewCertPool(),
+		CertPEM: pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: cert.Raw}),
+		KeyPEM:  pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: keyDER}),
 	}
-	c.roots.AddCert(ca)
-	if c.server, err = tls.X509KeyPair(c.certPEM, c.keyPEM); err != nil {
+	c.Roots.AddCert(ca)
+	if c.Server, err = tls.X509KeyPair(c.CertPEM, c.KeyPEM); err != nil {
 		t.Fatal(err)
 	}
 	return c
