@@ -58,10 +58,12 @@
 //
 // Observers. When the client has a dbcloud.Observer, each run is a unit of
 // work ("deploy.Apply" or "deploy.Destroy", a dbcloud.CallInfo without a
-// Method) and each step one inside it ("deploy.create", "deploy.update",
-// "deploy.delete", naming its resource), and every call of a step, its
-// waits' polls included, runs under the step's context: a tracer shows
-// run, step, call and attempt.
+// Method) under the context the run was given, and each step one inside
+// it ("deploy.create", "deploy.update", "deploy.delete", naming its
+// resource; its EndCall names the resource's id, the one its create gave
+// it for a create), and every call of a step, its waits' polls included,
+// runs under the step's context: a tracer (the otel module's Observer)
+// shows run, step, call and attempt.
 //
 // This package uses only the dbcloud package's public API: what it does, a
 // user's code could do too.
