@@ -159,7 +159,8 @@ func TestPlanReadOnly(t *testing.T) {
 }
 
 // The JSON of a plan names each change's action, kind, name and fields,
-// with typed values: a create carries what it will create as fields.
+// with typed values: a create carries what it will create as fields. (A
+// plan's round trip through a file: files_test.go.)
 func TestPlanJSON(t *testing.T) {
 	srv, c := deployed(t)
 	st := trial()
@@ -178,13 +179,6 @@ func TestPlanJSON(t *testing.T) {
 		`{"action":"create","kind":"replica set","name":"reports","to":{"nodes":1,"cpu_millis":500,"memory_gbs":2}}]`
 	if string(b) != want {
 		t.Errorf("JSON:\n%s\nwant:\n%s", b, want)
-	}
-	var back deploy.Plan
-	if b, err = json.Marshal(plan); err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(b, &back); err != nil || back.String() != plan.String() || len(back.Seen) != 4 {
-		t.Errorf("the plan back from JSON: %v\n%s", err, back.String())
 	}
 }
 

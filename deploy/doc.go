@@ -26,6 +26,16 @@
 // against a fresh read, before anything is sent. State.Apply is the
 // one-call form: it plans and applies that plan, reusing the plan's reads.
 //
+// Files. A State and a Plan are JSON files too, for a script or a CI job
+// that reviews a plan in one job and applies it in another (the command
+// github.com/dbcloud/dbcloud-go/cmd/dbcloud-deploy does): ParseState and
+// ParsePlan read them strictly, refusing an unknown field, a field given
+// twice and a required one left out with a *ParseError naming the field
+// and its line; json.Marshal writes them, a plan with its format
+// (PlanFormat) first and, in Plan.Seen, what it was planned against, so
+// that applying it later refuses it once it is stale. docs/deploy.md gives
+// the schema.
+//
 // State.PlanDestroy and State.Destroy are the same for a teardown: the
 // forks the state names, every replica set, then the service, each deleted
 // and waited for until gone; what is gone already is done.
