@@ -132,6 +132,10 @@ func TestParseStateRefuses(t *testing.T) {
 		{"not an object", `["orders"]`, `deploy: line 1: not a JSON object`},
 		{"two objects", "{\"service\": {\"name\": \"a\"}}\n{}", `deploy: line 2: more after the object`},
 		{"a size without the other", `{"service": {"name": "a", "cpu_millis": 1000}}`, `deploy: service "a": CPUMillis and MemoryGBs go together`},
+		{"an environment of none", `{"service": {"name": "a"}, "replica_sets": [{"name": "r", "environment": "prod"}]}`, `deploy: replica set "r": environment "prod" is neither DEV nor PROD`},
+		{"an addon of none", `{"service": {"name": "a", "addons": ["timescale"]}}`, `deploy: service "a": addon "timescale" is neither "time-series" nor "ai"`},
+		{"a fork's environment of none", `{"service": {"name": "a"}, "forks": [{"name": "f", "strategy": "NOW", "environment": "QA"}]}`, `deploy: fork "f": `},
+		{"a strategy of none", `{"service": {"name": "a"}, "forks": [{"name": "f", "strategy": "SOON"}]}`, `deploy: fork "f": `},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			st, err := deploy.ParseState([]byte(tc.file))
