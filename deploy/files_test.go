@@ -3,6 +3,8 @@ package deploy_test
 import (
 	"encoding/json"
 	"errors"
+	"os"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -209,4 +211,29 @@ func FuzzParse(f *testing.F) {
 			_ = p.String()
 		}
 	})
+}
+
+// The state files the guide and the README show are states ParseState
+// reads. (A block of JSON lines, a plan's changes one a line, is not one.)
+func TestDocsStateFilesParse(t *testing.T) {
+	block := regexp.MustCompile("(?ms)^```json\n(.*?)^```")
+	for _, doc := range []string{"../docs/deploy.md", "../README.md"} {
+		text, err := os.ReadFile(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		states := 0
+		for _, m := range block.FindAllSubmatch(text, -1) {
+			if !json.Valid(m[1]) {
+				continue
+			}
+			states++
+			if _, err := deploy.ParseState(m[1]); err != nil {
+				t.Errorf("%s: a state file that does not parse: %v\n%s", doc, err, m[1])
+			}
+		}
+		if states == 0 {
+			t.Errorf("%s shows no state file", doc)
+		}
+	}
 }
