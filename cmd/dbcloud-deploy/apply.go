@@ -24,11 +24,11 @@ func (c *command) apply(ctx context.Context, args []string) int {
 	}
 	p, st, err := c.readPlanOrState(files[0])
 	if err != nil {
-		return c.fail(files[0], err)
+		return c.fail(err)
 	}
 	client, err := cn.client(false)
 	if err != nil {
-		return c.fail("", err)
+		return c.fail(err)
 	}
 	defer client.CloseIdleConnections()
 	if st != nil {
@@ -38,7 +38,7 @@ func (c *command) apply(ctx context.Context, args []string) int {
 			if p != nil {
 				fmt.Fprint(c.stderr, p)
 			}
-			return c.fail("", err)
+			return c.fail(err)
 		}
 		if p.Empty() {
 			fmt.Fprint(c.stderr, p)
@@ -62,7 +62,7 @@ func (c *command) destroy(ctx context.Context, args []string) int {
 	}
 	st, err := c.readState(files[0])
 	if err != nil {
-		return c.fail(files[0], err)
+		return c.fail(err)
 	}
 	if *planOnly || *out != "" {
 		return c.showPlan(ctx, cn, st.PlanDestroy, *out, *asJSON)
@@ -72,7 +72,7 @@ func (c *command) destroy(ctx context.Context, args []string) int {
 	}
 	client, err := cn.client(false)
 	if err != nil {
-		return c.fail("", err)
+		return c.fail(err)
 	}
 	defer client.CloseIdleConnections()
 	p, err := st.PlanDestroy(ctx, client)
@@ -80,7 +80,7 @@ func (c *command) destroy(ctx context.Context, args []string) int {
 		if p != nil {
 			fmt.Fprint(c.stderr, p)
 		}
-		return c.fail("", err)
+		return c.fail(err)
 	}
 	if p.Empty() {
 		fmt.Fprint(c.stderr, p)
@@ -95,14 +95,14 @@ func (c *command) run(ctx context.Context, client *dbcloud.Client, p *deploy.Pla
 	fmt.Fprint(c.stderr, p)
 	pw, err := openPasswords(passwords, p)
 	if err != nil {
-		return c.fail("", err)
+		return c.fail(err)
 	}
 	opts := []deploy.Option{deploy.WithWaitOptions(dbcloud.WithWaitTimeout(w.timeout)), deploy.WithProgress(w.progress(c.stderr))}
 	if pw != nil {
 		defer pw.close()
 		opts = append(opts, deploy.WithPasswords(func(p deploy.Password) error {
 			if err := pw.write(p); err != nil {
-				return err
+				return fmt.Errorf("%w: the password of %s %q (%s) is lost; set a new one with UpdatePassword", err, p.Kind, p.Name, p.ServiceID)
 			}
 			fmt.Fprintf(c.stderr, "dbcloud-deploy: the password of %s %q (%s) is in %s\n", p.Kind, p.Name, p.ServiceID, passwords)
 			return nil
@@ -112,11 +112,11 @@ func (c *command) run(ctx context.Context, client *dbcloud.Client, p *deploy.Pla
 	res, err := p.Apply(ctx, client, opts...)
 	switch {
 	case errors.Is(err, deploy.ErrStalePlan):
-		c.fail("", err)
+		c.fail(err)
 		fmt.Fprintln(c.stderr, "dbcloud-deploy: the plan is stale: plan again, and review the new plan")
 		return exitStale
 	case err != nil:
-		c.fail("", err)
+		c.fail(err)
 		if started(res) {
 			fmt.Fprintln(c.stderr, "dbcloud-deploy: run the same command again: it finishes what this run started, without duplicates")
 		}
@@ -150,12 +150,7 @@ func summary(res *deploy.Result) string {
 	return fmt.Sprintf("%d change(s): %s", len(res.Changes), strings.Join(counts, ", "))
 }
 
-// fail reports err on stderr, after what it is about (a file's name), and
-// returns exitError.
-func (c *command) fail(about string, err error) int {
-	msg := strings.TrimPrefix(err.Error(), "deploy: ")
-	if about != "" {
-		msg = about + ": " + msg
-	}
-	return c.failf("%s", msg)
+// fail reports err on stderr and returns exitError.
+func (c *command) fail(err error) int {
+	return c.failf("%s", strings.TrimPrefix(err.Error(), "deploy: "))
 }

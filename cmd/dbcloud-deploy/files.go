@@ -2,8 +2,10 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/dbcloud/dbcloud-go/deploy"
 )
@@ -22,7 +24,19 @@ func (c *command) readState(name string) (*deploy.State, error) {
 	if err != nil {
 		return nil, err
 	}
-	return deploy.ParseState(data)
+	st, err := deploy.ParseState(data)
+	return st, in(name, err)
+}
+
+// in names the file an error of its content is in.
+func in(name string, err error) error {
+	if err == nil {
+		return nil
+	}
+	if name == "-" {
+		name = "the standard input"
+	}
+	return fmt.Errorf("%s: %s", name, strings.TrimPrefix(err.Error(), "deploy: "))
 }
 
 // readPlanOrState reads a plan file, one with a plan's "format", or else a
@@ -37,10 +51,10 @@ func (c *command) readPlanOrState(name string) (*deploy.Plan, *deploy.State, err
 	}
 	if json.Unmarshal(data, &head) == nil && head.Format != nil {
 		p, err := deploy.ParsePlan(data)
-		return p, nil, err
+		return p, nil, in(name, err)
 	}
 	st, err := deploy.ParseState(data)
-	return nil, st, err
+	return nil, st, in(name, err)
 }
 
 // writePlan writes p as a plan file, for apply.

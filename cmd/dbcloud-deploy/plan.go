@@ -21,7 +21,7 @@ func (c *command) plan(ctx context.Context, args []string) int {
 	}
 	st, err := c.readState(files[0])
 	if err != nil {
-		return c.fail(files[0], err)
+		return c.fail(err)
 	}
 	return c.showPlan(ctx, cn, st.Plan, *out, *asJSON)
 }
@@ -33,21 +33,21 @@ func (c *command) plan(ctx context.Context, args []string) int {
 func (c *command) showPlan(ctx context.Context, cn *connection, planOf func(context.Context, *dbcloud.Client) (*deploy.Plan, error), out string, asJSON bool) int {
 	client, err := cn.client(true)
 	if err != nil {
-		return c.fail("", err)
+		return c.fail(err)
 	}
 	defer client.CloseIdleConnections()
 	p, err := planOf(ctx, client)
 	if p != nil {
 		if err := c.print(p, asJSON); err != nil {
-			return c.fail("", err)
+			return c.fail(err)
 		}
 	}
 	if err != nil {
-		return c.fail("", err)
+		return c.fail(err)
 	}
 	if out != "" {
 		if err := writePlan(out, p); err != nil {
-			return c.fail("", err)
+			return c.fail(err)
 		}
 	}
 	if p.Empty() {

@@ -25,7 +25,7 @@ func (c *command) wait(ctx context.Context, args []string) int {
 	}
 	client, err := cn.client(true) // a wait only reads
 	if err != nil {
-		return c.fail("", err)
+		return c.fail(err)
 	}
 	defer client.CloseIdleConnections()
 	projectID := client.ProjectID()
@@ -34,7 +34,7 @@ func (c *command) wait(ctx context.Context, args []string) int {
 	}
 	id, err := find(ctx, client, projectID, *service)
 	if err != nil {
-		return c.fail("", err)
+		return c.fail(err)
 	}
 	opts := []dbcloud.WaitOption{dbcloud.WithWaitTimeout(w.timeout), dbcloud.WithProgress(w.polls(c.stderr))}
 	if *pooler {
@@ -42,7 +42,7 @@ func (c *command) wait(ctx context.Context, args []string) int {
 	}
 	svc, err := client.Services.WaitForConnectable(ctx, projectID, id, opts...)
 	if err != nil {
-		return c.fail("", err)
+		return c.fail(err)
 	}
 	endpoint := svc.Endpoint
 	if *pooler {
