@@ -46,17 +46,43 @@ func TestStateRoundTrip(t *testing.T) {
 	}
 }
 
+// poolerOffAndReports is the trial state with the service's pooler off and
+// a new replica set: an update and a create on the trial.
+func poolerOffAndReports() *deploy.State {
+	st := trial()
+	st.Service.Pooler = new(false)
+	st.ReplicaSets = append(st.ReplicaSets, deploy.ReplicaSet{Name: "reports", Nodes: 1, CPUMillis: 500, MemoryGBs: 2})
+	return st
+}
+
+// The JSON of a plan names each change's action, kind, name and fields,
+// with typed values: a create carries what it will create as fields.
+func TestPlanJSON(t *testing.T) {
+	srv, c := deployed(t)
+	plan, err := poolerOffAndReports().Plan(t.Context(), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.Marshal(plan.Changes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc, _ := orders(t, srv)
+	want := `[{"action":"update","kind":"service","name":"orders","id":"` + svc.ServiceID + `","field":"pooler","from":{"pooler":true},"to":{"pooler":false}},` +
+		`{"action":"create","kind":"replica set","name":"reports","to":{"nodes":1,"cpu_millis":500,"memory_gbs":2}}]`
+	if string(b) != want {
+		t.Errorf("JSON:\n%s\nwant:\n%s", b, want)
+	}
+}
+
 // A plan with a change of every action goes to JSON (its format first)
 // and back unchanged, and applies as the plan it was: its changes made,
 // then nothing left to do. The same file, once the world changed behind
 // it, is refused as stale with nothing sent.
 func TestPlanRoundTrip(t *testing.T) {
 	srv, c := deployed(t)
-	st := resized()
-	st.Service.Pooler = new(false)
-	st.ReplicaSets = append(st.ReplicaSets, deploy.ReplicaSet{Name: "reports", Nodes: 1, CPUMillis: 500, MemoryGBs: 2})
-	st.Forks = nil
-	st.Prune = true // deletes the fork
+	st := poolerOffAndReports()
+	st.Forks, st.Prune = nil, true // deletes the fork
 	plan, err := st.Plan(t.Context(), srv.Client(dbcloud.WithReadOnly()))
 	if err != nil {
 		t.Fatal(err)

@@ -32,18 +32,7 @@ func (c *command) apply(ctx context.Context, args []string) int {
 	}
 	defer client.CloseIdleConnections()
 	if st != nil {
-		// Planned first, for the plan's line in the log and to know,
-		// before anything is sent, whether a password will need a file.
-		if p, err = st.Plan(ctx, client); err != nil {
-			if p != nil {
-				fmt.Fprint(c.stderr, p)
-			}
-			return c.fail(err)
-		}
-		if p.Empty() {
-			fmt.Fprint(c.stderr, p)
-			return exitOK
-		}
+		return c.planAndRun(ctx, client, st.Plan, *passwords, w)
 	}
 	return c.run(ctx, client, p, *passwords, w)
 }
@@ -51,31 +40,30 @@ func (c *command) apply(ctx context.Context, args []string) int {
 // destroy is "dbcloud-deploy destroy STATE.json [-plan] [-out PLAN.json]".
 func (c *command) destroy(ctx context.Context, args []string) int {
 	fs := flags(c, "destroy", "destroy STATE.json [-plan] [-out PLAN.json] [-json] [-timeout D] [-v] [-fake]")
-	planOnly := fs.Bool("plan", false, "print the destroy's plan and stop (GETs only): exit 2 when there is something to delete")
-	out := fs.String("out", "", "write the destroy's plan to this file, for apply (implies -plan)")
-	asJSON := fs.Bool("json", false, "with -plan: print the plan as JSON, as -out writes it, instead of text")
+	planOnly := fs.Bool("plan", false, "print the destroy's plan and stop, sending only GETs (-out and -json imply it):\nexit 2 when there is something to delete")
+	o := addPlanOutput(fs, "the destroy's plan")
 	w := addWaiting(fs)
 	cn := addConnection(fs)
-	files, code, ok := parse(fs, args, 1)
-	if !ok {
+	st, code := c.stateArg(fs, args)
+	if st == nil {
 		return code
 	}
-	st, err := c.readState(files[0])
-	if err != nil {
-		return c.fail(err)
-	}
-	if *planOnly || *out != "" {
-		return c.showPlan(ctx, cn, st.PlanDestroy, *out, *asJSON)
-	}
-	if *asJSON {
-		return c.failf("-json goes with -plan")
+	if *planOnly || o.out != "" || o.asJSON {
+		return c.showPlan(ctx, cn, st.PlanDestroy, o)
 	}
 	client, err := cn.client(false)
 	if err != nil {
 		return c.fail(err)
 	}
 	defer client.CloseIdleConnections()
-	p, err := st.PlanDestroy(ctx, client)
+	return c.planAndRun(ctx, client, st.PlanDestroy, "", w)
+}
+
+// planAndRun plans with planOf and runs that plan: planned first, rather
+// than with State.Apply in one call, for the plan's lines in the log and
+// to know before anything is sent whether a password will need a file.
+func (c *command) planAndRun(ctx context.Context, client *dbcloud.Client, planOf func(context.Context, *dbcloud.Client) (*deploy.Plan, error), passwords string, w *waiting) int {
+	p, err := planOf(ctx, client)
 	if err != nil {
 		if p != nil {
 			fmt.Fprint(c.stderr, p)
@@ -86,7 +74,7 @@ func (c *command) destroy(ctx context.Context, args []string) int {
 		fmt.Fprint(c.stderr, p)
 		return exitOK
 	}
-	return c.run(ctx, client, p, "", w)
+	return c.run(ctx, client, p, passwords, w)
 }
 
 // run applies p, its plan and its progress on stderr, and the passwords of

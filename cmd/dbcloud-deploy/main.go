@@ -22,7 +22,7 @@
 // nothing, once the world has changed since it was planned (exit 3); given
 // a state, it plans it and applies that plan. destroy deletes the forks
 // the state names, every replica set and the service, or with -plan (or
-// -out) plans that, for apply. wait waits until the service's database
+// -out, or -json) plans that, for apply. wait waits until the service's database
 // answers connections and prints its host:port on stdout. A file name "-"
 // reads the standard input. The state file's schema is in the deploy
 // package's guide (docs/deploy.md, "Files").

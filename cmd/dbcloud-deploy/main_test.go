@@ -220,8 +220,9 @@ func TestPlanApplyPlanDestroy(t *testing.T) {
 }
 
 // plan -json prints what -out writes, a plan file; destroy -out writes the
-// destroy's plan, which apply applies, and applies again as already done;
-// a state can come from stdin.
+// destroy's plan (and -json prints it, as -plan does), which apply
+// applies, and applies again as already done; a state can come from
+// stdin.
 func TestPlanFiles(t *testing.T) {
 	s := newSession(t)
 	state := s.file("state.json", orders)
@@ -239,6 +240,9 @@ func TestPlanFiles(t *testing.T) {
 
 	if code, out, _ := s.run("destroy", state, "-out", s.path("destroy.json")); code != exitChanges || !strings.Contains(out, `destroy of service "orders": 3 change(s)`) {
 		t.Fatalf("destroy -out: exit %d\n%s", code, out)
+	}
+	if code, out, _ := s.run("destroy", state, "-json"); code != exitChanges || !strings.Contains(out, `"destroy": true`) || len(s.srv.Services()) != 2 {
+		t.Fatalf("destroy -json: exit %d\n%s", code, out)
 	}
 	if code, _, errOut := s.run("apply", s.path("destroy.json")); code != exitOK || len(s.srv.Services()) != 0 {
 		t.Errorf("apply of the destroy's plan: exit %d, %d services left\n%s", code, len(s.srv.Services()), errOut)
@@ -293,7 +297,6 @@ func TestUsageAndErrors(t *testing.T) {
 		{[]string{"plan", s.path("none.json")}, exitError, "no such file"},
 		{[]string{"plan", s.file("typo.json", "{\n  \"service\": {\"name\": \"orders\", \"polar\": true}\n}")}, exitError, "typo.json: line 2: service.polar: unknown field"},
 		{[]string{"apply", s.file("noname.json", `{"service": {}}`)}, exitError, "noname.json: line 1: service.name: required, missing"},
-		{[]string{"destroy", state, "-json"}, exitError, "-json goes with -plan"},
 		{[]string{"wait"}, exitError, "-service is required"},
 		{[]string{"wait", "-service", "nothing"}, exitError, `no service of project proj-fake is named "nothing"`},
 		{[]string{"apply", state}, exitError, `the plan creates service "orders"`},

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 
 	"github.com/dbcloud/dbcloud-go"
@@ -12,25 +13,48 @@ import (
 // plan is "dbcloud-deploy plan STATE.json [-out PLAN.json] [-json]".
 func (c *command) plan(ctx context.Context, args []string) int {
 	fs := flags(c, "plan", "plan STATE.json [-out PLAN.json] [-json] [-fake]")
-	out := fs.String("out", "", "write the plan to this file, for apply to apply as reviewed")
-	asJSON := fs.Bool("json", false, "print the plan as JSON, as -out writes it, instead of text")
+	o := addPlanOutput(fs, "the plan")
 	cn := addConnection(fs)
+	st, code := c.stateArg(fs, args)
+	if st == nil {
+		return code
+	}
+	return c.showPlan(ctx, cn, st.Plan, o)
+}
+
+// stateArg parses args, flags and one state file, and reads the state; nil
+// and the exit code when the command ends there.
+func (c *command) stateArg(fs *flag.FlagSet, args []string) (*deploy.State, int) {
 	files, code, ok := parse(fs, args, 1)
 	if !ok {
-		return code
+		return nil, code
 	}
 	st, err := c.readState(files[0])
 	if err != nil {
-		return c.fail(err)
+		return nil, c.fail(err)
 	}
-	return c.showPlan(ctx, cn, st.Plan, *out, *asJSON)
+	return st, exitOK
+}
+
+// planOutput is where a plan goes besides stdout, and how stdout shows it.
+type planOutput struct {
+	out    string
+	asJSON bool
+}
+
+// addPlanOutput adds -out and -json to fs, for what, a plan.
+func addPlanOutput(fs *flag.FlagSet, what string) *planOutput {
+	o := &planOutput{}
+	fs.StringVar(&o.out, "out", "", "write "+what+" to this file, for apply to apply as reviewed")
+	fs.BoolVar(&o.asJSON, "json", false, "print "+what+" as JSON, as -out writes it, instead of text")
+	return o
 }
 
 // showPlan plans with planOf on a read-only client, prints the plan on
-// stdout and, with out, writes it to that file. Its exit code is 2 when
+// stdout and, with -out, writes it to that file. Its exit code is 2 when
 // the plan has changes, 0 when none, 1 when it has problems (printed with
 // it) and is not written.
-func (c *command) showPlan(ctx context.Context, cn *connection, planOf func(context.Context, *dbcloud.Client) (*deploy.Plan, error), out string, asJSON bool) int {
+func (c *command) showPlan(ctx context.Context, cn *connection, planOf func(context.Context, *dbcloud.Client) (*deploy.Plan, error), o *planOutput) int {
 	client, err := cn.client(true)
 	if err != nil {
 		return c.fail(err)
@@ -38,15 +62,15 @@ func (c *command) showPlan(ctx context.Context, cn *connection, planOf func(cont
 	defer client.CloseIdleConnections()
 	p, err := planOf(ctx, client)
 	if p != nil {
-		if err := c.print(p, asJSON); err != nil {
+		if err := c.print(p, o.asJSON); err != nil {
 			return c.fail(err)
 		}
 	}
 	if err != nil {
 		return c.fail(err)
 	}
-	if out != "" {
-		if err := writePlan(out, p); err != nil {
+	if o.out != "" {
+		if err := writePlan(o.out, p); err != nil {
 			return c.fail(err)
 		}
 	}
