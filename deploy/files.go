@@ -61,10 +61,15 @@ func ParsePlan(data []byte) (*Plan, error) {
 	var head struct {
 		Format *string `json:"format"`
 	}
-	// The format first: a plan of another format is refused as such, not
-	// for a field this version does not know.
-	if err := json.Unmarshal(data, &head); err == nil && head.Format != nil && *head.Format != PlanFormat {
-		return nil, &ParseError{Path: "format", Reason: fmt.Sprintf("%q, and this SDK reads %q: plan again with this version", *head.Format, PlanFormat)}
+	// The format first: a plan of another format, or a state, is refused
+	// as such, not for a field this version does not know.
+	if err := json.Unmarshal(data, &head); err == nil {
+		switch {
+		case head.Format == nil:
+			return nil, &ParseError{Path: "format", Reason: "required, missing: not a plan file"}
+		case *head.Format != PlanFormat:
+			return nil, &ParseError{Path: "format", Reason: fmt.Sprintf("%q, and this SDK reads %q: plan again with this version", *head.Format, PlanFormat)}
+		}
 	}
 	p := &Plan{}
 	if err := decodeStrict(data, &planFile{planFields: (*planFields)(p)}); err != nil {

@@ -137,7 +137,7 @@ func TestPlanRoundTrip(t *testing.T) {
 }
 
 // A state file that is not exactly a state is refused, naming the field
-// and its line.
+// and its line. A null is a field left out, as in Go.
 func TestParseStateRefuses(t *testing.T) {
 	for _, tc := range []struct{ name, file, want string }{
 		{"an unknown field", `{
@@ -154,6 +154,10 @@ func TestParseStateRefuses(t *testing.T) {
 		{"a service without its name", "{\n\"service\": {\n  \"cpu_millis\": 1000, \"memory_gbs\": 4}}", `deploy: line 2: service.name: required, missing`},
 		{"a fork without its strategy", "{\"service\": {\"name\": \"a\"},\n\"forks\": [{\"name\": \"b\"}]}", `deploy: line 2: forks[0].strategy: required, missing`},
 		{"a size of the wrong type", "{\"service\": {\"name\": \"a\",\n \"cpu_millis\": \"1000\", \"memory_gbs\": 4}}", `deploy: line 2: service.cpu_millis: a JSON string, want an integer`},
+		{"a size in a set of the wrong type", "{\"service\": {\"name\": \"a\"},\n\"replica_sets\": [{\"name\": \"r\"}, {\"name\": \"s\",\n \"nodes\": 1.5}]}", `deploy: line 3: replica_sets[1].nodes: 1.5 is not an integer`},
+		{"a set that is not an object", `{"service": {"name": "a"}, "replica_sets": ["r"]}`, `deploy: line 1: replica_sets[0]: a JSON string, want an object`},
+		{"a time that is not a string", `{"service": {"name": "a"}, "forks": [{"name": "f", "strategy": "PITR", "target_time": {}}]}`, `deploy: line 1: forks[0].target_time: a JSON object, want a string`},
+		{"a null", `{"service": {"name": "a", "pooler": null, "addons": null}, "forks": null}`, ``},
 		{"a time that is not one", "{\"service\": {\"name\": \"a\"},\n\"forks\": [{\"name\": \"b\", \"strategy\": \"PITR\",\n \"target_time\": \"yesterday\"}]}", `deploy: line 3: forks[0].target_time: parsing time`},
 		{"broken JSON", "{\"service\": {\"name\": \"a\"},\n}", `deploy: line 2: invalid character '}'`},
 		{"cut short", `{"service": {"name": "a"`, `deploy: line 1: the file ends inside its JSON`},
@@ -167,8 +171,8 @@ func TestParseStateRefuses(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			st, err := deploy.ParseState([]byte(tc.file))
-			if err == nil || !strings.HasPrefix(err.Error(), tc.want) || st != nil {
-				t.Errorf("ParseState: %v, want %s", err, tc.want)
+			if tc.want == "" && (err != nil || st == nil) || tc.want != "" && (err == nil || !strings.HasPrefix(err.Error(), tc.want) || st != nil) {
+				t.Errorf("ParseState: %v, want %q", err, tc.want)
 			}
 		})
 	}
@@ -184,8 +188,9 @@ func TestParsePlanRefuses(t *testing.T) {
 	const format = `"format": "` + deploy.PlanFormat + `", "project_id": "p", "service": "orders"`
 	for _, tc := range []struct{ name, file, want string }{
 		{"another format", `{"format": "dbcloud-deploy-plan/v2", "whatever": 1}`, `deploy: format: "dbcloud-deploy-plan/v2", and this SDK reads "` + deploy.PlanFormat + `"`},
-		{"no format: a state", `{"service": {"name": "orders"}}`, `deploy: line 1: format: required, missing`},
+		{"no format: a state", `{"service": {"name": "orders"}}`, `deploy: format: required, missing: not a plan file`},
 		{"no changes", `{` + format + `}`, `deploy: line 1: changes: required, missing`},
+		{"a change that is not an object", `{` + format + `, "changes": [[]]}`, `deploy: line 1: changes[0]: a JSON array, want an object`},
 		{"an unknown field of a change", `{` + format + `, "changes": [
   {"action": "update", "kind": "service", "name": "orders", "field": "pooler",
    "from": {"pooler": false}, "to": {"polar": true}}]}`, `deploy: line 3: changes[0].to.polar: unknown field`},

@@ -10,6 +10,7 @@ import (
 	"maps"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -63,6 +64,7 @@ var required = map[reflect.Type][]string{
 // field left out, each with its line and path.
 func decodeStrict(data []byte, v any) error {
 	s := &strictDecoder{data: data, dec: json.NewDecoder(bytes.NewReader(data))}
+	s.dec.UseNumber() // an integer is judged by its digits, not as a float64
 	t := reflect.TypeOf(v).Elem()
 	tok, err := s.dec.Token()
 	if err != nil {
@@ -77,11 +79,8 @@ func decodeStrict(data []byte, v any) error {
 	if _, err := s.dec.Token(); err != io.EOF {
 		return &ParseError{Line: s.line(s.dec.InputOffset()), Reason: "more after the object"}
 	}
-	err = json.Unmarshal(data, v)
-	if te, ok := errors.AsType[*json.UnmarshalTypeError](err); ok {
-		return &ParseError{Line: s.line(te.Offset), Path: te.Field, Reason: fmt.Sprintf("a JSON %s, want %s", te.Value, jsonKind(te.Type))}
-	}
-	return err
+	// The walk has judged every value's type: what is left is to set them.
+	return json.Unmarshal(data, v)
 }
 
 // strictDecoder walks a file's tokens.
@@ -143,9 +142,9 @@ func (s *strictDecoder) object(t reflect.Type, path string) error {
 	return nil
 }
 
-// value walks one value of Go type t. Only objects of structs and arrays
-// of them are walked into: what a value of another type holds, and a
-// value of the wrong JSON type, are json.Unmarshal's to judge.
+// value walks one value of Go type t: its JSON type is the one t takes,
+// an integer is one, and a type of its own syntax (a time) accepts it;
+// objects and arrays are walked into.
 func (s *strictDecoder) value(t reflect.Type, path string) error {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
@@ -154,49 +153,86 @@ func (s *strictDecoder) value(t reflect.Type, path string) error {
 	if err != nil {
 		return s.syntax(err)
 	}
-	walk := !reflect.PointerTo(t).Implements(reflect.TypeFor[json.Unmarshaler]())
-	if _, delim := tok.(json.Delim); !walk && !delim && tok != nil {
-		// A type of its own syntax (a time): judged here, where its line
-		// is known, since json.Unmarshal's error would not say it.
-		raw, _ := json.Marshal(tok)
-		if err := reflect.New(t).Interface().(json.Unmarshaler).UnmarshalJSON(raw); err != nil {
-			return &ParseError{Line: s.line(s.dec.InputOffset()), Path: path, Reason: err.Error()}
-		}
+	at := func(format string, args ...any) error {
+		return &ParseError{Line: s.line(s.dec.InputOffset()), Path: path, Reason: fmt.Sprintf(format, args...)}
 	}
+	got, want := tokenKind(tok), goKind(t)
 	switch {
-	case tok == json.Delim('{') && walk && t.Kind() == reflect.Struct:
+	case tok == nil: // null: the zero value, as in Go
+	case reflect.PointerTo(t).Implements(reflect.TypeFor[json.Unmarshaler]()):
+		// Judged here, where its line is known. The files' only such
+		// type is time.Time, which is a string.
+		raw, _ := json.Marshal(tok)
+		if _, delim := tok.(json.Delim); delim {
+			return at("a JSON %s, want a string", got)
+		}
+		if err := reflect.New(t).Interface().(json.Unmarshaler).UnmarshalJSON(raw); err != nil {
+			return at("%v", err)
+		}
+	case got == "number" && want == "integer":
+		if _, err := strconv.ParseInt(tok.(json.Number).String(), 10, 64); err != nil {
+			return at("%s is not an integer", tok)
+		}
+	case got != want:
+		return at("a JSON %s, want %s", got, article(want))
+	case got == "object":
 		return s.object(t, path)
-	case tok == json.Delim('[') && walk && t.Kind() == reflect.Slice:
+	case got == "array":
 		for i := 0; s.dec.More(); i++ {
 			if err := s.value(t.Elem(), fmt.Sprintf("%s[%d]", path, i)); err != nil {
 				return err
 			}
 		}
-		_, err = s.dec.Token() // ']'
-	case tok == json.Delim('{') || tok == json.Delim('['):
-		err = s.skip()
-	}
-	if err != nil {
-		return s.syntax(err)
+		if _, err := s.dec.Token(); err != nil { // ']'
+			return s.syntax(err)
+		}
 	}
 	return nil
 }
 
-// skip reads the rest of an object or array whose opening token was read.
-func (s *strictDecoder) skip() error {
-	for depth := 1; depth > 0; {
-		tok, err := s.dec.Token()
-		if err != nil {
-			return err
-		}
-		switch tok {
-		case json.Delim('{'), json.Delim('['):
-			depth++
-		case json.Delim('}'), json.Delim(']'):
-			depth--
-		}
+// tokenKind names the JSON type of a token that starts a value.
+func tokenKind(tok json.Token) string {
+	switch tok.(type) {
+	case string:
+		return "string"
+	case bool:
+		return "boolean"
+	case json.Number:
+		return "number"
+	case nil:
+		return "null"
 	}
-	return nil
+	if tok == json.Delim('[') {
+		return "array"
+	}
+	return "object"
+}
+
+// article is kind with its article: "an integer".
+func article(kind string) string {
+	if strings.ContainsRune("aeiou", rune(kind[0])) {
+		return "an " + kind
+	}
+	return "a " + kind
+}
+
+// goKind names the JSON type that Go type t takes, as tokenKind does.
+func goKind(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.String:
+		return "string"
+	case reflect.Bool:
+		return "boolean"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return "integer"
+	case reflect.Float32, reflect.Float64:
+		return "number"
+	case reflect.Slice:
+		return "array"
+	case reflect.Struct:
+		return "object"
+	}
+	return t.Kind().String() // no JSON type: refused, whatever the file holds
 }
 
 // jsonFields are the fields of struct type t by their JSON names, those
@@ -226,22 +262,4 @@ func join(path, key string) string {
 		return key
 	}
 	return path + "." + key
-}
-
-// jsonKind names what a Go type takes in JSON.
-func jsonKind(t reflect.Type) string {
-	switch t.Kind() {
-	case reflect.String:
-		return "a string"
-	case reflect.Bool:
-		return "true or false"
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		return "an integer"
-	case reflect.Float32, reflect.Float64:
-		return "a number"
-	case reflect.Slice, reflect.Array:
-		return "an array"
-	}
-	return "an object"
 }
