@@ -18,8 +18,9 @@ import (
 // what a file meant for a person to write must not: an unknown field (a
 // typo, "polar" for "pooler", would leave the pooler unmanaged without a
 // word), a field in another case, a field given twice; and it names
-// neither the field's line nor a required field left out. So the file is
-// walked token by token against the Go type first, then decoded.
+// neither a field's line, nor a required field left out, nor which element
+// of an array holds a value of the wrong type. So the file is walked token
+// by token against the Go type first, then decoded.
 
 // ParseError is a state or plan file that ParseState or ParsePlan refused:
 // where, and why.
@@ -60,8 +61,9 @@ var required = map[reflect.Type][]string{
 }
 
 // decodeStrict decodes data, one JSON object, into v, a pointer to a
-// struct, refusing an unknown field, a field given twice and a required
-// field left out, each with its line and path.
+// struct, refusing an unknown field, a field given twice, a value of
+// another JSON type than its field's and a required field left out, each
+// with its line and path.
 func decodeStrict(data []byte, v any) error {
 	s := &strictDecoder{data: data, dec: json.NewDecoder(bytes.NewReader(data))}
 	s.dec.UseNumber() // an integer is judged by its digits, not as a float64
