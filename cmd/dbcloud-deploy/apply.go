@@ -32,9 +32,9 @@ func (c *command) apply(ctx context.Context, args []string) int {
 	}
 	defer client.CloseIdleConnections()
 	if st != nil {
-		return c.planAndRun(ctx, client, st.Plan, *passwords, w)
+		return c.planAndApply(ctx, client, st.Plan, *passwords, w)
 	}
-	return c.run(ctx, client, p, *passwords, w)
+	return c.applyPlan(ctx, client, p, *passwords, w)
 }
 
 // destroy is "dbcloud-deploy destroy STATE.json [-plan] [-out PLAN.json]".
@@ -56,13 +56,13 @@ func (c *command) destroy(ctx context.Context, args []string) int {
 		return c.fail(err)
 	}
 	defer client.CloseIdleConnections()
-	return c.planAndRun(ctx, client, st.PlanDestroy, "", w)
+	return c.planAndApply(ctx, client, st.PlanDestroy, "", w)
 }
 
-// planAndRun plans with planOf and runs that plan: planned first, rather
+// planAndApply plans with planOf and applies that plan: planned first, rather
 // than with State.Apply in one call, for the plan's lines in the log and
 // to know before anything is sent whether a password will need a file.
-func (c *command) planAndRun(ctx context.Context, client *dbcloud.Client, planOf func(context.Context, *dbcloud.Client) (*deploy.Plan, error), passwords string, w *waiting) int {
+func (c *command) planAndApply(ctx context.Context, client *dbcloud.Client, planOf func(context.Context, *dbcloud.Client) (*deploy.Plan, error), passwords string, w *waiting) int {
 	p, err := planOf(ctx, client)
 	if err != nil {
 		if p != nil {
@@ -74,12 +74,12 @@ func (c *command) planAndRun(ctx context.Context, client *dbcloud.Client, planOf
 		fmt.Fprint(c.stderr, p)
 		return exitOK
 	}
-	return c.run(ctx, client, p, passwords, w)
+	return c.applyPlan(ctx, client, p, passwords, w)
 }
 
-// run applies p, its plan and its progress on stderr, and the passwords of
-// what it creates in the file passwords names.
-func (c *command) run(ctx context.Context, client *dbcloud.Client, p *deploy.Plan, passwords string, w *waiting) int {
+// applyPlan applies p, with p and the run's progress on stderr and the
+// passwords of what it creates in the file passwords names.
+func (c *command) applyPlan(ctx context.Context, client *dbcloud.Client, p *deploy.Plan, passwords string, w *waiting) int {
 	fmt.Fprint(c.stderr, p)
 	pw, err := openPasswords(passwords, p)
 	if err != nil {
