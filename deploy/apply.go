@@ -65,12 +65,13 @@ func runState(ctx context.Context, c *dbcloud.Client, st *State, op string, diff
 	if err != nil {
 		return r.res, err
 	}
-	ctx, end := r.unit(ctx, dbcloud.CallInfo{Operation: op, Kind: dbcloud.KindService, Name: st.Service.Name, ProjectID: projectID})
+	info := dbcloud.CallInfo{Operation: op, Kind: dbcloud.KindService, Name: st.Service.Name, ProjectID: projectID}
+	ctx, end := r.unit(ctx, info)
 	w, err := read(ctx, c, projectID, st.Service.Name)
 	if err == nil {
 		err = r.apply(ctx, diff(st, projectID, w), w)
 	}
-	end(err)
+	end(info, err)
 	return r.result(), err
 }
 
@@ -90,7 +91,8 @@ func (p *Plan) Apply(ctx context.Context, c *dbcloud.Client, opts ...Option) (*R
 	if p.Destroy {
 		op = "deploy.Destroy"
 	}
-	ctx, end := r.unit(ctx, dbcloud.CallInfo{Operation: op, Kind: dbcloud.KindService, Name: p.Service, ProjectID: p.ProjectID})
+	info := dbcloud.CallInfo{Operation: op, Kind: dbcloud.KindService, Name: p.Service, ProjectID: p.ProjectID}
+	ctx, end := r.unit(ctx, info)
 	err := p.err()
 	if err == nil {
 		var w *world
@@ -103,6 +105,6 @@ func (p *Plan) Apply(ctx context.Context, c *dbcloud.Client, opts ...Option) (*R
 	if r.p == nil {
 		r.res.Changes = slices.Clone(p.Changes)
 	}
-	end(err)
+	end(info, err)
 	return r.result(), err
 }

@@ -2,7 +2,6 @@ package deploy_test
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -155,36 +154,6 @@ func TestPlanReadOnly(t *testing.T) {
 	}
 	if got := byMethod(srv, mark); len(got) != 1 || got[http.MethodGet] == 0 {
 		t.Errorf("Plan sent %v, want GETs only", got)
-	}
-}
-
-// The JSON of a plan names each change's action, kind, name and fields,
-// with typed values: a create carries what it will create as fields.
-func TestPlanJSON(t *testing.T) {
-	srv, c := deployed(t)
-	st := trial()
-	st.Service.Pooler = new(false)
-	st.ReplicaSets = append(st.ReplicaSets, deploy.ReplicaSet{Name: "reports", Nodes: 1, CPUMillis: 500, MemoryGBs: 2})
-	plan, err := st.Plan(t.Context(), c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := json.Marshal(plan.Changes)
-	if err != nil {
-		t.Fatal(err)
-	}
-	svc, _ := orders(t, srv)
-	want := `[{"action":"update","kind":"service","name":"orders","id":"` + svc.ServiceID + `","field":"pooler","from":{"pooler":true},"to":{"pooler":false}},` +
-		`{"action":"create","kind":"replica set","name":"reports","to":{"nodes":1,"cpu_millis":500,"memory_gbs":2}}]`
-	if string(b) != want {
-		t.Errorf("JSON:\n%s\nwant:\n%s", b, want)
-	}
-	var back deploy.Plan
-	if b, err = json.Marshal(plan); err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(b, &back); err != nil || back.String() != plan.String() || len(back.Seen) != 4 {
-		t.Errorf("the plan back from JSON: %v\n%s", err, back.String())
 	}
 }
 

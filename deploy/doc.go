@@ -26,6 +26,16 @@
 // against a fresh read, before anything is sent. State.Apply is the
 // one-call form: it plans and applies that plan, reusing the plan's reads.
 //
+// Files. A State and a Plan are JSON files too, for a script or a CI job
+// that reviews a plan in one job and applies it in another (the command
+// github.com/dbcloud/dbcloud-go/cmd/dbcloud-deploy does): ParseState and
+// ParsePlan read them strictly, refusing an unknown field, a field given
+// twice and a required one left out with a *ParseError naming the field
+// and its line; json.Marshal writes them, a plan with its format
+// (PlanFormat) first and, in Plan.Seen, what it was planned against, so
+// that applying it later refuses it once it is stale. docs/deploy.md gives
+// the schema.
+//
 // State.PlanDestroy and State.Destroy are the same for a teardown: the
 // forks the state names, every replica set, then the service, each deleted
 // and waited for until gone; what is gone already is done.
@@ -58,10 +68,12 @@
 //
 // Observers. When the client has a dbcloud.Observer, each run is a unit of
 // work ("deploy.Apply" or "deploy.Destroy", a dbcloud.CallInfo without a
-// Method) and each step one inside it ("deploy.create", "deploy.update",
-// "deploy.delete", naming its resource), and every call of a step, its
-// waits' polls included, runs under the step's context: a tracer shows
-// run, step, call and attempt.
+// Method) under the context the run was given, and each step one inside
+// it ("deploy.create", "deploy.update", "deploy.delete", naming its
+// resource; its EndCall names the resource's id, the one its create gave
+// it for a create), and every call of a step, its waits' polls included,
+// runs under the step's context: a tracer (the otel module's Observer)
+// shows run, step, call and attempt.
 //
 // This package uses only the dbcloud package's public API: what it does, a
 // user's code could do too.

@@ -9,17 +9,20 @@ import (
 
 // unit reports a run, or one step of it, to the client's Observer as a
 // unit of work (a dbcloud.CallInfo without a Method) and returns the
-// context its calls run under, and the function that ends it. Without an
-// Observer it costs nothing.
-func (r *run) unit(ctx context.Context, info dbcloud.CallInfo) (context.Context, func(error)) {
+// context its calls run under, and the function that ends it. That one
+// takes the unit's CallInfo as of its end, since a create step learns its
+// resource's id only from the create: its EndCall names it, so that a
+// tracer can give the step's span the id (the otel module does). Without
+// an Observer it costs nothing.
+func (r *run) unit(ctx context.Context, info dbcloud.CallInfo) (context.Context, func(dbcloud.CallInfo, error)) {
 	obs := r.c.Observer()
 	if obs == nil {
-		return ctx, func(error) {}
+		return ctx, func(dbcloud.CallInfo, error) {}
 	}
 	start := time.Now()
 	ctx = obs.StartCall(ctx, info)
-	return ctx, func(err error) {
-		obs.EndCall(ctx, info, dbcloud.CallResult{Duration: time.Since(start), Err: err})
+	return ctx, func(end dbcloud.CallInfo, err error) {
+		obs.EndCall(ctx, end, dbcloud.CallResult{Duration: time.Since(start), Err: err})
 	}
 }
 

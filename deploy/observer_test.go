@@ -18,6 +18,7 @@ type nesting struct {
 	mu     sync.Mutex
 	calls  []string // "parent > operation"
 	units  []dbcloud.CallInfo
+	ended  []dbcloud.CallInfo // the units, as their ends name them
 	starts int
 	ends   int
 }
@@ -40,16 +41,20 @@ func (n *nesting) StartAttempt(ctx context.Context, _ dbcloud.CallInfo, _ int) c
 
 func (n *nesting) EndAttempt(context.Context, dbcloud.CallInfo, dbcloud.AttemptInfo) {}
 
-func (n *nesting) EndCall(_ context.Context, _ dbcloud.CallInfo, res dbcloud.CallResult) {
+func (n *nesting) EndCall(_ context.Context, call dbcloud.CallInfo, res dbcloud.CallResult) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	n.ends++
+	if call.Method == "" {
+		n.ended = append(n.ended, call)
+	}
 }
 
 // A run is a unit of work of the client's Observer, each step one inside
 // it, and every call a step makes, its waits' polls and its recovered
 // creates included, runs under the step: a tracer shows run > step > call.
-// Under the run itself are only the plan's reads.
+// Under the run itself are only the plan's reads. A step's end names its
+// resource's id, a create's too.
 func TestObserverSeesRunsAndSteps(t *testing.T) {
 	srv := newServer(t)
 	obs := &nesting{}
@@ -88,8 +93,19 @@ func TestObserverSeesRunsAndSteps(t *testing.T) {
 			t.Errorf("a unit of work without its resource: %+v", u)
 		}
 	}
-	if got := obs.units[1]; got.Operation != "deploy.create" || got.Kind != dbcloud.KindService || got.Name != "orders" {
+	if got := obs.units[1]; got.Operation != "deploy.create" || got.Kind != dbcloud.KindService || got.Name != "orders" || got.ServiceID != "" {
 		t.Errorf("the first step: %+v", got)
+	}
+	// A step ends naming its resource by id, a create's included: the id
+	// its create gave it.
+	for _, u := range obs.ended {
+		id := u.ServiceID
+		if u.Kind == dbcloud.KindReplicaSet {
+			id = u.ReplicaSetID
+		}
+		if u.Operation != "deploy.Apply" && u.Operation != "deploy.Destroy" && id == "" {
+			t.Errorf("a step ended without its resource's id: %+v", u)
+		}
 	}
 }
 

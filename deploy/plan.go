@@ -12,7 +12,8 @@ import (
 // self-contained: Apply needs nothing else, and a reviewed plan applied
 // later (Plan.Apply) makes these changes and no others, or stops with a
 // *StalePlanError where the world is no longer as the plan saw it. It
-// marshals to JSON with the tags below; String is the text for a log.
+// marshals to JSON as a plan file (MarshalJSON: the tags below, after its
+// format), which ParsePlan reads back; String is the text for a log.
 type Plan struct {
 	ProjectID string `json:"project_id"`
 	// Service is the name of the state's service, which the run finds its

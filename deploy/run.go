@@ -73,7 +73,7 @@ func (r *run) step(ctx context.Context, ch *Change) error {
 	default:
 		ch.Outcome = AlreadyDone
 	}
-	end(err)
+	end(r.callInfo(ch), err)
 	r.emit(Progress{Change: *ch})
 	return err
 }

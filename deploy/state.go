@@ -84,6 +84,19 @@ func (s *State) check() error {
 	if (s.Service.CPUMillis == 0) != (s.Service.MemoryGBs == 0) {
 		return fmt.Errorf("deploy: service %q: CPUMillis and MemoryGBs go together", s.Service.Name)
 	}
+	// What the API would refuse is refused here, before a run's first
+	// step rather than at the step that sends it.
+	for _, a := range s.Service.Addons {
+		if a != dbcloud.AddonTimeSeries && a != dbcloud.AddonAI {
+			return fmt.Errorf("deploy: service %q: addon %q is neither %q nor %q", s.Service.Name, a, dbcloud.AddonTimeSeries, dbcloud.AddonAI)
+		}
+	}
+	if err := checkEnvironment(dbcloud.KindService, s.Service.Name, s.Service.Environment); err != nil {
+		return err
+	}
+	if s.Service.CPUMillis < 0 || s.Service.MemoryGBs < 0 || s.Service.HAReplicas != nil && *s.Service.HAReplicas < 0 {
+		return fmt.Errorf("deploy: service %q: a size or a number of HA replicas is negative", s.Service.Name)
+	}
 	seen := map[string]bool{}
 	for _, rs := range s.ReplicaSets {
 		if rs.Name == "" || seen[rs.Name] {
@@ -92,6 +105,9 @@ func (s *State) check() error {
 		seen[rs.Name] = true
 		if (rs.CPUMillis == 0) != (rs.MemoryGBs == 0) || rs.Nodes < 0 || rs.CPUMillis < 0 || rs.MemoryGBs < 0 {
 			return fmt.Errorf("deploy: replica set %q: CPUMillis and MemoryGBs go together, and no size is negative", rs.Name)
+		}
+		if err := checkEnvironment(dbcloud.KindReplicaSet, rs.Name, rs.Environment); err != nil {
+			return err
 		}
 	}
 	seen = map[string]bool{}
@@ -103,6 +119,14 @@ func (s *State) check() error {
 		if err := forkRequest(f.Name, f.values(), time.Now()).Validate(nil); err != nil {
 			return fmt.Errorf("deploy: fork %q: %w", f.Name, err)
 		}
+	}
+	return nil
+}
+
+// checkEnvironment refuses an environment tag the API does not have.
+func checkEnvironment(kind dbcloud.ResourceKind, name string, env dbcloud.Environment) error {
+	if env != "" && env != dbcloud.EnvironmentDev && env != dbcloud.EnvironmentProd {
+		return fmt.Errorf("deploy: %s %q: environment %q is neither %s nor %s", kind, name, env, dbcloud.EnvironmentDev, dbcloud.EnvironmentProd)
 	}
 	return nil
 }

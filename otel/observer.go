@@ -27,8 +27,10 @@
 // this Observer) is a span named by its run ("deploy.Apply",
 // "deploy.Destroy") with a child span for each step, named by the step
 // and carrying the resource's dbcloud.resource.kind, dbcloud.resource.name
-// and ids; each step's calls, its waits' polls included, are children of
-// the step's span. These spans are not counted by the metrics, which count
+// and ids (a create's, the id the create gave it); each step's calls, its
+// waits' polls included, are children of the step's span, and each call's
+// attempts are children of the call's. The run's span is a child of the
+// span in the context given to the run. These spans are not counted by the metrics, which count
 // the API's calls.
 //
 // # Metrics
@@ -295,15 +297,21 @@ func (o *Observer) EndAttempt(ctx context.Context, call dbcloud.CallInfo, a dbcl
 }
 
 // EndCall ends the call's span and records the call; a unit of work's
-// span (see startUnit) is ended with its error, if any.
+// span (see startUnit) is ended with its error, if any, and the ids its
+// end names.
 func (o *Observer) EndCall(ctx context.Context, call dbcloud.CallInfo, r dbcloud.CallResult) {
 	span := trace.SpanFromContext(ctx)
 	errType := errorType(r.Err, r.StatusCode)
 	if call.Method == "" {
+		// The ids as of the unit's end: a step that created its resource
+		// learnt the id only from the create.
+		var buf [3]attribute.KeyValue
+		kv := appendNonEmpty(buf[:0], keyServiceID.String(call.ServiceID), keyReplicaSet.String(call.ReplicaSetID))
 		if r.Err != nil {
-			span.SetAttributes(keyErrorType.String(errType))
+			kv = append(kv, keyErrorType.String(errType))
 			span.SetStatus(codes.Error, r.Err.Error())
 		}
+		span.SetAttributes(kv...)
 		span.End()
 		return
 	}

@@ -1,0 +1,144 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/dbcloud/dbcloud-go"
+	"github.com/dbcloud/dbcloud-go/deploy"
+)
+
+// apply is "dbcloud-deploy apply PLAN.json|STATE.json [-password-file
+// FILE]": a plan file's changes, or a state's, planned here.
+func (c *command) apply(ctx context.Context, args []string) int {
+	fs := flags(c, "apply", "apply PLAN.json|STATE.json [-password-file FILE] [-timeout D] [-v] [-fake]")
+	passwords := fs.String("password-file", "", "append the passwords of the services and forks the run creates to this file,\none JSON object a line, mode 0600; required when the run creates one")
+	w := addWaiting(fs)
+	cn := addConnection(fs)
+	files, code, ok := parse(fs, args, 1)
+	if !ok {
+		return code
+	}
+	p, st, err := c.readPlanOrState(files[0])
+	if err != nil {
+		return c.fail(err)
+	}
+	client, err := cn.client(false)
+	if err != nil {
+		return c.fail(err)
+	}
+	defer client.CloseIdleConnections()
+	if st != nil {
+		return c.planAndApply(ctx, client, st.Plan, *passwords, w)
+	}
+	return c.applyPlan(ctx, client, p, *passwords, w)
+}
+
+// destroy is "dbcloud-deploy destroy STATE.json [-plan] [-out PLAN.json]".
+func (c *command) destroy(ctx context.Context, args []string) int {
+	fs := flags(c, "destroy", "destroy STATE.json [-plan] [-out PLAN.json] [-json] [-timeout D] [-v] [-fake]")
+	planOnly := fs.Bool("plan", false, "print the destroy's plan and stop, sending only GETs (-out and -json imply it):\nexit 2 when there is something to delete")
+	o := addPlanOutput(fs, "the destroy's plan")
+	w := addWaiting(fs)
+	cn := addConnection(fs)
+	st, code := c.stateArg(fs, args)
+	if st == nil {
+		return code
+	}
+	if *planOnly || o.out != "" || o.asJSON {
+		return c.showPlan(ctx, cn, st.PlanDestroy, o)
+	}
+	client, err := cn.client(false)
+	if err != nil {
+		return c.fail(err)
+	}
+	defer client.CloseIdleConnections()
+	return c.planAndApply(ctx, client, st.PlanDestroy, "", w)
+}
+
+// planAndApply plans with planOf and applies that plan: planned first, rather
+// than with State.Apply in one call, for the plan's lines in the log and
+// to know before anything is sent whether a password will need a file.
+func (c *command) planAndApply(ctx context.Context, client *dbcloud.Client, planOf func(context.Context, *dbcloud.Client) (*deploy.Plan, error), passwords string, w *waiting) int {
+	p, err := planOf(ctx, client)
+	if err != nil {
+		if p != nil {
+			fmt.Fprint(c.stderr, p)
+		}
+		return c.fail(err)
+	}
+	if p.Empty() {
+		fmt.Fprint(c.stderr, p)
+		return exitOK
+	}
+	return c.applyPlan(ctx, client, p, passwords, w)
+}
+
+// applyPlan applies p, with p and the run's progress on stderr and the
+// passwords of what it creates in the file passwords names.
+func (c *command) applyPlan(ctx context.Context, client *dbcloud.Client, p *deploy.Plan, passwords string, w *waiting) int {
+	fmt.Fprint(c.stderr, p)
+	pw, err := openPasswords(passwords, p)
+	if err != nil {
+		return c.fail(err)
+	}
+	opts := []deploy.Option{deploy.WithWaitOptions(dbcloud.WithWaitTimeout(w.timeout)), deploy.WithProgress(w.progress(c.stderr))}
+	if pw != nil {
+		defer pw.close()
+		opts = append(opts, deploy.WithPasswords(func(p deploy.Password) error {
+			if err := pw.write(p); err != nil {
+				return fmt.Errorf("%w: the password of %s %q (%s) is lost; set a new one with UpdatePassword", err, p.Kind, p.Name, p.ServiceID)
+			}
+			fmt.Fprintf(c.stderr, "dbcloud-deploy: the password of %s %q (%s) is in %s\n", p.Kind, p.Name, p.ServiceID, passwords)
+			return nil
+		}))
+	}
+	start := time.Now()
+	res, err := p.Apply(ctx, client, opts...)
+	switch {
+	case errors.Is(err, deploy.ErrStalePlan):
+		c.fail(err)
+		fmt.Fprintln(c.stderr, "dbcloud-deploy: the plan is stale: plan again, and review the new plan")
+		return exitStale
+	case err != nil:
+		c.fail(err)
+		if started(res) {
+			fmt.Fprintln(c.stderr, "dbcloud-deploy: run the same command again: it finishes what this run started, without duplicates")
+		}
+		return exitError
+	}
+	fmt.Fprintf(c.stderr, "dbcloud-deploy: %s in %v\n", summary(res), took(time.Since(start)))
+	return exitOK
+}
+
+// started reports whether a run got as far as a step, which a run of the
+// same command again finishes.
+func started(res *deploy.Result) bool {
+	return res != nil && len(res.Changes) > 0 && res.Changes[0].Outcome != deploy.Pending
+}
+
+// summary counts a run's changes by outcome: "3 change(s): 2 done, 1
+// already done".
+func summary(res *deploy.Result) string {
+	var counts []string
+	for _, o := range []deploy.Outcome{deploy.Done, deploy.AlreadyDone} {
+		n := 0
+		for _, ch := range res.Changes {
+			if ch.Outcome == o {
+				n++
+			}
+		}
+		if n > 0 {
+			counts = append(counts, fmt.Sprintf("%d %s", n, o))
+		}
+	}
+	return fmt.Sprintf("%d change(s): %s", len(res.Changes), strings.Join(counts, ", "))
+}
+
+// fail reports err on stderr and returns exitError.
+func (c *command) fail(err error) int {
+	return c.failf("%s", strings.TrimPrefix(err.Error(), "deploy: "))
+}

@@ -1,0 +1,197 @@
+// Command dbcloud-deploy brings a project's dbcloud services to a desired
+// state described in a JSON file, for shell scripts and CI: it plans, saves
+// the plan a reviewer approves, applies that plan later (or refuses it once
+// it is stale), tears down, and waits until a database answers. It is the
+// deploy package (github.com/dbcloud/dbcloud-go/deploy) as a command.
+//
+// Install it with
+//
+//	go install github.com/dbcloud/dbcloud-go/cmd/dbcloud-deploy@latest
+//
+// Usage:
+//
+//	dbcloud-deploy plan STATE.json [-out PLAN.json] [-json]
+//	dbcloud-deploy apply PLAN.json|STATE.json [-password-file FILE] [-timeout D] [-v]
+//	dbcloud-deploy destroy STATE.json [-plan] [-out PLAN.json] [-json] [-timeout D] [-v]
+//	dbcloud-deploy wait -service NAME|ID [-pooler] [-timeout D] [-v]
+//
+// plan prints on stdout what apply would change, as text (or, with -json,
+// as a plan file) and, with -out, writes the plan file that apply applies
+// as reviewed; it sends only GETs, on a read-only client. apply makes a
+// plan file's changes, and no others, or refuses the plan, sending
+// nothing, once the world has changed since it was planned (exit 3); given
+// a state, it plans it and applies that plan. destroy deletes the forks
+// the state names, every replica set and the service, or with -plan (or
+// -out, or -json) plans that, for apply. wait waits until the service's database
+// answers connections and prints its host:port on stdout. A file name "-"
+// reads the standard input. The state file's schema is in the deploy
+// package's guide (docs/deploy.md, "Files").
+//
+// Exit codes, for a script to branch on:
+//
+//	0  nothing to do, or done
+//	1  an error: bad arguments, a plan with problems, a run that failed (run
+//	   the same command again: it finishes what the last run started)
+//	2  plan, destroy -plan: changes are planned
+//	3  apply: the plan is stale, since the world changed after it was
+//	   planned: plan again, and review the new plan
+//
+// Credentials and the API come from the environment, as
+// dbcloud.NewClientFromEnv reads it: DBCLOUD_API_KEY (or DBCLOUD_PUBLIC_KEY
+// and DBCLOUD_SECRET_KEY; DBCLOUD_API_KEY_FILE and DBCLOUD_SECRET_KEY_FILE
+// name files holding them), DBCLOUD_BASE_URL, and DBCLOUD_PROJECT_ID, the
+// project of a state that names none. With -fake, every command runs on a
+// fake API inside the process instead, which starts empty and ends with it:
+// to plan in one process and apply in another on a fake, serve one with go
+// run ./examples/fakeserver and point DBCLOUD_BASE_URL at it.
+//
+// Progress goes to stderr: the plan, then a line for each step as it ends,
+// with its resource, its outcome and the time it took (with -v, its start
+// and each status its wait sees too). No password is ever written to stdout
+// or stderr: the passwords of the services and forks a run creates, which
+// the API hands out once, go to the -password-file, one JSON object a line
+// ({"kind", "name", "service_id", "password"}), created with mode 0600. apply
+// refuses, before sending anything, to create a service or fork without
+// one, and refuses a file that others may read.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+// The exit codes.
+const (
+	exitOK      = 0 // nothing to do, or done
+	exitError   = 1 // any error
+	exitChanges = 2 // changes planned
+	exitStale   = 3 // the plan is stale
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// run runs the command line args and returns the exit code.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return exitError
+	}
+	cmd := &command{stdin: stdin, stdout: stdout, stderr: stderr}
+	switch args[0] {
+	case "plan":
+		return cmd.plan(ctx, args[1:])
+	case "apply":
+		return cmd.apply(ctx, args[1:])
+	case "destroy":
+		return cmd.destroy(ctx, args[1:])
+	case "wait":
+		return cmd.wait(ctx, args[1:])
+	case "-h", "-help", "--help", "help":
+		fmt.Fprint(stderr, usage) // where the commands' -h prints, as the flag package does
+		return exitOK
+	}
+	fmt.Fprintf(stderr, "dbcloud-deploy: unknown command %q\n\n%s", args[0], usage)
+	return exitError
+}
+
+// command is one run of the command: where it reads and writes.
+type command struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+}
+
+// failf reports an error on stderr and returns exitError.
+func (c *command) failf(format string, args ...any) int {
+	fmt.Fprintf(c.stderr, "dbcloud-deploy: "+format+"\n", args...)
+	return exitError
+}
+
+const usage = `Usage: dbcloud-deploy COMMAND ARGUMENTS
+
+Brings a project's dbcloud services to a desired state described in a JSON file.
+
+Commands:
+  plan STATE.json [-out PLAN.json] [-json]
+        print what apply would change; -out saves the plan for apply (GETs only)
+  apply PLAN.json|STATE.json [-password-file FILE] [-timeout D] [-v]
+        make a saved plan's changes, and no others; or plan a state and apply that
+  destroy STATE.json [-plan] [-out PLAN.json] [-json] [-timeout D] [-v]
+        delete the state's forks, its service's replica sets and the service
+  wait -service NAME|ID [-pooler] [-timeout D] [-v]
+        wait until the service's database answers; print its host:port
+
+Run "dbcloud-deploy COMMAND -h" for a command's flags. Every command takes
+-fake: run on a fake API inside the process, which starts empty.
+` + exitCodes + environment
+
+const exitCodes = `
+Exit codes:
+  0  nothing to do, or done
+  1  an error: bad arguments, a plan with problems, a run that failed
+     (run the same command again: it finishes what the last run started)
+  2  plan, destroy -plan: changes are planned
+  3  apply: the plan is stale, the world changed after it was planned:
+     plan again, and review the new plan
+`
+
+const environment = `
+Environment (as dbcloud.NewClientFromEnv reads it):
+  DBCLOUD_API_KEY, or DBCLOUD_PUBLIC_KEY and DBCLOUD_SECRET_KEY
+        the credentials (DBCLOUD_API_KEY_FILE, DBCLOUD_SECRET_KEY_FILE: files holding them)
+  DBCLOUD_BASE_URL    the API's base URL, ending in /v1
+  DBCLOUD_PROJECT_ID  the project, for a state that names none
+
+Passwords of created services and forks go to -password-file only (mode
+0600), never to stdout or stderr. To plan and apply in two processes on a
+fake, serve one (go run ./examples/fakeserver) and set DBCLOUD_BASE_URL.
+`
+
+// flags is a command's flag set, which prints the command's usage, the
+// exit codes and the environment for -h.
+func flags(c *command, name, synopsis string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(c.stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "Usage: dbcloud-deploy %s\n\nFlags:\n", synopsis)
+		fs.PrintDefaults()
+		fmt.Fprint(fs.Output(), exitCodes+environment)
+	}
+	return fs
+}
+
+// parse parses args with fs, flags before and after the arguments, and
+// returns the arguments. The exit code is set when parsing ends the
+// command: 0 for -h, which printed the usage, 1 for a bad flag.
+func parse(fs *flag.FlagSet, args []string, want int) ([]string, int, bool) {
+	var rest []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, exitOK, false
+			}
+			return nil, exitError, false
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		rest = append(rest, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+	if len(rest) != want {
+		fmt.Fprintf(fs.Output(), "dbcloud-deploy %s: want %d argument(s), got %q\n", fs.Name(), want, rest)
+		fs.Usage()
+		return nil, exitError, false
+	}
+	return rest, 0, true
+}

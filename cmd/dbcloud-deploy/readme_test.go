@@ -1,0 +1,91 @@
+package main
+
+import (
+	"maps"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/dbcloud/dbcloud-go/dbcloudtest"
+)
+
+// The README's CI recipe, run as CI runs it: its state file, its pull
+// request's job and its merge's job, each a shell of its own running the
+// built command, against one test server. So the plan is made in one
+// process and applied in another, as reviewed.
+func TestReadmeCIRecipe(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the command and runs the README's shell")
+	}
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Skip("no bash: ", err)
+	}
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, _ := strings.Cut(string(readme), "\n## Deploying from CI\n")
+	section, _, _ = strings.Cut(section, "\n## ")
+	blocks := map[string]string{}
+	for _, m := range regexp.MustCompile("(?ms)^```(json|sh)\n(.*?)^```").FindAllStringSubmatch(section, -1) {
+		switch {
+		case m[1] == "json":
+			blocks["state"] = m[2]
+		case strings.Contains(m[2], "dbcloud-deploy plan"):
+			blocks["pull request"] = m[2]
+		case strings.Contains(m[2], "dbcloud-deploy apply"):
+			blocks["merge"] = m[2]
+		}
+	}
+	if len(blocks) != 3 {
+		t.Fatalf("the README's CI recipe: found %v, want its state, its pull request's job and its merge's", slices.Collect(maps.Keys(blocks)))
+	}
+
+	dir, bin := t.TempDir(), t.TempDir()
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	dbcloudtest.CheckGoroutines(t)
+	srv := dbcloudtest.NewServer()
+	t.Cleanup(srv.Close)
+	srv.Setenv(t)
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	t.Setenv("RUNNER_TEMP", t.TempDir())
+	if err := os.WriteFile(filepath.Join(dir, "state.json"), []byte(blocks["state"]), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	job := func(name string) string {
+		t.Helper()
+		cmd := exec.Command(bash, "-eo", "pipefail", "-c", blocks[name])
+		cmd.Dir = dir
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("the %s's job: %v\n%s", name, err, out)
+		}
+		return string(out)
+	}
+
+	if out := job("pull request"); out != "changes planned\n" {
+		t.Errorf("the pull request's job printed %q", out)
+	}
+	plan, err := os.ReadFile(filepath.Join(dir, "plan.txt"))
+	if err != nil || !strings.Contains(string(plan), `+ create service "orders"`) {
+		t.Fatalf("plan.txt: %v\n%s", err, plan)
+	}
+	out := job("merge")
+	if len(srv.Services()) != 1 || !regexp.MustCompile(`(?m)^127\.0\.0\.1:\d+$`).MatchString(out) {
+		t.Errorf("after the merge's job, %d services; its output:\n%s", len(srv.Services()), out)
+	}
+	passwords, err := os.ReadFile(filepath.Join(os.Getenv("RUNNER_TEMP"), "passwords"))
+	if err != nil || strings.Count(string(passwords), "\n") != 1 {
+		t.Errorf("passwords: %v, %d lines", err, strings.Count(string(passwords), "\n"))
+	}
+	if out := job("pull request"); out != "no changes\n" {
+		t.Errorf("the pull request's job after the merge printed %q", out)
+	}
+}

@@ -1,0 +1,270 @@
+package deploy_test
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dbcloud/dbcloud-go"
+	"github.com/dbcloud/dbcloud-go/deploy"
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+)
+
+// A state with every field set goes to JSON and back unchanged.
+func TestStateRoundTrip(t *testing.T) {
+	st := &deploy.State{
+		ProjectID: "proj-1",
+		Service: deploy.Service{Name: "orders", Addons: []dbcloud.Addon{dbcloud.AddonTimeSeries, dbcloud.AddonAI},
+			RegionCode: "us-east-1", CPUMillis: 1000, MemoryGBs: 4, HAReplicas: new(0), Pooler: new(false),
+			Environment: dbcloud.EnvironmentProd, VPCID: "vpc-1"},
+		ReplicaSets: []deploy.ReplicaSet{
+			{Name: "orders-read", Nodes: 2, CPUMillis: 500, MemoryGBs: 2, Pooler: new(true), Environment: dbcloud.EnvironmentDev},
+			{Name: "kept"},
+		},
+		Forks: []deploy.Fork{
+			{Name: "orders-staging", Strategy: dbcloud.ForkPITR, TargetTime: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC),
+				CPUMillis: 500, MemoryGBs: 2, Environment: dbcloud.EnvironmentDev},
+			{Name: "orders-copy", Strategy: dbcloud.ForkNow},
+		},
+		Prune: true,
+	}
+	data, err := json.MarshalIndent(st, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := deploy.ParseState(data)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, data)
+	}
+	if d := cmp.Diff(st, back); d != "" {
+		t.Errorf("the state back from JSON (-sent +read):\n%s", d)
+	}
+}
+
+// poolerOffAndReports is the trial state with the service's pooler off and
+// a new replica set: an update and a create on the trial.
+func poolerOffAndReports() *deploy.State {
+	st := trial()
+	st.Service.Pooler = new(false)
+	st.ReplicaSets = append(st.ReplicaSets, deploy.ReplicaSet{Name: "reports", Nodes: 1, CPUMillis: 500, MemoryGBs: 2})
+	return st
+}
+
+// The JSON of a plan names each change's action, kind, name and fields,
+// with typed values: a create carries what it will create as fields.
+func TestPlanJSON(t *testing.T) {
+	srv, c := deployed(t)
+	plan, err := poolerOffAndReports().Plan(t.Context(), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.Marshal(plan.Changes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc, _ := orders(t, srv)
+	want := `[{"action":"update","kind":"service","name":"orders","id":"` + svc.ServiceID + `","field":"pooler","from":{"pooler":true},"to":{"pooler":false}},` +
+		`{"action":"create","kind":"replica set","name":"reports","to":{"nodes":1,"cpu_millis":500,"memory_gbs":2}}]`
+	if string(b) != want {
+		t.Errorf("JSON:\n%s\nwant:\n%s", b, want)
+	}
+}
+
+// A plan with a change of every action goes to JSON (its format first)
+// and back unchanged, and applies as the plan it was: its changes made,
+// then nothing left to do. The same file, once the world changed behind
+// it, is refused as stale with nothing sent.
+func TestPlanRoundTrip(t *testing.T) {
+	srv, c := deployed(t)
+	st := poolerOffAndReports()
+	st.Forks, st.Prune = nil, true // deletes the fork
+	plan, err := st.Plan(t.Context(), srv.Client(dbcloud.WithReadOnly()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	actions := map[deploy.Action]int{}
+	for _, ch := range plan.Changes {
+		actions[ch.Action]++
+	}
+	if len(actions) != 3 || len(plan.Seen) != 3 {
+		t.Fatalf("the plan has %v and %d resources seen, want every action:\n%s", actions, len(plan.Seen), plan)
+	}
+	data, err := json.MarshalIndent(plan, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(string(data), "{\n  \"format\": \""+deploy.PlanFormat+"\",\n") {
+		t.Errorf("the file does not start with its format:\n%s", data)
+	}
+	back, err := deploy.ParsePlan(data)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, data)
+	}
+	if d := cmp.Diff(plan, back); d != "" {
+		t.Fatalf("the plan back from JSON (-planned +read):\n%s", d)
+	}
+
+	// Applied later, after a change behind it: refused, nothing sent.
+	svc, _ := orders(t, srv)
+	if err := c.Services.SetEnvironment(t.Context(), srv.ProjectID, svc.ServiceID, dbcloud.EnvironmentDev); err != nil {
+		t.Fatal(err)
+	}
+	mark := len(srv.Requests())
+	if _, err := back.Apply(t.Context(), c); !errors.Is(err, deploy.ErrStalePlan) || mutations(srv, mark) != 0 {
+		t.Fatalf("the plan applied after the environment changed: %v, %d mutating requests", err, mutations(srv, mark))
+	}
+	if err := c.Services.SetEnvironment(t.Context(), srv.ProjectID, svc.ServiceID, dbcloud.EnvironmentProd); err != nil {
+		t.Fatal(err)
+	}
+
+	res, err := back.Apply(t.Context(), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(plan.Changes, res.Changes, cmp.FilterPath(func(p cmp.Path) bool {
+		return p.Last().String() == ".ID" || p.Last().String() == ".Outcome" || p.Last().String() == ".Started" || p.Last().String() == ".Duration"
+	}, cmp.Ignore())); d != "" || !res.Changed() {
+		t.Errorf("applied other changes than planned (-planned +applied):\n%s", d)
+	}
+	if again, err := st.Plan(t.Context(), c); err != nil || !again.Empty() {
+		t.Errorf("after the plan: %v\n%s", err, again)
+	}
+}
+
+// A state file that is not exactly a state is refused, naming the field
+// and its line. A null is a field left out, as in Go.
+func TestParseStateRefuses(t *testing.T) {
+	for _, tc := range []struct{ name, file, want string }{
+		{"an unknown field", `{
+  "service": {"name": "orders"},
+  "replica_sets": [
+    {"name": "a", "nodes": 1, "cpu_millis": 500, "memory_gbs": 2},
+    {"name": "b",
+     "polar": true}
+  ]
+}`, `deploy: line 6: replica_sets[1].polar: unknown field (the fields here: cpu_millis, environment, memory_gbs, name, nodes, pooler)`},
+		{"a field in another case", `{"service": {"Name": "orders"}}`, `deploy: line 1: service.Name: unknown field`},
+		{"a field given twice", "{\"service\": {\"name\": \"a\",\n\"name\": \"b\"}}", `deploy: line 2: service.name: given twice`},
+		{"no service", `{"prune": true}`, `deploy: line 1: service: required, missing`},
+		{"a service without its name", "{\n\"service\": {\n  \"cpu_millis\": 1000, \"memory_gbs\": 4}}", `deploy: line 2: service.name: required, missing`},
+		{"a fork without its strategy", "{\"service\": {\"name\": \"a\"},\n\"forks\": [{\"name\": \"b\"}]}", `deploy: line 2: forks[0].strategy: required, missing`},
+		{"a size of the wrong type", "{\"service\": {\"name\": \"a\",\n \"cpu_millis\": \"1000\", \"memory_gbs\": 4}}", `deploy: line 2: service.cpu_millis: a JSON string, want an integer`},
+		{"a size in a set of the wrong type", "{\"service\": {\"name\": \"a\"},\n\"replica_sets\": [{\"name\": \"r\"}, {\"name\": \"s\",\n \"nodes\": 1.5}]}", `deploy: line 3: replica_sets[1].nodes: 1.5 is not an integer`},
+		{"a set that is not an object", `{"service": {"name": "a"}, "replica_sets": ["r"]}`, `deploy: line 1: replica_sets[0]: a JSON string, want an object`},
+		{"a time that is not a string", `{"service": {"name": "a"}, "forks": [{"name": "f", "strategy": "PITR", "target_time": {}}]}`, `deploy: line 1: forks[0].target_time: a JSON object, want a string`},
+		{"a null", `{"service": {"name": "a", "pooler": null, "addons": null}, "forks": null}`, ``},
+		{"a time that is not one", "{\"service\": {\"name\": \"a\"},\n\"forks\": [{\"name\": \"b\", \"strategy\": \"PITR\",\n \"target_time\": \"yesterday\"}]}", `deploy: line 3: forks[0].target_time: parsing time`},
+		{"broken JSON", "{\"service\": {\"name\": \"a\"},\n}", `deploy: line 2: invalid character '}'`},
+		{"cut short", `{"service": {"name": "a"`, `deploy: line 1: the file ends inside its JSON`},
+		{"not an object", `["orders"]`, `deploy: line 1: not a JSON object`},
+		{"two objects", "{\"service\": {\"name\": \"a\"}}\n{}", `deploy: line 2: more after the object`},
+		{"a size without the other", `{"service": {"name": "a", "cpu_millis": 1000}}`, `deploy: service "a": CPUMillis and MemoryGBs go together`},
+		{"an environment of none", `{"service": {"name": "a"}, "replica_sets": [{"name": "r", "environment": "prod"}]}`, `deploy: replica set "r": environment "prod" is neither DEV nor PROD`},
+		{"an addon of none", `{"service": {"name": "a", "addons": ["timescale"]}}`, `deploy: service "a": addon "timescale" is neither "time-series" nor "ai"`},
+		{"a fork's environment of none", `{"service": {"name": "a"}, "forks": [{"name": "f", "strategy": "NOW", "environment": "QA"}]}`, `deploy: fork "f": `},
+		{"a strategy of none", `{"service": {"name": "a"}, "forks": [{"name": "f", "strategy": "SOON"}]}`, `deploy: fork "f": `},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			st, err := deploy.ParseState([]byte(tc.file))
+			if tc.want == "" && (err != nil || st == nil) || tc.want != "" && (err == nil || !strings.HasPrefix(err.Error(), tc.want) || st != nil) {
+				t.Errorf("ParseState: %v, want %q", err, tc.want)
+			}
+		})
+	}
+	_, err := deploy.ParseState([]byte(`{"service": {"name": "orders", "pooler": true, "polar": true}}`))
+	if pe, ok := errors.AsType[*deploy.ParseError](err); !ok || pe.Line != 1 || pe.Path != "service.polar" {
+		t.Errorf("err = %#v, want a *ParseError of service.polar on line 1", err)
+	}
+}
+
+// A plan file of another format, or holding what no plan holds, is
+// refused before anything is read or sent.
+func TestParsePlanRefuses(t *testing.T) {
+	const format = `"format": "` + deploy.PlanFormat + `", "project_id": "p", "service": "orders"`
+	for _, tc := range []struct{ name, file, want string }{
+		{"another format", `{"format": "dbcloud-deploy-plan/v2", "whatever": 1}`, `deploy: format: "dbcloud-deploy-plan/v2", and this SDK reads "` + deploy.PlanFormat + `"`},
+		{"no format: a state", `{"service": {"name": "orders"}}`, `deploy: format: required, missing: not a plan file`},
+		{"no changes", `{` + format + `}`, `deploy: line 1: changes: required, missing`},
+		{"a change that is not an object", `{` + format + `, "changes": [[]]}`, `deploy: line 1: changes[0]: a JSON array, want an object`},
+		{"an unknown field of a change", `{` + format + `, "changes": [
+  {"action": "update", "kind": "service", "name": "orders", "field": "pooler",
+   "from": {"pooler": false}, "to": {"polar": true}}]}`, `deploy: line 3: changes[0].to.polar: unknown field`},
+		{"an update without its value", `{` + format + `, "changes": [{"action": "update", "kind": "service", "name": "orders", "field": "pooler", "from": {"pooler": false}}]}`, `deploy: changes[0]: an update needs its field's value in from and to`},
+		{"an update of a field no update changes", `{` + format + `, "changes": [{"action": "update", "kind": "replica set", "name": "r", "field": "vpc", "from": {"vpc_id": ""}, "to": {"vpc_id": "1"}}]}`, `deploy: changes[0].field: "vpc" is not a field an update of a replica set changes`},
+		{"a create of nothing", `{` + format + `, "changes": [{"action": "create", "kind": "service", "name": "orders"}]}`, `deploy: changes[0].to: a create needs what it creates`},
+		{"a delete without an id", `{` + format + `, "changes": [{"action": "delete", "kind": "fork", "name": "f"}]}`, `deploy: changes[0].id: a delete needs the id`},
+		{"an action of none", `{` + format + `, "changes": [{"action": "rename", "kind": "fork", "name": "f"}]}`, `deploy: changes[0].action: "rename" is not create, update or delete`},
+		{"a kind of none", `{` + format + `, "changes": [{"action": "create", "kind": "database", "name": "f", "to": {}}]}`, `deploy: changes[0]: kind "database"`},
+		{"a run's result", `{` + format + `, "changes": [{"action": "delete", "kind": "fork", "name": "f", "id": "1", "outcome": "done"}]}`, `deploy: changes[0].outcome: a plan's changes have none`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := deploy.ParsePlan([]byte(tc.file))
+			if err == nil || !strings.HasPrefix(err.Error(), tc.want) || p != nil {
+				t.Errorf("ParsePlan: %v, want %s", err, tc.want)
+			}
+		})
+	}
+}
+
+// Whatever a file holds, ParseState and ParsePlan return an error or a
+// value that goes to JSON and back unchanged (an empty list may come back
+// left out); neither panics.
+func FuzzParse(f *testing.F) {
+	same := cmpopts.EquateEmpty()
+	f.Add([]byte(`{"service": {"name": "orders", "pooler": true, "ha_replicas": 2}, "forks": [{"name": "f", "strategy": "PITR", "target_time": "2026-01-02T03:04:05Z"}]}`))
+	f.Add([]byte(`{"format": "` + deploy.PlanFormat + `", "project_id": "p", "service": "orders", "changes": [
+		{"action": "update", "kind": "service", "name": "orders", "id": "s", "field": "vpc", "from": {"vpc_id": "1"}, "to": {"vpc_id": ""}},
+		{"action": "create", "kind": "replica set", "name": "r", "to": {"nodes": 1, "cpu_millis": 500, "memory_gbs": 2}}],
+		"seen": [{"kind": "service", "name": "orders", "id": "s", "values": {"pooler": false}}]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if st, err := deploy.ParseState(data); err == nil {
+			again, err := json.Marshal(st)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if back, err := deploy.ParseState(again); err != nil || cmp.Diff(st, back, same) != "" {
+				t.Errorf("the state back from its JSON: %v\n%s", err, cmp.Diff(st, back, same))
+			}
+		}
+		if p, err := deploy.ParsePlan(data); err == nil {
+			again, err := json.Marshal(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if back, err := deploy.ParsePlan(again); err != nil || cmp.Diff(p, back, same) != "" {
+				t.Errorf("the plan back from its JSON: %v\n%s", err, cmp.Diff(p, back, same))
+			}
+			_ = p.String()
+		}
+	})
+}
+
+// The state files the guide and the README show are states ParseState
+// reads. (A block of JSON lines, a plan's changes one a line, is not one.)
+func TestDocsStateFilesParse(t *testing.T) {
+	block := regexp.MustCompile("(?ms)^```json\n(.*?)^```")
+	for _, doc := range []string{"../docs/deploy.md", "../README.md"} {
+		text, err := os.ReadFile(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		states := 0
+		for _, m := range block.FindAllSubmatch(text, -1) {
+			if !json.Valid(m[1]) {
+				continue
+			}
+			states++
+			if _, err := deploy.ParseState(m[1]); err != nil {
+				t.Errorf("%s: a state file that does not parse: %v\n%s", doc, err, m[1])
+			}
+		}
+		if states == 0 {
+			t.Errorf("%s shows no state file", doc)
+		}
+	}
+}

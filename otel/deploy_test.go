@@ -1,0 +1,162 @@
+package dbcloudotel_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dbcloud/dbcloud-go"
+	"github.com/dbcloud/dbcloud-go/dbcloudtest"
+	"github.com/dbcloud/dbcloud-go/deploy"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/trace"
+)
+
+// One deploy, as a user traces it: a span of the user's own, the deploy
+// run under it, a span per step with its resource, each step's calls
+// under it (its wait's polls included), each call's attempts under the
+// call. Statuses last a minute, moved on at each poll, so every wait polls
+// several times.
+func TestDeploySpanTree(t *testing.T) {
+	dbcloudtest.CheckGoroutines(t)
+	srv := dbcloudtest.NewServer(dbcloudtest.WithStep(time.Minute))
+	t.Cleanup(srv.Close)
+	st := &deploy.State{
+		Service:     deploy.Service{Name: "orders", Pooler: new(true)},
+		ReplicaSets: []deploy.ReplicaSet{{Name: "orders-read", Nodes: 1, CPUMillis: 500, MemoryGBs: 2}},
+		Forks:       []deploy.Fork{{Name: "orders-staging", Strategy: dbcloud.ForkNow}},
+	}
+	for _, run := range []struct {
+		op string
+		do func(context.Context, *dbcloud.Client, ...deploy.Option) (*deploy.Result, error)
+	}{{"deploy.Apply", st.Apply}, {"deploy.Destroy", st.Destroy}} {
+		t.Run(run.op, func(t *testing.T) {
+			h := newHarness(t)
+			c := srv.Client(dbcloud.WithObserver(h.obs))
+			polls := map[int]int{} // the polls of each change, by its index in the plan
+			var changes []deploy.Change
+			progress := deploy.WithProgress(func(p deploy.Progress) {
+				if p.Poll != nil {
+					polls[len(changes)]++
+					srv.Advance(time.Minute)
+				} else if p.Change.Outcome != deploy.Running {
+					changes = append(changes, p.Change)
+				}
+			})
+			ctx, pipeline := h.tp.Tracer("test").Start(t.Context(), "pipeline")
+			res, err := run.do(ctx, c, progress)
+			pipeline.End()
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkDeployTree(t, h.spans.Ended(), pipeline.SpanContext(), run.op, res.Changes, polls)
+		})
+	}
+}
+
+// checkDeployTree checks the spans of one run under the span root: the
+// run, named op, is root's only child; the run's children are the plan's
+// reads and one span per change, in order, each with its resource's kind,
+// name and id, and the reads of its wait as children (polls[i] reported
+// for the i-th change); every call's children are its attempts (and, for a
+// recovered create, its recovery's reads), every attempt a leaf.
+func checkDeployTree(t *testing.T, spans []sdktrace.ReadOnlySpan, root trace.SpanContext, op string, changes []deploy.Change, polls map[int]int) {
+	t.Helper()
+	children := map[trace.SpanID][]sdktrace.ReadOnlySpan{}
+	for _, s := range spans {
+		children[s.Parent().SpanID()] = append(children[s.Parent().SpanID()], s)
+	}
+	top := children[root.SpanID()]
+	if len(top) != 1 || top[0].Name() != op {
+		t.Fatalf("under the user's span: %v, want the run %s alone", names(top), op)
+	}
+	runSpan := top[0]
+	if v := value(runSpan, "dbcloud.resource.name").AsString(); v != "orders" {
+		t.Errorf("run: dbcloud.resource.name %q", v)
+	}
+	var steps []sdktrace.ReadOnlySpan
+	for _, s := range children[runSpan.SpanContext().SpanID()] {
+		switch {
+		case strings.HasPrefix(s.Name(), "deploy."):
+			steps = append(steps, s)
+		case s.Name() != "Services.List" && s.Name() != "ReplicaSets.List":
+			t.Errorf("%s directly under the run: only the plan's reads belong there", s.Name())
+		}
+	}
+	if len(steps) != len(changes) {
+		t.Fatalf("%d steps %v for %d changes", len(steps), names(steps), len(changes))
+	}
+	multiPoll := false
+	for i, step := range steps {
+		ch := changes[i]
+		if i > 0 && step.StartTime().Before(steps[i-1].EndTime()) {
+			t.Errorf("step %d starts before step %d ends", i, i-1)
+		}
+		idKey := "dbcloud.service_id"
+		if ch.Kind == dbcloud.KindReplicaSet {
+			idKey = "dbcloud.replica_set_id"
+		}
+		got := fmt.Sprintf("%s %s %q %s", step.Name(), value(step, "dbcloud.resource.kind").AsString(), value(step, "dbcloud.resource.name").AsString(), value(step, idKey).AsString())
+		if want := fmt.Sprintf("deploy.%s %s %q %s", ch.Action, ch.Kind, ch.Name, ch.ID); got != want || ch.ID == "" {
+			t.Errorf("step %d: %s, want %s", i, got, want)
+		}
+		reads := 0
+		for _, call := range children[step.SpanContext().SpanID()] {
+			if call.StartTime().Before(step.StartTime()) || call.EndTime().After(step.EndTime()) {
+				t.Errorf("step %d: %s outside its step's time", i, call.Name())
+			}
+			if value(call, "http.request.method").AsString() == "GET" {
+				reads++
+			}
+			checkCall(t, call, children)
+		}
+		// Each poll is a read of the step, and a step has no other reads
+		// of its own (a create's recovery reads inside its create). The
+		// read that finds a deleted resource gone reports no status.
+		want := polls[i]
+		if ch.Action == deploy.Delete {
+			want++
+		}
+		if reads != want {
+			t.Errorf("step %d (%s): %d reads under it, want %d: its wait's polls", i, ch, reads, want)
+		}
+		multiPoll = multiPoll || reads > 1
+	}
+	if !multiPoll {
+		t.Error("no wait polled twice: the test does not test where polls go")
+	}
+}
+
+// checkCall checks that a call span's children are its attempts, each a
+// leaf of kind client, or calls of its own (a create's recovery).
+func checkCall(t *testing.T, call sdktrace.ReadOnlySpan, children map[trace.SpanID][]sdktrace.ReadOnlySpan) {
+	t.Helper()
+	if call.SpanKind() != trace.SpanKindInternal || value(call, "dbcloud.operation").AsString() != call.Name() {
+		t.Errorf("%s: not a call's span", call.Name())
+		return
+	}
+	attempts := 0
+	for _, s := range children[call.SpanContext().SpanID()] {
+		if s.SpanKind() != trace.SpanKindClient {
+			checkCall(t, s, children)
+			continue
+		}
+		attempts++
+		if len(children[s.SpanContext().SpanID()]) != 0 {
+			t.Errorf("attempt %s has children", s.Name())
+		}
+	}
+	if attempts == 0 {
+		t.Errorf("%s: no attempt under the call", call.Name())
+	}
+}
+
+func names(spans []sdktrace.ReadOnlySpan) []string {
+	var out []string
+	for _, s := range spans {
+		out = append(out, s.Name())
+	}
+	return out
+}
