@@ -99,11 +99,9 @@ func NewClientWithCredentials(creds Credentials, opts ...Option) (*Client, error
 }
 
 // With returns a new Client with c's credentials and options and, after
-// them, opts: a client that differs from c in what opts say, such as
-// c.With(WithCreateRecovery()) for the creates of a program whose other
-// calls keep c's rules. It reads no environment. The new Client has its
-// own retry budget and pollers, and, unless WithHTTPClient gave c a client
-// of the caller's, its own connections.
+// them, opts, such as c.With(WithCreateRecovery()) for the creates of a
+// program whose other calls keep c's rules. It has its own retry budget,
+// pollers and (unless WithHTTPClient gave c one) connections.
 func (c *Client) With(opts ...Option) (*Client, error) {
 	return newClient(c.creds, append(slices.Clip(c.opts), opts...))
 }

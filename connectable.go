@@ -26,25 +26,17 @@ func WithPoolerCheck() WaitOption {
 }
 
 // WaitForConnectable waits until the service is READY and its database
-// answers, and returns it. READY alone means the control plane is done: the
-// database can refuse connections for a moment after it (after a create, a
-// start or a fork). Use this wait before connecting, WaitForReady before
-// the next API operation.
-//
-// It polls as WaitForReady does (same options and early ends). Once the
-// service is READY it probes its endpoint with the first steps of the
-// PostgreSQL protocol: TLS when the server offers it (see WithTLSConfig),
-// then a startup message for a probe user, with no password. Until the
-// database answers, it polls again, with delays starting over from the
-// minimum: each poll reads the service and, while it is READY, probes. An authentication request or any error other than SQLSTATE
-// 57P03 ("starting up") means the database answers; 57P03, a refused or
-// reset connection, a DNS failure, a TLS failure or no answer within 5 s
-// mean not yet. The probe closes the connection after the first answer.
-//
-// A timeout is a *WaitError with Want "connectable", the last status, and
-// the last probe failure in its message (a certificate problem, say). A
-// READY service without an endpoint is returned with an error matching
-// ErrNoEndpoint.
+// answers, and returns it: use it before connecting, WaitForReady before
+// the next API operation. It polls as WaitForReady does; once the service
+// is READY each poll also probes its endpoint with the first steps of the
+// PostgreSQL protocol (TLS when the server offers it, see WithTLSConfig;
+// a startup message for a probe user; no password), its delays starting
+// over. An authentication request or any error other than SQLSTATE 57P03
+// ("starting up") means the database answers; 57P03, a refused or reset
+// connection, a DNS or TLS failure, or no answer within 5 s mean not yet.
+// A timeout is a *WaitError with Want "connectable" that names the last
+// probe failure; a READY service without an endpoint is returned with an
+// error matching ErrNoEndpoint.
 func (s *ServicesClient) WaitForConnectable(ctx context.Context, projectID, serviceID string, opts ...WaitOption) (*Service, error) {
 	cfg, err := s.api.newWaitConfig(opts)
 	if err != nil {

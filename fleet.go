@@ -54,14 +54,11 @@ func (r *FleetResult) Err() error {
 // *ValidationError before anything is sent, or FleetResult.Err() otherwise;
 // the result is returned in every case but validation.
 //
-// The waits share the project's reads: however many services, one List per
-// tick of polling (see "Polling" in the package doc). opts apply to each
-// service's wait, with its rules (WaitForStatus); one timeout, WithWaitTimeout
-// or the context's deadline, bounds them all. WithProgress callbacks are
-// called from several goroutines at once: they must be safe for that.
-// Give a WithCreated for each service that was just created, so that its
-// wait keeps its password and polls through a first 404. Duplicate ids are
-// waited for once.
+// The waits share the project's reads: one List per tick, however many
+// services (see "Polling" in the package documentation). opts apply to
+// each service's wait (WithProgress callbacks then run on several
+// goroutines at once); one timeout bounds them all; a WithCreated per
+// service just created. Duplicate ids are waited for once.
 func (s *ServicesClient) WaitForAll(ctx context.Context, projectID string, serviceIDs []string, want ServiceStatus, opts ...WaitOption) (*FleetResult, error) {
 	if want == "" {
 		return nil, invalid("want", "required")

@@ -18,44 +18,20 @@ const DefaultFollowInterval = 2 * time.Second
 // FollowLogs yields a service's log entries oldest first as they are written,
 // like tail -f, polling the API until ctx ends.
 //
-// It starts just after opts.After (a LogPosition from TailLogs or an
-// earlier follow, also one stored by an earlier run), or at opts.Since
-// (entries at that instant included), or, with neither, after the entries
-// the API holds at the first poll that succeeds: those count as seen. The
-// server's clock decides, not the local one, so clock skew neither drops
-// nor repeats a line. Node, Search, Severities and MinSeverity filter as
-// for ListLogs; PollInterval sets the pace. Cursor and Until have no
-// meaning in a follow: setting either, or both After and Since, is a
-// *ValidationError, yielded before anything is sent.
+// It starts just after opts.After (a LogPosition: from TailLogs, or stored
+// by an earlier run to resume after a restart), or at opts.Since (entries
+// at that instant included), or, with neither, after the entries the API
+// holds at its first poll, on the server's clock. Every entry is yielded
+// once, also when more than a page is written between two polls and when
+// entries share a timestamp (told apart by severity and message, and
+// counted); an entry the API records older than one already yielded is
+// not seen. Cost and bounds are in "Logs" in the package documentation.
 //
-// Every entry is yielded once, also when more than a page of entries is
-// written between two polls and when entries share a timestamp: entries at
-// one instant are told apart by severity and message and counted, so that
-// two identical lines are two lines. This holds whether the API's since
-// bound includes its own instant or not. An entry the API records with a
-// timestamp older than one already yielded is not seen.
-//
-// A poll that finds nothing new is one request; one that finds more than a
-// page walks back to the last entry yielded and costs more, and what a
-// follow holds is bounded: the package documentation's "Logs" section
-// states both. To resume after a restart, advance a LogPosition with each
-// entry handled and store it; start the next run with it:
-//
-//	pos, _ := dbcloud.ParseLogPosition(load()) // "" = the beginning
-//	for entry, err := range client.Services.FollowLogs(ctx, projectID, serviceID, &dbcloud.LogOptions{After: pos}) {
-//		if err != nil {
-//			return err
-//		}
-//		handle(entry)
-//		pos.Advance(entry)
-//		store(pos.String())
-//	}
-//
-// Network errors, 5xx and 429, once the request's own retries are spent, are
-// outlasted: the next poll resumes where the last yielded entry left off. A
-// 404 (the service is gone) or another 4xx is yielded once, with a zero
-// LogEntry, and ends the follow, as do ErrRepeatedCursor, ErrUntimedLogs and
-// ErrFollowBacklog. The end of ctx ends it with no error.
+// Network errors, 5xx and 429, once a poll's retries are spent, are
+// outlasted. A 404 (the service is gone) or another 4xx is yielded once,
+// with a zero LogEntry, and ends the follow, as do ErrRepeatedCursor,
+// ErrUntimedLogs and ErrFollowBacklog. The end of ctx ends it with no
+// error.
 func (s *ServicesClient) FollowLogs(ctx context.Context, projectID, serviceID string, opts *LogOptions) iter.Seq2[LogEntry, error] {
 	return func(yield func(LogEntry, error) bool) {
 		f, err := s.newFollower(projectID, serviceID, opts)

@@ -13,9 +13,6 @@ import (
 // *ValidationError, returned (or yielded) before anything is sent, never
 // silently ignored. The zero value reads from the newest entry with no
 // filter.
-//
-// See the package documentation's "Logs" section for what the API says of
-// the filters (search terms, case) and what it leaves open.
 type LogOptions struct {
 	// Cursor continues an earlier read: a LogPage.NextCursor, sent with the
 	// same filters and the same Until as the read that returned it.
@@ -40,17 +37,14 @@ type LogOptions struct {
 	// method; for FollowLogs it is where the follow starts (entries at that
 	// instant included), and it cannot be set together with After.
 	Since time.Time
-	// Until keeps the entries before this time; zero = no bound, and then
-	// AllLogs and TailLogs fix it themselves after the first page, so that
-	// the read is one window of the history (see "Logs" in the package
-	// documentation). ListLogs, AllLogs and TailLogs: a follow has no end.
+	// Until keeps the entries before this time; zero = no bound (AllLogs
+	// and TailLogs then fix one after the first page: see "Logs" in the
+	// package documentation). ListLogs, AllLogs and TailLogs.
 	Until time.Time
-	// After resumes a follow just after a position: the one TailLogs
-	// returned, or one advanced through the entries of an earlier follow,
-	// also one stored by an earlier run of the program (see LogPosition).
-	// A zero LogPosition is the very beginning of the log. Filter as the
-	// read that made the position did: entries its filters left out and
-	// that are older than the position are not seen. FollowLogs only.
+	// After resumes a follow just after a position (see LogPosition): the
+	// one TailLogs returned, or one stored by an earlier run; a zero one is
+	// the very beginning of the log. Filter as the read that made it did.
+	// FollowLogs only.
 	After *LogPosition
 	// PollInterval is how long FollowLogs waits between polls, give or take
 	// a fifth at random so that many followers do not poll together;

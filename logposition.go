@@ -16,11 +16,9 @@ import (
 // with MarshalText (or String) and read it back with ParseLogPosition.
 //
 // The API has no forward cursor, so a position is the newest timestamp
-// consumed and, to tell apart entries of that one instant, a count of the
-// entries at it already consumed, each by a 64-bit hash of its severity and
-// message (two identical lines are counted twice). Its text form is 28
-// characters with one line at that last instant, and 12 more for each
-// further distinct line.
+// consumed and a count of the entries of that instant consumed, each by a
+// 64-bit hash of its severity and message: 28 characters of text, and 12
+// more for each further distinct line of that instant.
 //
 // Advance it with each entry as the program finishes with it, in the order
 // received (oldest first: TailLogs' result, FollowLogs), so that a

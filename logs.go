@@ -21,11 +21,9 @@ type LogPage struct {
 // the next, older page, with the same filters and the same Until; AllLogs
 // does this for you.
 //
-// A cursor is valid only within the window it was issued for: the live
-// service positions one issued for a read without Until relative to its
-// newest entry at each request, so an entry written before the next request
-// repeats an entry on the next page. Set Until for a walk of several pages
-// (AllLogs fixes it after the first page).
+// A cursor is valid only within the window it was issued for: set Until
+// for a walk of several pages, as AllLogs does (see "Logs" in the package
+// documentation).
 func (s *ServicesClient) ListLogs(ctx context.Context, projectID, serviceID string, opts *LogOptions) (*LogPage, error) {
 	f, err := opts.filters(logList)
 	if err != nil {
@@ -59,15 +57,11 @@ var ErrRepeatedCursor = errors.New("dbcloud: logs cursor repeated")
 // AllLogs yields every log entry of a service matching opts, newest first,
 // following the cursor from page to page until the API returns none.
 //
-// One read is one window of the history: with neither Until nor a Cursor,
-// entries written while AllLogs reads are not yielded, and none is yielded
-// twice; with a Cursor and no Until, the window is the one the cursor was
-// issued for. Pages are fetched lazily: breaking out of the loop after the
-// first entry costs one request, and at most one page is held in memory
-// whatever the history's length. Each page is a GET, retried like any
-// other. On an error AllLogs yields it once, with a zero LogEntry, and
-// stops. The package documentation's "Logs" section states the cost and
-// the bounds.
+// One read is one window of the history: entries written while AllLogs
+// reads are not yielded, and none is yielded twice. Pages are fetched
+// lazily, one held at a time (cost and bounds: "Logs" in the package
+// documentation). On an error AllLogs yields it once, with a zero
+// LogEntry, and stops.
 //
 //	for entry, err := range client.Services.AllLogs(ctx, projectID, serviceID, nil) {
 //		if err != nil {

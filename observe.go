@@ -62,13 +62,10 @@ type CallInfo struct {
 	// The ids of the call's path, or of a step's resource; "" where there
 	// is none.
 	ProjectID, ServiceID, ReplicaSetID string
-	// Serves holds, for a read that a poller shares among the waits of one
-	// client on one project's services (or one service's replica sets),
-	// the context of each wait it serves (two or more; see "Polling" in the
-	// package documentation): such a read runs under the poller's own
-	// context, not under any one caller's, so its span can have no
-	// caller's span as parent and can link to each instead. nil for every
-	// other call.
+	// Serves holds, for a read a poller shares among waits (see
+	// "Polling" in the package documentation), the context of each wait
+	// it serves: the read runs under the poller's context, so its span can
+	// link to each caller's instead of having one as its parent.
 	Serves []context.Context
 }
 

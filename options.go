@@ -114,13 +114,11 @@ func WithBaseURL(baseURL string) Option {
 }
 
 // WithHTTPClient sets the http.Client used for each attempt. The SDK does not
-// modify it: it works on a shallow copy, to which it adds its redirect policy
-// (no Authorization to another host, no downgrade to http). The default client
-// has net/http's default transport, except that its pool keeps up to 1,024
-// idle connections to the API's host (net/http's: 2), so that goroutines
-// sharing a Client reuse the connections their busiest moment opened; the
-// time of each attempt is bounded by the SDK (WithAttemptTimeout), not by
-// an http.Client Timeout.
+// modify it: it adds its redirect policy (no Authorization to another host,
+// no downgrade to http) to a shallow copy. The default client keeps up to
+// 1,024 idle connections to the API's host (net/http's: 2), for goroutines
+// sharing a Client; attempts are bounded by WithAttemptTimeout, not by an
+// http.Client Timeout.
 func WithHTTPClient(hc *http.Client) Option {
 	return func(c *clientConfig) { c.httpClient = hc }
 }
@@ -164,16 +162,10 @@ const DefaultCreateSettle = 5 * time.Second
 
 // WithCreateRecovery makes Services.Create, Services.Fork and
 // ReplicaSets.Create resolve a failure after which the resource may exist
-// (ErrMaybeCreated) instead of returning it. Before sending, the create lists
-// what exists (the project's services, or the service's replica sets).
-// After an ambiguous failure it lists again: exactly one new resource with
-// the requested name is the result; none, once the request has had the
-// settle period (WithCreateSettle) to land, means it never arrived, and it
-// is sent again; more than one is an error matching ErrMaybeCreated that
-// names them. A recovered service or fork lost its initial password with the
-// response: recovery sets a new one with UpdatePassword and returns it in
-// InitialPassword. Without this option nothing is listed and the error is
-// returned.
+// (ErrMaybeCreated) instead of returning it, by listing before and after,
+// as "Under faults" in the package documentation says; a recovered service
+// comes back with a new InitialPassword. Without it nothing is listed and
+// the error is returned.
 func WithCreateRecovery() Option {
 	return func(c *clientConfig) { c.recovery = true }
 }
@@ -217,11 +209,8 @@ func WithRetryBudget(retries int) Option {
 // WithDefaultPollInterval sets the delays between the polls of every wait of
 // the client that is not given WithPollInterval (see "Polling" in the
 // package documentation); the default is DefaultPollMin to DefaultPollMax.
-// Since a wait's first poll comes after a jitter below a quarter of first,
-// short delays also make the first check prompt: a client of a test server
-// that moves its statuses at once, such as dbcloudtest's, waits
-// milliseconds instead of up to 250 ms. NewClient refuses a first that is
-// not positive or a longest below first.
+// Short delays also make a wait's first check prompt (its jitter is below
+// a quarter of first), as a client of a test server wants.
 func WithDefaultPollInterval(first, longest time.Duration) Option {
 	return func(c *clientConfig) { c.pollFirst, c.pollLongest = first, longest }
 }
@@ -258,13 +247,10 @@ func WithReadOnly() Option {
 //     the guard's protection.
 //
 // Services.Create is allowed: it changes no existing service, even when it
-// asks for the PROD tag. With WithCreateRecovery, a create whose answer was
-// lost is finished as part of it: when recovery finds the service the
-// create made, setting its new password (see WithCreateRecovery) is not
-// refused, even when the service is tagged PROD, since the create the guard
-// let through would otherwise end with a service nobody can log in to. Reads, logs and waits work as before. The guard
-// reads at the time of the call: another program may change the tag between
-// the read and the change.
+// asks for the PROD tag (and recovery may set the password of the service
+// it made: see "Under faults"). Reads, logs and waits work as before. The
+// guard reads at the time of the call: another program may change the tag
+// between the read and the change.
 func WithReadOnlyProd() Option {
 	return func(c *clientConfig) { c.readOnly = readOnlyProd }
 }

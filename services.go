@@ -13,12 +13,9 @@ import (
 // that carries InitialPassword.
 //
 // How a create is retried, and what its failures mean, is in "Retries" and
-// "Under faults" in the package documentation. After one that matches
-// ErrMaybeCreated, list the project before creating again, or use
-// WithCreateRecovery, which does it for you. A service that recovery found
-// comes back with a new InitialPassword; if setting it failed, Create
-// returns the service together with a *MaybeCreatedError naming it, so its
-// id is not lost.
+// "Under faults" in the package documentation. A service that create
+// recovery found but could not give a new password is returned together
+// with a *MaybeCreatedError naming it, so its id is not lost.
 func (s *ServicesClient) Create(ctx context.Context, projectID string, req *CreateServiceRequest) (*Service, error) {
 	at := ref{projectID: projectID}
 	r := newRequest("Services.Create", http.MethodPost, tplServices, at)

@@ -7,19 +7,11 @@ import (
 // deletedWant is WaitError.Want for the delete waits.
 const deletedWant = "deleted"
 
-// WaitForReady polls a service until it is READY and returns it. It stops
-// early, with a *WaitError, when the service is gone or being deleted, when
-// it reaches a status of WithStopOn, or on an error that polling
-// cannot outlast (a 4xx other than 429); network errors, 5xx and 429 are
-// polled through until the context or the wait's timeout (WithWaitTimeout,
-// else DefaultWaitTimeout when the context has no deadline) ends.
-// Concurrent waits on one project share their reads; see "Polling" in the
-// package doc.
-//
-// READY means the control plane is done; the database may refuse a
-// connection for a moment after it. To connect next, use WaitForConnectable.
-// The service returned is a fresh read, without InitialPassword, unless the
-// wait is given WithCreated.
+// WaitForReady polls a service until it is READY and returns it, as
+// "Waiting" and "Polling" in the package documentation say: it ends early,
+// with a *WaitError, when the service is gone or being deleted, reaches a
+// status of WithStopOn, or meets an error polling cannot outlast. READY
+// means the control plane is done: to connect next, use WaitForConnectable.
 func (s *ServicesClient) WaitForReady(ctx context.Context, projectID, serviceID string, opts ...WaitOption) (*Service, error) {
 	return s.WaitForStatus(ctx, projectID, serviceID, StatusReady, opts...)
 }

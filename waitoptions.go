@@ -92,12 +92,10 @@ func WithWaitTimeout(d time.Duration) WaitOption {
 }
 
 // WithProgress calls fn after each poll with the resource (its kind, id and
-// name) and the status seen, for progress output in deploy scripts: the
-// lines of several waits (a deploy's, WaitForAll's) say whose status each
-// is. fn runs on the waiting goroutine; under WaitForAll that is several
-// goroutines at once, so fn must be safe for that. Each WithProgress adds a
-// callback: all of them are called, in the order of the options. A nil fn
-// is ignored.
+// name) and the status seen, so that the lines of several waits say whose
+// status each is. fn runs on the waiting goroutine (under WaitForAll,
+// several at once). Each WithProgress adds a callback, called in the order
+// of the options.
 func WithProgress(fn func(WaitProgress)) WaitOption {
 	return func(c *waitConfig) {
 		if fn != nil {
@@ -146,10 +144,6 @@ func (c *waitConfig) report(w *WaitError, status WaitStatus) {
 // service and replica set waits of a deploy:
 //
 //	dbcloud.WithStopOn(dbcloud.StatusUnstable, dbcloud.ReplicaSetError)
-//
-// A wait stops on any status named that its resource reaches (the two
-// kinds' values do not overlap: services' are upper case, replica sets'
-// lower case). Options add up.
 func WithStopOn(statuses ...WaitStatus) WaitOption {
 	return func(c *waitConfig) {
 		for _, s := range statuses {
@@ -211,20 +205,12 @@ const createdGrace = 30 * time.Second
 // *Service from Create or Fork, or a *ReadReplicaSet from
 // ReplicaSets.Create. For 30 s after the wait starts, a 404 (or a list
 // without the resource) is taken as the API not showing it yet and polled
-// through, instead of ending the wait with ErrNotFound, as it would for a
-// resource deleted by someone else. A service wait also keeps the
-// service's InitialPassword in what it returns: reads never carry it (only
-// the create's answer does), so without it
+// through, instead of ending the wait with ErrNotFound. A service wait also
+// returns the create's InitialPassword, which reads never carry: without
+// WithCreated, svc, err = WaitForConnectable(ctx, p, svc.ServiceID) drops
+// the only copy. The resource must be the one waited for (else a
+// *ValidationError); WaitForAll takes one per service just created.
 //
-//	svc, err = c.Services.WaitForConnectable(ctx, p, svc.ServiceID)
-//
-// would drop the only copy. The resource must be the one waited for: a
-// wait on another is a *ValidationError. WaitForAll takes one WithCreated
-// for each service of the fleet that was just created. The delete waits
-// take no grace (for them a 404 is success).
-//
-//	svc, err := c.Services.Create(ctx, p, req)
-//	...
 //	svc, err = c.Services.WaitForConnectable(ctx, p, svc.ServiceID, dbcloud.WithCreated(svc))
 func WithCreated[R *Service | *ReadReplicaSet](created R) WaitOption {
 	return func(c *waitConfig) {
