@@ -2,7 +2,7 @@ package pipeline
 
 import (
 	"context"
-	"errors"
+	"math"
 	"net/http"
 	"sync"
 	"time"
@@ -39,8 +39,7 @@ type Client struct {
 	policy    Policy
 	budget    *Budget
 	tooLarge  error
-	now       func() time.Time // reads an HTTP-date Retry-After
-	calls     sync.Pool        // of *call: its hooks are bound once, not per call
+	calls     sync.Pool // of *call: its hooks are bound once, not per call
 }
 
 // maxIdleConns is how many idle connections the default transport keeps:
@@ -77,7 +76,6 @@ func New(cfg Config) *Client {
 		policy:    cfg.Policy,
 		budget:    cfg.Budget,
 		tooLarge:  cfg.TooLarge,
-		now:       time.Now,
 	}
 	if c.base == nil {
 		c.base = http.DefaultTransport
@@ -90,28 +88,29 @@ func New(cfg Config) *Client {
 	return c
 }
 
-// newCall returns a call value with its hooks bound: retryablehttp runs
-// the attempts, and every decision is a method of the call, which sees its
-// deadline and what its attempts came to.
+// newCall returns a call value with its hooks bound, once for all the
+// calls that reuse it (see doc.go for what each relies on): retryablehttp
+// runs the attempts, and every decision is a method of the call, which sees
+// its deadline and what its attempts came to.
 func (c *Client) newCall() *call {
 	k := &call{c: c}
 	k.hc = c.user
-	// The call is the attempts' transport: it gives each attempt its own
-	// context and the credential. It has no CloseIdleConnections, which
-	// retryablehttp calls after every failed call: on a Client shared by
-	// many goroutines that would drop the pooled connections of all of
-	// them because of one failure (CloseIdleConnections reaches the base).
+	// The call is the attempts' transport: it sends each attempt under the
+	// attempt's context, with the credential. It has no
+	// CloseIdleConnections, which retryablehttp calls after every failed
+	// call: on a Client shared by many goroutines that would drop the
+	// pooled connections of all of them because of one failure.
 	k.hc.Transport = k
 	k.rc = retryablehttp.Client{
 		HTTPClient:     &k.hc,
+		RequestLogHook: k.startAttempt,
 		CheckRetry:     k.checkRetry,
 		Backoff:        k.backoff,
-		RequestLogHook: k.startAttempt,
-		ErrorHandler:   giveUp,
+		// The policy counts the retries (Policy.Decide).
+		RetryMax: math.MaxInt,
 		// Logger stays nil: retryablehttp's own logger prints full URLs to
 		// stderr; attempts are reported through Request.Observe instead.
 	}
-	k.handler = k.handle
 	return k
 }
 
@@ -139,24 +138,4 @@ func Sleep(ctx context.Context, d time.Duration) error {
 	case <-timer.C:
 		return nil
 	}
-}
-
-// giveUp is retryablehttp's ErrorHandler: the call's hooks have decided
-// and recorded everything, so it only releases the response.
-func giveUp(resp *http.Response, err error, _ int) (*http.Response, error) {
-	if err == nil {
-		return resp, nil
-	}
-	if resp != nil {
-		closeBody(resp.Body)
-	}
-	return nil, err
-}
-
-// isRefusal reports an error the same attempt would meet again.
-func isRefusal(err error) bool {
-	if _, ok := errors.AsType[*redirectError](err); ok {
-		return true
-	}
-	return isCertError(err)
 }
