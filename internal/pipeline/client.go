@@ -39,6 +39,7 @@ type Client struct {
 	policy    Policy
 	budget    *Budget
 	tooLarge  error
+	watch     watch     // ends the attempts that outlive their timeout
 	calls     sync.Pool // of *call: its hooks are bound once, not per call
 }
 
@@ -76,6 +77,7 @@ func New(cfg Config) *Client {
 		policy:    cfg.Policy,
 		budget:    cfg.Budget,
 		tooLarge:  cfg.TooLarge,
+		watch:     watch{epoch: time.Now()},
 	}
 	if c.base == nil {
 		c.base = http.DefaultTransport

@@ -3,10 +3,11 @@
 //
 // It owns the attempt loop (go-retryablehttp runs the attempts; a per-call
 // value supplies its hooks), the retry policy (Policy.Decide, one pure
-// function), the time an attempt may take (Policy.AttemptTimeout), the
-// client-wide retry budget, the credentials on the wire (the Authorization
-// header, sent only to the API's host, and a token refreshed after a 401),
-// the redirect policy, and reading an answer within its size bound. It hands back a Result: what the attempts came to,
+// function), the time an attempt may take (Policy.AttemptTimeout, enforced
+// by one timer per Client), the client-wide retry budget, the credentials
+// on the wire (the Authorization header, sent only to the API's host, and a
+// token refreshed after a 401), the redirect policy, and reading an answer
+// within its size bound. It hands back a Result: what the attempts came to,
 // for the operation to decide what it means.
 //
 // It must not know what it sends: no service, replica set, path template
