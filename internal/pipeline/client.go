@@ -5,6 +5,7 @@ import (
 	"math"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/hashicorp/go-retryablehttp"
@@ -41,6 +42,11 @@ type Client struct {
 	tooLarge  error
 	watch     watch     // ends the attempts that outlive their timeout
 	calls     sync.Pool // of *call: its hooks are bound once, not per call
+
+	// sharesHeaders: the transport is net/http's own, which only reads a
+	// request's header (see headerSet); headers is the last one made.
+	sharesHeaders bool
+	headers       atomic.Pointer[headerSet]
 }
 
 // maxIdleConns is how many idle connections the default transport keeps:
@@ -82,6 +88,7 @@ func New(cfg Config) *Client {
 	if c.base == nil {
 		c.base = http.DefaultTransport
 	}
+	_, c.sharesHeaders = c.base.(*http.Transport)
 	if c.tooLarge == nil {
 		c.tooLarge = ErrTooLarge
 	}

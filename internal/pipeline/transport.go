@@ -17,20 +17,56 @@ var headerJSON = []string{"application/json"}
 // not change the request it was given.
 func (c *Client) prepare(r *http.Request, ctx context.Context, authorization []string) *http.Request {
 	out := r.WithContext(ctx)
+	body := r.ContentLength != 0 || (r.Body != nil && r.Body != http.NoBody)
+	if len(r.Header) == 0 && c.sharesHeaders && authorization != nil {
+		out.Header = c.sharedHeader(authorization, body)
+		return out
+	}
 	h := make(http.Header, len(r.Header)+4)
 	for k, v := range r.Header {
 		h[k] = v // a redirect's Referer, say
 	}
+	c.setHeader(h, authorization, body)
+	out.Header = h
+	return out
+}
+
+// setHeader sets the SDK's headers in h.
+func (c *Client) setHeader(h http.Header, authorization []string, body bool) {
 	h["Accept"] = headerJSON
 	h["User-Agent"] = c.userAgent
-	if r.ContentLength != 0 || (r.Body != nil && r.Body != http.NoBody) {
+	if body {
 		h["Content-Type"] = headerJSON
 	}
 	if authorization != nil {
 		h["Authorization"] = authorization
 	}
-	out.Header = h
-	return out
+}
+
+// headerSet is the header of every request with one Authorization value
+// and no header of its own, with a body and without. net/http's Transport
+// only reads a request's header, so that one map serves every request it
+// sends; a transport of the user's may not, and gets a map of its own.
+type headerSet struct {
+	authorization []string
+	bare, body    http.Header
+}
+
+// sharedHeader returns the header of a request with the Authorization
+// value authorization, made once per value: a credential's value is built
+// once, so it is told by its first element's address.
+func (c *Client) sharedHeader(authorization []string, body bool) http.Header {
+	s := c.headers.Load()
+	if s == nil || &s.authorization[0] != &authorization[0] {
+		s = &headerSet{authorization: authorization, bare: make(http.Header, 3), body: make(http.Header, 4)}
+		c.setHeader(s.bare, authorization, false)
+		c.setHeader(s.body, authorization, true)
+		c.headers.Store(s)
+	}
+	if body {
+		return s.body
+	}
+	return s.bare
 }
 
 // refreshed answers a 401 to the credential value refused: with a fresh
