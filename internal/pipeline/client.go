@@ -28,8 +28,9 @@ type Config struct {
 	TooLarge error
 }
 
-// Client sends requests for one SDK client. It is safe for concurrent use
-// and immutable after New (the budget is atomic).
+// Client sends requests for one SDK client. It is safe for concurrent use:
+// after New, only the budget and the shared header change, atomically, and
+// the watch, under its lock.
 type Client struct {
 	base      http.RoundTripper // the user's transport
 	user      http.Client       // the user's client, with the SDK's redirect policy

@@ -29,11 +29,13 @@
 // in retryablehttp_test.go that fails when a release stops doing it.
 //
 //  1. Per attempt, it calls RequestLogHook, then its HTTPClient's Do, then
-//     CheckRetry once with what Do returned, the answer's body unread, all
-//     on the goroutine that called Client.Do; between two attempts it
-//     calls Backoff. The attempt's context and its observer's state live
-//     in the call value from one hook to the next, and the transport reads
-//     them. (TestRetryablehttpCallsEachHookOncePerAttempt)
+//     CheckRetry once with what Do returned, the answer's body unread, even
+//     when the request's context has ended, all on the goroutine that
+//     called Client.Do; between two attempts it calls Backoff. The
+//     attempt's context and its observer's state live in the call value
+//     from one hook to the next, and the transport reads them.
+//     (TestRetryablehttpCallsEachHookOncePerAttempt,
+//     TestRetryablehttpChecksTheAttemptTheContextEnded)
 //  2. Another attempt follows whenever CheckRetry says so, until RetryMax
 //     retries have been made: RetryMax is math.MaxInt, so that the policy
 //     alone counts; were the library to stop first, the last attempt's

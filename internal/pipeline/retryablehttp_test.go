@@ -110,6 +110,34 @@ func goroutine() string {
 	return string(line)
 }
 
+// Contract 1, when the request's context ends during the attempt:
+// CheckRetry is still called, once, with the attempt's error, and Do then
+// returns.
+func TestRetryablehttpChecksTheAttemptTheContextEnded(t *testing.T) {
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	var checked []error
+	rc := retryablehttp.Client{
+		HTTPClient: &http.Client{Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
+			cancel()
+			return nil, r.Context().Err()
+		})},
+		RetryMax: math.MaxInt,
+		CheckRetry: func(_ context.Context, _ *http.Response, err error) (bool, error) {
+			checked = append(checked, err)
+			return false, nil
+		},
+	}
+	req, err := retryablehttp.NewRequestWithContext(ctx, "GET", "https://api.test/", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _ = rc.Do(req)
+	if len(checked) != 1 || !errors.Is(checked[0], context.Canceled) {
+		t.Errorf("CheckRetry got %v, want one context.Canceled", checked)
+	}
+}
+
 // Contract 2: another attempt follows whenever CheckRetry says so, past the
 // library's own default count and the policy's MaxRetries: with RetryMax at
 // math.MaxInt, only the policy counts.
