@@ -11,12 +11,13 @@ import (
 	"github.com/jarcoal/httpmock"
 )
 
-// The client's one timer ends each attempt at its own deadline, whatever
-// else is in flight. On the bubble's clock, against a server that answers
-// only once the request's context ends: calls whose deadlines give their
-// attempts 5, 2 and 3 s (registered in that order: the timer is set
-// earlier, then kept), one answered after 1 s, before its own deadline,
-// and one with the caller's own deadline as its bound.
+// The client's one timer ends each attempt at its own deadline, the one
+// Policy.AttemptTimeout gives it, whatever else is in flight. On the
+// bubble's clock, against a server that answers only once the request's
+// context ends: calls whose deadlines give their attempts bounds of 5, 2
+// and 3 s (registered in that order: the timer is set earlier, then kept),
+// one answered after 1 s, before its own deadline, and one that the
+// caller's deadline bounds alone.
 func TestWatchEndsEachAttemptAtItsDeadline(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		c, mt := mockClient(t, nil, Policy{Explicit: true, AttemptMax: time.Minute})
@@ -47,7 +48,7 @@ func TestWatchEndsEachAttemptAtItsDeadline(t *testing.T) {
 			{"held", 4 * time.Second},
 			{"held", 6 * time.Second},
 			{"answered", 0},
-			{"held", 400 * time.Millisecond}, // under AttemptFloor left: the deadline ends it
+			{"held", 400 * time.Millisecond}, // no bound of its own: the deadline ends it
 		} {
 			ctx, cancel := context.WithCancel(t.Context())
 			if tc.deadline > 0 {
@@ -65,9 +66,13 @@ func TestWatchEndsEachAttemptAtItsDeadline(t *testing.T) {
 		close(answered)
 		wg.Wait()
 
+		bound := func(deadline time.Duration) time.Duration { return c.policy.AttemptTimeout(false, true, deadline) }
 		want := []outcome{
-			{TimedOut, 5 * time.Second}, {TimedOut, 2 * time.Second}, {TimedOut, 3 * time.Second},
+			{TimedOut, bound(10 * time.Second)}, {TimedOut, bound(4 * time.Second)}, {TimedOut, bound(6 * time.Second)},
 			{Usable, time.Second}, {Failed, 400 * time.Millisecond},
+		}
+		if bound(400*time.Millisecond) != 0 || want[1].took >= want[2].took || want[2].took >= want[0].took {
+			t.Fatalf("the policy's bounds %v no longer make the case: the second shortest, the third between", want)
 		}
 		for i := range want {
 			if got[i] != want[i] {
