@@ -48,14 +48,13 @@ type TokenSource func() (access string, expiry time.Time, err error)
 // less than twice that) is left before it expires, and fetched again once
 // after a 401.
 func Tokens(src TokenSource, margin time.Duration) Authorizer {
-	return &tokenAuth{src: src, margin: margin, now: time.Now}
+	return &tokenAuth{src: src, margin: margin}
 }
 
 // tokenAuth caches the tokens of a TokenSource.
 type tokenAuth struct {
 	src    TokenSource
 	margin time.Duration
-	now    func() time.Time
 
 	mu       sync.Mutex
 	current  *issued // nil until the first fetch succeeds
@@ -130,11 +129,11 @@ func (t *tokenAuth) usable(c *issued) bool {
 		return true
 	}
 	margin := min(t.margin, c.expiry.Sub(c.fetched)/2)
-	return t.now().Add(margin).Before(c.expiry)
+	return time.Now().Add(margin).Before(c.expiry)
 }
 
 func (t *tokenAuth) fetch(f *tokenFetch) {
-	fetched := t.now()
+	fetched := time.Now()
 	access, expiry, err := t.src()
 	var got *issued
 	switch {

@@ -2,10 +2,8 @@ package pipeline
 
 import (
 	"context"
-	"crypto/tls"
 	"errors"
-	"io"
-	"net"
+	"math/rand/v2"
 	"net/http"
 	"net/url"
 	"strings"
@@ -14,77 +12,20 @@ import (
 	"github.com/hashicorp/go-retryablehttp"
 )
 
-// Request is one request to send.
-type Request struct {
-	Method string
-	URL    string
-	Body   []byte // sent whole on every attempt; nil: no body
-	// Creating: the request makes a new resource, and is never repeated
-	// once it may have acted (see Policy.Decide).
-	Creating bool
-	// Out receives a 2xx body through Decode; a nil Out means the status is
-	// the answer, and the body is not read.
-	Out    any
-	Decode func(data []byte, out any) error
-	// Observe, when not nil, is told of each attempt.
-	Observe Observer
-}
-
-// Observer is told of each attempt of a request, on the calling goroutine.
-type Observer interface {
-	// StartAttempt is called before attempt n is sent; the context it
-	// returns is the attempt's.
-	StartAttempt(ctx context.Context, n int) context.Context
-	// EndAttempt is called with the context StartAttempt returned once
-	// the attempt's outcome is known.
-	EndAttempt(ctx context.Context, a Report)
-}
-
-// Report is what one attempt came to, for an Observer.
-type Report struct {
-	Number   int
-	Came     Came
-	Answer   Answer        // the answer, when one came (Status 0: none)
-	Err      error         // the connection error, or why a 2xx was unusable
-	Duration time.Duration // of the attempt
-	Retry    bool          // another attempt follows
-	Reason   string        // why it is retried
-}
-
-// Answer is an HTTP answer as the attempts keep it: the body is read (an
-// error answer's, within MaxErrorBody) when the answer is not a usable 2xx.
-type Answer struct {
-	Status int
-	Header http.Header
-	Body   []byte
-}
-
-// Result is what the attempts of one request came to.
-type Result struct {
-	Attempts int
-	// Came is what the last attempt came to, and Err its failure: the
-	// connection or context error, or why its 2xx was unusable; nil for an
-	// answer (a usable 2xx, or an error answer in Answer).
-	Came Came
-	Err  error
-	// Last is the last answer (Status 0 when none came); Failed is the
-	// last error answer, kept when a connection error came after it.
-	Last, Failed Answer
-	// Acted: some attempt may have acted on the server (MayHaveActed);
-	// EarlierActed: one before the last may have.
-	Acted, EarlierActed bool
-}
-
-// OK reports a usable 2xx.
-func (r *Result) OK() bool { return r.Err == nil && r.Came == Usable }
-
 // call is one request in progress: the plain value that owns its state
-// across attempts. retryablehttp calls its methods as hooks.
+// across attempts. go-retryablehttp runs the attempts and calls its
+// methods, in the order doc.go states; this file reads as one call:
+//
+//	Do             hands the request to retryablehttp's Client.Do, which per attempt calls
+//	startAttempt   (RequestLogHook) to count the attempt, tell the observer and bound it,
+//	RoundTrip      (the transport of its http.Client) to send it with the credential,
+//	checkRetry     (CheckRetry) to read what it came to, end it and ask the policy,
+//	backoff        (Backoff) for the wait the policy chose, when another follows;
+//	Do             then settles the retry budget and returns the Result.
 type call struct {
-	c       *Client
-	rc      retryablehttp.Client
-	hc      http.Client
-	handler retryablehttp.ResponseHandlerFunc
+	c  *Client
+	rc retryablehttp.Client
+	hc http.Client
 	state
 }
 
@@ -96,17 +37,17 @@ type state struct {
 	deadline time.Time
 	timed    bool // the caller's context has a deadline
 
-	// The current attempt: when it started, its context (with the attempt
-	// timeout and what the observer added), and what ends it.
-	start      time.Time
-	attemptCtx context.Context
-	cancel     context.CancelFunc
-	timer      *time.Timer
-	decided    bool // checkRetry has decided about the attempt
-	wait       time.Duration
-	spent      int64 // what the retries took from the budget
+	// The attempt in flight: when it started, the context the observer
+	// gave it, the one it is sent under (that one, bounded by the attempt
+	// timeout), and its bound.
+	start    time.Time
+	observed context.Context
+	attempt  context.Context
+	bound
 
-	res Result
+	decision Decision // the policy's, about the last attempt
+	spent    int64    // what the retries took from the budget
+	res      Result
 }
 
 // Do sends r, with retries as the policy decides, and returns what the
@@ -127,29 +68,24 @@ func (c *Client) Do(ctx context.Context, r Request) Result {
 	if err != nil {
 		return Result{Came: Refused, Err: err}
 	}
-	req.SetResponseHandler(k.handler)
-	k.rc.RetryMax = c.policy.countCap(k.timed)
-	resp, err := k.rc.Do(req)
-	k.endAttempt() // when the context ended before a hook could
-	res := k.res
-	switch {
-	case err != nil:
-		if urlErr, ok := errors.AsType[*url.Error](err); ok {
-			err = urlErr.Err // its URL would repeat what the caller says
-		}
-		res.Err = err
-	case resp.StatusCode >= 200 && resp.StatusCode <= 299:
+	// checkRetry has recorded every attempt; Do's error is read only when
+	// it returned during a backoff, which only the context's end does.
+	if _, err := k.rc.Do(req); k.decision.Retry {
+		k.res.Err = err
+	}
+	if k.res.OK() {
 		if k.spent > 0 {
 			c.budget.Give(k.spent)
 		} else {
 			c.budget.Give(SuccessGain)
 		}
 	}
-	return res
+	return k.res
 }
 
 // release returns k to the pool, holding nothing of its call.
 func (c *Client) release(k *call) {
+	k.unbind() // an attempt that a panic left in flight
 	k.state = state{}
 	c.calls.Put(k)
 }
@@ -179,154 +115,41 @@ func (k *call) tokenFirst() error {
 	return err
 }
 
-// startAttempt runs before each attempt (retryablehttp's RequestLogHook):
-// it counts the attempt, tells the observer, and gives the attempt its own
-// context with the attempt timeout, which endAttempt releases.
+// startAttempt is retryablehttp's RequestLogHook, which runs before each
+// attempt: it counts the attempt, tells the observer, and bounds the
+// attempt by the attempt timeout.
 func (k *call) startAttempt(retryablehttp.Logger, *http.Request, int) {
 	k.res.Attempts++
 	k.start = time.Now()
-	k.decided = false
-	ctx := k.ctx
+	k.decision = Decision{}
+	k.observed = k.ctx
 	if k.req.Observe != nil {
-		ctx = k.req.Observe.StartAttempt(ctx, k.res.Attempts)
+		k.observed = k.req.Observe.StartAttempt(k.ctx, k.res.Attempts)
 	}
-	if d := k.c.policy.AttemptTimeout(k.req.Creating, k.timed, time.Until(k.deadline)); d > 0 {
-		// A cancel and a timer rather than context.WithTimeout: one
-		// allocation less per attempt. The attempt's context has no
-		// Deadline, which nothing below needs: net/http and the dialer
-		// follow its cancellation.
-		ctx, k.cancel = context.WithCancel(ctx)
-		k.timer = time.AfterFunc(d, k.cancel)
+	k.attempt = k.observed
+	if d := k.c.policy.AttemptTimeout(k.req.Creating, k.timed, k.deadline.Sub(k.start)); d > 0 {
+		k.attempt = k.bind(d)
 	}
-	k.attemptCtx = ctx
 }
 
-// endAttempt releases the attempt's context once its answer has been read.
-func (k *call) endAttempt() {
+// bind gives the attempt a context of its own, which the client's watch
+// cancels once d has passed since the attempt started.
+func (k *call) bind(d time.Duration) context.Context {
+	ctx, cancel := context.WithCancel(k.observed)
+	k.bound = bound{deadline: k.start.Sub(k.c.watch.epoch) + d, cancel: cancel}
+	k.c.watch.add(&k.bound)
+	return ctx
+}
+
+// unbind ends the attempt's bound, if it has one: the watch forgets it, and
+// its context is released.
+func (k *call) unbind() {
 	if k.cancel == nil {
 		return
 	}
-	k.timer.Stop()
+	k.c.watch.remove(&k.bound)
 	k.cancel()
-	k.timer, k.cancel = nil, nil
-}
-
-// handle is the response handler: retryablehttp calls it with an answer
-// that checkRetry did not retry. A 2xx body is read and decoded here, on
-// the way back; an error returned sends the answer back to checkRetry as
-// unusable, so that a read whose answer was lost is read again.
-func (k *call) handle(resp *http.Response) error {
-	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return nil // checkRetry has read it
-	}
-	if k.req.Out == nil {
-		closeBody(resp.Body) // the status is the answer
-		resp.Body = http.NoBody
-		k.finish(resp, Usable, nil, Decision{})
-		return nil
-	}
-	data, err := readBody(resp.Body, resp.ContentLength, MaxSuccessBody, k.c.tooLarge)
-	_ = resp.Body.Close()
-	resp.Body = http.NoBody
-	if err == nil {
-		err = k.req.Decode(data, k.req.Out)
-	}
-	if err == nil {
-		k.finish(resp, Usable, nil, Decision{})
-	}
-	return err
-}
-
-// checkRetry is retryablehttp's CheckRetry: it sorts what the attempt came
-// to and asks the policy whether another attempt follows. retryablehttp
-// asks it again after handle, with handle's error: a 2xx is decided then
-// (it comes back only as unusable), any other answer before.
-func (k *call) checkRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
-	if k.decided || (err == nil && resp.StatusCode >= 200 && resp.StatusCode <= 299) {
-		return false, nil
-	}
-	k.decided = true
-	came := k.came(resp, err)
-	if ctxErr := ctx.Err(); ctxErr != nil {
-		k.finish(resp, came, err, Decision{})
-		return false, ctxErr
-	}
-	status, retryAfter, hasRetryAfter := 0, time.Duration(0), false
-	if resp != nil {
-		status = resp.StatusCode
-	}
-	if came == Answered {
-		retryAfter, hasRetryAfter = ParseRetryAfter(resp.Header.Get("Retry-After"), k.c.now())
-	}
-	d := k.c.policy.Decide(Attempt{
-		Creating: k.req.Creating, Read: k.req.Method == http.MethodGet,
-		Came: came, Status: status, RetryAfter: retryAfter, HasRetryAfter: hasRetryAfter,
-		Number: k.res.Attempts, Deadline: k.timed, Left: time.Until(k.deadline),
-		Budget: k.c.budget.Available(),
-	})
-	if d.Retry && !k.c.budget.Take(d.Cost) {
-		d = Decision{} // another goroutine took the last of it
-	}
-	k.spent += d.Cost
-	k.wait = d.Wait
-	k.finish(resp, came, err, d)
-	return d.Retry, nil
-}
-
-// backoff is retryablehttp's Backoff: the wait checkRetry decided.
-func (k *call) backoff(time.Duration, time.Duration, int, *http.Response) time.Duration {
-	return k.wait
-}
-
-// came sorts what the attempt came to, reading an error answer's body
-// while it is still readable, so that it reaches the caller intact whether
-// the request is retried, given up on, or cancelled during the backoff.
-func (k *call) came(resp *http.Response, err error) Came {
-	// The attempt timeout ended the attempt when its context ended and the
-	// caller's did not; finish releases the context once the body is read.
-	timedOut := k.cancel != nil && k.attemptCtx.Err() != nil && k.ctx.Err() == nil
-	switch {
-	case resp != nil && resp.StatusCode >= 200 && resp.StatusCode <= 299:
-		if errors.Is(err, k.c.tooLarge) {
-			return TooLarge
-		}
-		return Unusable
-	case resp != nil:
-		data, _ := readBody(resp.Body, resp.ContentLength, MaxErrorBody, k.c.tooLarge) // what was read is what there is
-		_ = resp.Body.Close()                                                          // an oversized body is not worth draining
-		resp.Body = http.NoBody
-		k.res.Failed = Answer{Status: resp.StatusCode, Header: resp.Header, Body: data}
-		return Answered
-	case timedOut:
-		return TimedOut
-	case notSent(err):
-		return NotSent
-	case isRefusal(err):
-		return Refused
-	}
-	return Failed
-}
-
-// finish records the end of an attempt and tells the observer.
-func (k *call) finish(resp *http.Response, came Came, err error, d Decision) {
-	k.endAttempt()
-	k.res.Came = came
-	k.res.Last = Answer{}
-	if resp != nil {
-		k.res.Last = Answer{Status: resp.StatusCode, Header: resp.Header}
-		if came == Answered {
-			k.res.Last = k.res.Failed
-		}
-	}
-	acted := MayHaveActed(came, k.res.Last.Status)
-	k.res.EarlierActed = k.res.Acted
-	k.res.Acted = k.res.Acted || acted
-	if k.req.Observe != nil {
-		k.req.Observe.EndAttempt(k.attemptCtx, Report{
-			Number: k.res.Attempts, Came: came, Answer: k.res.Last, Err: err,
-			Duration: time.Since(k.start), Retry: d.Retry, Reason: d.Reason,
-		})
-	}
+	k.cancel = nil
 }
 
 // RoundTrip sends one attempt's request (and the requests of its
@@ -339,11 +162,7 @@ func (k *call) finish(resp *http.Response, came Came, err error, d Decision) {
 // connection: no context reaches it, and reading it would wait for as long
 // as the server holds the connection.
 func (k *call) RoundTrip(r *http.Request) (*http.Response, error) {
-	ctx := k.attemptCtx
-	if ctx == nil {
-		ctx = r.Context()
-	}
-	c := k.c
+	ctx, c := k.attempt, k.c
 	var value []string
 	ours := r.URL.Scheme == c.scheme && strings.EqualFold(r.URL.Host, c.host)
 	if ours {
@@ -366,68 +185,122 @@ func (k *call) RoundTrip(r *http.Request) (*http.Response, error) {
 	return resp, err
 }
 
-// headerJSON is shared by every request: net/http only reads header values.
-var headerJSON = []string{"application/json"}
-
-// prepare returns the copy of r that is sent: under ctx, with the SDK's
-// headers and, when not nil, the Authorization value. A RoundTripper must
-// not change the request it was given.
-func (c *Client) prepare(r *http.Request, ctx context.Context, authorization []string) *http.Request {
-	out := r.WithContext(ctx)
-	h := make(http.Header, len(r.Header)+4)
-	for k, v := range r.Header {
-		h[k] = v // a redirect's Referer, say
+// checkRetry is retryablehttp's CheckRetry, called once after each attempt
+// with what its http.Client returned: it reads the answer, ends the
+// attempt, and asks the policy whether another follows. It returns no
+// error: what the attempt came to is recorded in the call's Result.
+func (k *call) checkRetry(_ context.Context, resp *http.Response, err error) (bool, error) {
+	came, err := k.read(resp, err)
+	k.unbind()
+	failure := err
+	if urlErr, ok := err.(*url.Error); ok {
+		failure = urlErr.Err // its URL would repeat what the caller says
 	}
-	h["Accept"] = headerJSON
-	h["User-Agent"] = c.userAgent
-	if r.ContentLength != 0 || (r.Body != nil && r.Body != http.NoBody) {
-		h["Content-Type"] = headerJSON
+	var d Decision
+	if ctxErr := k.ctx.Err(); ctxErr != nil && came != Usable {
+		failure = ctxErr
+	} else {
+		d = k.decide(came, resp)
 	}
-	if authorization != nil {
-		h["Authorization"] = authorization
-	}
-	out.Header = h
-	return out
+	k.decision = d
+	k.end(resp, came, err, failure, d)
+	return d.Retry, nil
 }
 
-// refreshed answers a 401 to the credential value refused: with a fresh
-// token, r is sent once more and that answer replaces the 401; when there
-// is none (a static credential, a source that failed or gave the same
-// token again) or the body cannot be sent again, the 401 is the answer.
-// Never more than once: a second 401 is the caller's.
-func (c *Client) refreshed(r *http.Request, ctx context.Context, refused []string, resp *http.Response) (*http.Response, error) {
-	fresh, ok := c.auth.refresh(ctx, refused)
-	if !ok || (r.Body != nil && r.Body != http.NoBody && r.GetBody == nil) {
-		return resp, nil
-	}
-	again := c.prepare(r, ctx, fresh)
-	if r.GetBody != nil {
-		body, err := r.GetBody()
-		if err != nil {
-			return resp, nil
+// read sorts what the attempt came to and reads its answer, while the
+// attempt's context still holds: a 2xx is decoded into the request's Out
+// (err is then why it could not be), and an error answer's body is kept,
+// within MaxErrorBody, so that it reaches the caller whether the request is
+// retried, given up on, or cancelled during the backoff. An answer's body
+// is closed here.
+func (k *call) read(resp *http.Response, err error) (Came, error) {
+	switch {
+	case resp == nil:
+		// The attempt timeout ended the attempt when its context ended and
+		// the caller's did not.
+		timedOut := k.cancel != nil && k.attempt.Err() != nil && k.ctx.Err() == nil
+		switch {
+		case timedOut:
+			return TimedOut, err
+		case notSent(err):
+			return NotSent, err
+		case isRefusal(err):
+			return Refused, err
 		}
-		again.Body = body
+		return Failed, err
+	case err != nil || resp.StatusCode < 200 || resp.StatusCode > 299:
+		// An error answer, or the answer of a redirect the SDK refused
+		// (whose body net/http has closed).
+		data, _ := readBody(resp.Body, resp.ContentLength, MaxErrorBody, k.c.tooLarge) // what was read is what there is
+		_ = resp.Body.Close()                                                          // an oversized body is not worth draining
+		resp.Body = http.NoBody
+		k.res.Failed = Answer{Status: resp.StatusCode, Header: resp.Header, Body: data}
+		return Answered, err
+	case k.req.Out == nil:
+		closeBody(resp.Body) // the status is the answer
+		resp.Body = http.NoBody
+		return Usable, nil
 	}
-	// The 401's body is dropped: the answer to the fresh token replaces it.
-	_, _ = io.CopyN(io.Discard, resp.Body, 4<<10)
+	data, err := readBody(resp.Body, resp.ContentLength, MaxSuccessBody, k.c.tooLarge)
 	_ = resp.Body.Close()
-	return c.base.RoundTrip(again)
+	resp.Body = http.NoBody
+	if err == nil {
+		err = k.req.Decode(data, k.req.Out)
+	}
+	switch {
+	case err == nil:
+		return Usable, nil
+	case errors.Is(err, k.c.tooLarge):
+		return TooLarge, err
+	}
+	return Unusable, err
 }
 
-// notSent reports a connection error that happened before any byte of the
-// request was written (dial, DNS, proxy connect, a token source's failure).
-func notSent(err error) bool {
-	if _, ok := errors.AsType[*TokenError](err); ok {
-		return true
+// decide asks the policy about the attempt, and takes a retry's cost from
+// the budget.
+func (k *call) decide(came Came, resp *http.Response) Decision {
+	a := Attempt{
+		Creating: k.req.Creating, Read: k.req.Method == http.MethodGet,
+		Came: came, Number: k.res.Attempts, Deadline: k.timed,
+		Budget: k.c.budget.Available(), Jitter: rand.Float64(),
 	}
-	if _, ok := errors.AsType[*net.DNSError](err); ok {
-		return true
+	if came == Answered {
+		a.Status = resp.StatusCode
+		a.RetryAfter, a.HasRetryAfter = ParseRetryAfter(resp.Header.Get("Retry-After"), time.Now())
 	}
-	opErr, ok := errors.AsType[*net.OpError](err)
-	return ok && (opErr.Op == "dial" || opErr.Op == "proxyconnect")
+	if k.timed {
+		a.Left = time.Until(k.deadline)
+	}
+	d := k.c.policy.Decide(a)
+	if d.Retry && !k.c.budget.Take(d.Cost) {
+		d = Decision{} // another goroutine took the last of it
+	}
+	k.spent += d.Cost
+	return d
 }
 
-func isCertError(err error) bool {
-	_, ok := errors.AsType[*tls.CertificateVerificationError](err)
-	return ok
+// end records what the attempt came to, failure being the Result's error,
+// and tells the observer, with err, the attempt's own.
+func (k *call) end(resp *http.Response, came Came, err, failure error, d Decision) {
+	k.res.Came, k.res.Err = came, failure
+	k.res.Last = Answer{}
+	if came == Answered {
+		k.res.Last = k.res.Failed
+	} else if resp != nil {
+		k.res.Last = Answer{Status: resp.StatusCode, Header: resp.Header}
+	}
+	k.res.EarlierActed = k.res.Acted
+	k.res.Acted = k.res.Acted || MayHaveActed(came, k.res.Last.Status)
+	if k.req.Observe != nil {
+		k.req.Observe.EndAttempt(k.observed, Report{
+			Number: k.res.Attempts, Came: came, Answer: k.res.Last, Err: err,
+			Duration: time.Since(k.start), Retry: d.Retry, Reason: d.Reason,
+		})
+	}
+}
+
+// backoff is retryablehttp's Backoff, called when checkRetry has decided
+// another attempt: the wait the policy chose with it.
+func (k *call) backoff(time.Duration, time.Duration, int, *http.Response) time.Duration {
+	return k.decision.Wait
 }

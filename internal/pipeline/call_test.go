@@ -1,12 +1,14 @@
 package pipeline
 
+// The call's wiring: what reaches the policy, the observer and the caller.
+// The rule itself is TestDecide's.
+
 import (
 	"context"
 	"encoding/json"
 	"net/http"
-	"strconv"
-	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
@@ -30,44 +32,32 @@ func mockClient(t *testing.T, auth Authorizer, p Policy) (*Client, *httpmock.Moc
 
 func decodeJSON(data []byte, out any) error { return json.Unmarshal(data, out) }
 
-// A Retry-After HTTP date is honoured end to end: the clock is set 30 ms
-// before the date, so the retry waits about 30 ms although the minimum wait
-// is ten seconds.
+// A Retry-After HTTP date reaches the policy read against the clock: on
+// the bubble's clock, the retry waits until the date, 30 s, although the
+// minimum wait is ten seconds and the longest a minute.
 func TestRetryAfterHTTPDateEndToEnd(t *testing.T) {
-	c, mt := mockClient(t, nil, Policy{RetryMax: 4, WaitMin: 10 * time.Second, WaitMax: time.Minute})
-	date := epoch.Add(time.Minute)
-	c.now = func() time.Time { return date.Add(-30 * time.Millisecond) }
-	limited := httpmock.NewStringResponder(429, "").HeaderSet(http.Header{"Retry-After": {date.Format(http.TimeFormat)}})
-	mt.RegisterResponder("GET", "https://api.test/v1/things", limited.Then(httpmock.NewStringResponder(200, "[]")))
+	synctest.Test(t, func(t *testing.T) {
+		c, mt := mockClient(t, nil, Policy{RetryMax: 4, WaitMin: 10 * time.Second, WaitMax: time.Minute})
+		start := time.Now()
+		date := start.Add(30 * time.Second).Format(http.TimeFormat)
+		limited := httpmock.NewStringResponder(429, "").HeaderSet(http.Header{"Retry-After": {date}})
+		mt.RegisterResponder("GET", "https://api.test/v1/things", limited.Then(httpmock.NewStringResponder(200, "[]")))
 
-	start := time.Now()
-	var got []int
-	res := c.Do(t.Context(), Request{Method: "GET", URL: "https://api.test/v1/things", Out: &got, Decode: decodeJSON})
-	if !res.OK() {
-		t.Fatalf("result %+v, want a usable 2xx", res)
-	}
-	if d := time.Since(start); d < 30*time.Millisecond || d > 5*time.Second {
-		t.Errorf("took %v, want about 30ms", d)
-	}
-	if res.Attempts != 2 || mt.GetTotalCallCount() != 2 {
-		t.Errorf("attempts = %d (sent %d), want 2", res.Attempts, mt.GetTotalCallCount())
-	}
-}
-
-// retryablehttp's own logger prints every URL to stderr; it must stay off.
-func TestRetryablehttpLoggerIsOff(t *testing.T) {
-	c, _ := mockClient(t, nil, Policy{})
-	k := c.calls.Get().(*call)
-	defer c.calls.Put(k)
-	if k.rc.Logger != nil {
-		t.Errorf("retryablehttp Logger = %T, want nil", k.rc.Logger)
-	}
+		var got []int
+		res := c.Do(t.Context(), Request{Method: "GET", URL: "https://api.test/v1/things", Out: &got, Decode: decodeJSON})
+		if !res.OK() || res.Attempts != 2 {
+			t.Fatalf("result %+v, want a usable 2xx at the second attempt", res)
+		}
+		if d := time.Since(start); d != 30*time.Second {
+			t.Errorf("took %v, want 30s", d)
+		}
+	})
 }
 
 // The call value is reused through the pool: the state of one call never
 // reaches the next, whatever it came to.
 func TestCallStateDoesNotLeak(t *testing.T) {
-	c, mt := mockClient(t, nil, Policy{RetryMax: 1})
+	c, mt := mockClient(t, nil, Policy{RetryMax: 1, AttemptMax: time.Minute})
 	mt.RegisterResponder("GET", "https://api.test/v1/fail", httpmock.NewStringResponder(503, `{"code":"DOWN"}`))
 	mt.RegisterResponder("GET", "https://api.test/v1/ok", httpmock.NewStringResponder(200, `[1]`))
 	if res := c.Do(t.Context(), Request{Method: "GET", URL: "https://api.test/v1/fail"}); res.Attempts != 2 || res.Failed.Status != 503 {
@@ -81,46 +71,41 @@ func TestCallStateDoesNotLeak(t *testing.T) {
 	}
 }
 
-// On a manual clock: a token is replaced once less than the margin is left,
-// while it is still valid; a short-lived one at half its lifetime.
-func TestTokenReplacedBeforeExpiry(t *testing.T) {
-	var mu sync.Mutex // guards now and ttl, read by the fetching goroutine
-	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
-	ttl := time.Hour
-	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
-	set := func(at time.Time, lifetime time.Duration) { mu.Lock(); now, ttl = at, lifetime; mu.Unlock() }
-	n := 0
-	auth := Tokens(func() (string, time.Time, error) {
-		mu.Lock()
-		defer mu.Unlock()
-		n++
-		return "tok-" + strconv.Itoa(n), now.Add(ttl), nil
-	}, 30*time.Second)
-	auth.(*tokenAuth).now = clock
-	c, mt := mockClient(t, auth, Policy{})
-	var seen []string
+// The observer's context is the attempt's: the request is sent under a
+// context that carries its values, and EndAttempt gets the very context
+// StartAttempt returned, not ended by the attempt's bound.
+func TestAttemptRunsUnderTheObserversContext(t *testing.T) {
+	c, mt := mockClient(t, nil, Policy{RetryMax: 1, AttemptMax: time.Minute})
 	mt.RegisterResponder("GET", "https://api.test/v1/x", func(r *http.Request) (*http.Response, error) {
-		seen = append(seen, r.Header.Get("Authorization"))
-		return httpmock.NewStringResponse(200, `{}`), nil
-	})
-	start := clock()
-	for _, step := range []struct {
-		at       time.Duration // since start
-		lifetime time.Duration // of a token fetched at this step
-	}{
-		{0, time.Hour},                // tok-1, until start+1h
-		{59 * time.Minute, time.Hour}, // 60 s left: tok-1
-		{59*time.Minute + 31*time.Second, 40 * time.Second}, // 29 s left, still valid: tok-2, for 40 s
-		{59*time.Minute + 50*time.Second, time.Hour},        // 21 s left of 40: more than half, tok-2
-		{59*time.Minute + 52*time.Second, time.Hour},        // 19 s left of 40: tok-3
-	} {
-		set(start.Add(step.at), step.lifetime)
-		if res := c.Do(context.Background(), Request{Method: "GET", URL: "https://api.test/v1/x"}); !res.OK() {
-			t.Fatalf("%+v", res)
+		if n, _ := r.Context().Value(attemptKey{}).(int); n == 0 {
+			t.Errorf("the request's context lacks the observer's value")
 		}
+		return httpmock.NewStringResponse(503, ""), nil
+	})
+	o := &contextObserver{t: t}
+	c.Do(t.Context(), Request{Method: "GET", URL: "https://api.test/v1/x", Observe: o})
+	if o.ended != 2 {
+		t.Errorf("%d attempts ended, want 2", o.ended)
 	}
-	want := []string{"Bearer tok-1", "Bearer tok-1", "Bearer tok-2", "Bearer tok-2", "Bearer tok-3"}
-	if diff := cmp.Diff(want, seen); diff != "" {
-		t.Errorf("Authorization (-want +got):\n%s", diff)
+}
+
+type attemptKey struct{}
+
+// contextObserver checks that EndAttempt gets what StartAttempt returned.
+type contextObserver struct {
+	t       *testing.T
+	started context.Context
+	ended   int
+}
+
+func (o *contextObserver) StartAttempt(ctx context.Context, n int) context.Context {
+	o.started = context.WithValue(ctx, attemptKey{}, n)
+	return o.started
+}
+
+func (o *contextObserver) EndAttempt(ctx context.Context, a Report) {
+	o.ended++
+	if ctx != o.started || ctx.Err() != nil {
+		o.t.Errorf("attempt %d: EndAttempt's context is not StartAttempt's, or has ended (%v)", a.Number, ctx.Err())
 	}
 }

@@ -2,9 +2,10 @@ package pipeline
 
 import (
 	"context"
-	"errors"
+	"math"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/hashicorp/go-retryablehttp"
@@ -27,8 +28,9 @@ type Config struct {
 	TooLarge error
 }
 
-// Client sends requests for one SDK client. It is safe for concurrent use
-// and immutable after New (the budget is atomic).
+// Client sends requests for one SDK client. It is safe for concurrent use:
+// after New, only the budget and the shared header change, atomically, and
+// the watch, under its lock.
 type Client struct {
 	base      http.RoundTripper // the user's transport
 	user      http.Client       // the user's client, with the SDK's redirect policy
@@ -39,8 +41,13 @@ type Client struct {
 	policy    Policy
 	budget    *Budget
 	tooLarge  error
-	now       func() time.Time // reads an HTTP-date Retry-After
-	calls     sync.Pool        // of *call: its hooks are bound once, not per call
+	watch     watch     // ends the attempts that outlive their timeout
+	calls     sync.Pool // of *call: its hooks are bound once, not per call
+
+	// sharesHeaders: the transport is net/http's own, which only reads a
+	// request's header (see headerSet); headers is the last one made.
+	sharesHeaders bool
+	headers       atomic.Pointer[headerSet]
 }
 
 // maxIdleConns is how many idle connections the default transport keeps:
@@ -77,11 +84,12 @@ func New(cfg Config) *Client {
 		policy:    cfg.Policy,
 		budget:    cfg.Budget,
 		tooLarge:  cfg.TooLarge,
-		now:       time.Now,
+		watch:     watch{epoch: time.Now()},
 	}
 	if c.base == nil {
 		c.base = http.DefaultTransport
 	}
+	_, c.sharesHeaders = c.base.(*http.Transport)
 	if c.tooLarge == nil {
 		c.tooLarge = ErrTooLarge
 	}
@@ -90,28 +98,29 @@ func New(cfg Config) *Client {
 	return c
 }
 
-// newCall returns a call value with its hooks bound: retryablehttp runs
-// the attempts, and every decision is a method of the call, which sees its
-// deadline and what its attempts came to.
+// newCall returns a call value with its hooks bound, once for all the
+// calls that reuse it (see doc.go for what each relies on): retryablehttp
+// runs the attempts, and every decision is a method of the call, which sees
+// its deadline and what its attempts came to.
 func (c *Client) newCall() *call {
 	k := &call{c: c}
 	k.hc = c.user
-	// The call is the attempts' transport: it gives each attempt its own
-	// context and the credential. It has no CloseIdleConnections, which
-	// retryablehttp calls after every failed call: on a Client shared by
-	// many goroutines that would drop the pooled connections of all of
-	// them because of one failure (CloseIdleConnections reaches the base).
+	// The call is the attempts' transport: it sends each attempt under the
+	// attempt's context, with the credential. It has no
+	// CloseIdleConnections, which retryablehttp calls after every failed
+	// call: on a Client shared by many goroutines that would drop the
+	// pooled connections of all of them because of one failure.
 	k.hc.Transport = k
 	k.rc = retryablehttp.Client{
 		HTTPClient:     &k.hc,
+		RequestLogHook: k.startAttempt,
 		CheckRetry:     k.checkRetry,
 		Backoff:        k.backoff,
-		RequestLogHook: k.startAttempt,
-		ErrorHandler:   giveUp,
+		// The policy counts the retries (Policy.Decide).
+		RetryMax: math.MaxInt,
 		// Logger stays nil: retryablehttp's own logger prints full URLs to
 		// stderr; attempts are reported through Request.Observe instead.
 	}
-	k.handler = k.handle
 	return k
 }
 
@@ -139,24 +148,4 @@ func Sleep(ctx context.Context, d time.Duration) error {
 	case <-timer.C:
 		return nil
 	}
-}
-
-// giveUp is retryablehttp's ErrorHandler: the call's hooks have decided
-// and recorded everything, so it only releases the response.
-func giveUp(resp *http.Response, err error, _ int) (*http.Response, error) {
-	if err == nil {
-		return resp, nil
-	}
-	if resp != nil {
-		closeBody(resp.Body)
-	}
-	return nil, err
-}
-
-// isRefusal reports an error the same attempt would meet again.
-func isRefusal(err error) bool {
-	if _, ok := errors.AsType[*redirectError](err); ok {
-		return true
-	}
-	return isCertError(err)
 }

@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"math/rand/v2"
 	"net/http"
 	"strconv"
 	"time"
@@ -50,8 +49,6 @@ type Policy struct {
 	// Recovery: creates are recovered (WithCreateRecovery), so their
 	// attempts follow the rule of safe requests.
 	Recovery bool
-	// Draw returns a duration uniformly in [0, n]; nil uses math/rand/v2.
-	Draw func(n time.Duration) time.Duration
 }
 
 // Came is what one attempt came to.
@@ -96,6 +93,10 @@ type Attempt struct {
 	Left     time.Duration
 	// Budget is what the client's retry budget holds, or -1 when it is off.
 	Budget int64
+	// Jitter is a uniform random draw in [0, 1): the share of the backoff's
+	// range, from WaitMin to its ceiling, taken off the ceiling (full
+	// jitter). At 0 the backoff is the ceiling.
+	Jitter float64
 }
 
 // Decision is whether another attempt follows, and after what wait; Cost
@@ -195,8 +196,8 @@ func (p Policy) countCap(deadline bool) int {
 }
 
 // backoff is the wait before the retry that follows attempt a: an honoured
-// Retry-After (reported as such), else a wait drawn uniformly (full jitter)
-// between WaitMin and an exponential ceiling capped at WaitMax.
+// Retry-After (reported as such), else a wait placed by a.Jitter between
+// WaitMin and an exponential ceiling capped at WaitMax.
 func (p Policy) backoff(a Attempt) (time.Duration, bool) {
 	if a.Came == Answered && HonoursRetryAfter(a.Status) && a.HasRetryAfter {
 		return a.RetryAfter, true
@@ -211,11 +212,7 @@ func (p Policy) backoff(a Attempt) (time.Duration, bool) {
 	if ceiling <= lo {
 		return lo, false
 	}
-	draw := p.Draw
-	if draw == nil {
-		draw = func(n time.Duration) time.Duration { return rand.N(n + 1) }
-	}
-	return lo + draw(ceiling-lo), false
+	return ceiling - time.Duration(a.Jitter*float64(ceiling-lo)), false
 }
 
 // AttemptTimeout is how long the next attempt of a call may take (see

@@ -37,13 +37,14 @@ func TestParseRetryAfter(t *testing.T) {
 }
 
 // The retry rule as a table: what the attempt came to, its number, the
-// time left and the budget, and the decision, with the backoff's draw
-// fixed at its ceiling.
+// time left, the budget and the jitter, and the decision. Jitter 0, unless
+// a row says otherwise, puts the backoff at its ceiling.
 func TestDecide(t *testing.T) {
-	top := func(n time.Duration) time.Duration { return n }
-	base := Policy{RetryMax: 4, WaitMin: 100 * time.Millisecond, WaitMax: 10 * time.Second, Draw: top}
+	base := Policy{RetryMax: 4, WaitMin: 100 * time.Millisecond, WaitMax: 10 * time.Second}
 	explicit := base
 	explicit.RetryMax, explicit.Explicit = 2, true
+	many := base
+	many.RetryMax, many.Explicit = 1000, true
 	const s = time.Second
 	for _, tt := range []struct {
 		name string
@@ -60,6 +61,12 @@ func TestDecide(t *testing.T) {
 			Decision{Retry: true, Wait: 200 * time.Millisecond, Cost: RetryCost, Reason: "status 503"}},
 		{"503, backoff grows", base, Attempt{Came: Answered, Status: 503, Number: 3, Budget: -1},
 			Decision{Retry: true, Wait: 800 * time.Millisecond, Cost: RetryCost, Reason: "status 503"}},
+		{"full jitter: the draw takes its share of the range off the ceiling", base, Attempt{Came: Answered, Status: 503, Number: 3, Budget: -1, Jitter: 0.5},
+			Decision{Retry: true, Wait: 450 * time.Millisecond, Cost: RetryCost, Reason: "status 503"}},
+		{"the ceiling stops at the longest wait", many, Attempt{Came: Failed, Number: 201, Budget: -1},
+			Decision{Retry: true, Wait: 10 * time.Second, Cost: RetryCost, Reason: "network error"}},
+		{"no wait bounds, no wait", Policy{RetryMax: 4}, Attempt{Came: Failed, Number: 4, Budget: -1, Jitter: 0.5},
+			Decision{Retry: true, Cost: RetryCost, Reason: "network error"}},
 		{"409 is an answer", base, Attempt{Came: Answered, Status: 409, Number: 1, Budget: -1}, Decision{}},
 		{"429 honours Retry-After", base, Attempt{Came: Answered, Status: 429, RetryAfter: 3 * s, HasRetryAfter: true, Number: 1, Budget: -1},
 			Decision{Retry: true, Wait: 3 * s, Cost: RetryCost, Reason: "status 429"}},
@@ -98,32 +105,6 @@ func TestDecide(t *testing.T) {
 		if diff := cmp.Diff(tt.want, tt.p.Decide(tt.a)); diff != "" {
 			t.Errorf("%s (-want +got):\n%s", tt.name, diff)
 		}
-	}
-}
-
-func TestBackoffGrowsWithFullJitter(t *testing.T) {
-	lo, hi := 100*time.Millisecond, 2*time.Second
-	p := Policy{WaitMin: lo, WaitMax: hi}
-	for retry, ceiling := range []time.Duration{200, 400, 800, 1600, 2000, 2000} {
-		ceiling *= time.Millisecond
-		seenLow, seenHigh := false, false
-		for range 2000 {
-			d, _ := p.backoff(Attempt{Came: Failed, Number: retry + 1})
-			if d < lo || d > ceiling {
-				t.Fatalf("retry %d: backoff %v outside [%v, %v]", retry, d, lo, ceiling)
-			}
-			seenLow = seenLow || d < lo+(ceiling-lo)/4
-			seenHigh = seenHigh || d > ceiling-(ceiling-lo)/4
-		}
-		if !seenLow || !seenHigh {
-			t.Errorf("retry %d: 2000 draws did not spread over [%v, %v]", retry, lo, ceiling)
-		}
-	}
-	if d, _ := p.backoff(Attempt{Came: Failed, Number: 201}); d < lo || d > hi {
-		t.Errorf("a very late retry waited %v, want within [%v, %v]", d, lo, hi)
-	}
-	if d, _ := (Policy{}).backoff(Attempt{Came: Failed, Number: 4}); d != 0 {
-		t.Errorf("zero bounds waited %v", d)
 	}
 }
 

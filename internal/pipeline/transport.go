@@ -1,0 +1,116 @@
+package pipeline
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+)
+
+// headerJSON is shared by every request: net/http only reads header values.
+var headerJSON = []string{"application/json"}
+
+// prepare returns the copy of r that is sent: under ctx, with the SDK's
+// headers and, when not nil, the Authorization value. A RoundTripper must
+// not change the request it was given.
+func (c *Client) prepare(r *http.Request, ctx context.Context, authorization []string) *http.Request {
+	out := r.WithContext(ctx)
+	body := r.ContentLength != 0 || (r.Body != nil && r.Body != http.NoBody)
+	if len(r.Header) == 0 && c.sharesHeaders && authorization != nil {
+		out.Header = c.sharedHeader(authorization, body)
+		return out
+	}
+	h := make(http.Header, len(r.Header)+4)
+	for k, v := range r.Header {
+		h[k] = v // a redirect's Referer, say
+	}
+	c.setHeader(h, authorization, body)
+	out.Header = h
+	return out
+}
+
+// setHeader sets the SDK's headers in h.
+func (c *Client) setHeader(h http.Header, authorization []string, body bool) {
+	h["Accept"] = headerJSON
+	h["User-Agent"] = c.userAgent
+	if body {
+		h["Content-Type"] = headerJSON
+	}
+	if authorization != nil {
+		h["Authorization"] = authorization
+	}
+}
+
+// headerSet is the header of every request with one Authorization value
+// and no header of its own, with a body and without. net/http's Transport
+// only reads a request's header, so that one map serves every request it
+// sends; a transport of the user's may not, and gets a map of its own.
+type headerSet struct {
+	authorization []string
+	bare, body    http.Header
+}
+
+// sharedHeader returns the header of a request with the Authorization
+// value authorization, made once per value: a credential's value is built
+// once, so it is told by its first element's address.
+func (c *Client) sharedHeader(authorization []string, body bool) http.Header {
+	s := c.headers.Load()
+	if s == nil || &s.authorization[0] != &authorization[0] {
+		s = &headerSet{authorization: authorization, bare: make(http.Header, 3), body: make(http.Header, 4)}
+		c.setHeader(s.bare, authorization, false)
+		c.setHeader(s.body, authorization, true)
+		c.headers.Store(s)
+	}
+	if body {
+		return s.body
+	}
+	return s.bare
+}
+
+// refreshed answers a 401 to the credential value refused: with a fresh
+// token, r is sent once more and that answer replaces the 401; when there
+// is none (a static credential, a source that failed or gave the same
+// token again) or the body cannot be sent again, the 401 is the answer.
+// Never more than once: a second 401 is the caller's.
+func (c *Client) refreshed(r *http.Request, ctx context.Context, refused []string, resp *http.Response) (*http.Response, error) {
+	fresh, ok := c.auth.refresh(ctx, refused)
+	if !ok || (r.Body != nil && r.Body != http.NoBody && r.GetBody == nil) {
+		return resp, nil
+	}
+	again := c.prepare(r, ctx, fresh)
+	if r.GetBody != nil {
+		body, err := r.GetBody()
+		if err != nil {
+			return resp, nil
+		}
+		again.Body = body
+	}
+	// The 401's body is dropped: the answer to the fresh token replaces it.
+	_, _ = io.CopyN(io.Discard, resp.Body, 4<<10)
+	_ = resp.Body.Close()
+	return c.base.RoundTrip(again)
+}
+
+// notSent reports a connection error that happened before any byte of the
+// request was written (dial, DNS, proxy connect, a token source's failure).
+func notSent(err error) bool {
+	if _, ok := errors.AsType[*TokenError](err); ok {
+		return true
+	}
+	if _, ok := errors.AsType[*net.DNSError](err); ok {
+		return true
+	}
+	opErr, ok := errors.AsType[*net.OpError](err)
+	return ok && (opErr.Op == "dial" || opErr.Op == "proxyconnect")
+}
+
+// isRefusal reports an error the same attempt would meet again.
+func isRefusal(err error) bool {
+	if _, ok := errors.AsType[*redirectError](err); ok {
+		return true
+	}
+	_, ok := errors.AsType[*tls.CertificateVerificationError](err)
+	return ok
+}
