@@ -85,7 +85,7 @@ func (c *Client) Do(ctx context.Context, r Request) Result {
 
 // release returns k to the pool, holding nothing of its call.
 func (c *Client) release(k *call) {
-	k.unbind() // an attempt that a panic left in flight
+	c.watch.remove(&k.bound) // an attempt that a panic left in flight
 	k.state = state{}
 	c.calls.Put(k)
 }
@@ -141,17 +141,6 @@ func (k *call) bind(d time.Duration) context.Context {
 	return ctx
 }
 
-// unbind ends the attempt's bound, if it has one: the watch forgets it, and
-// its context is released.
-func (k *call) unbind() {
-	if k.cancel == nil {
-		return
-	}
-	k.c.watch.remove(&k.bound)
-	k.cancel()
-	k.cancel = nil
-}
-
 // RoundTrip sends one attempt's request (and the requests of its
 // redirects) under the attempt's context, with the SDK's headers and,
 // only when it is for the API's own scheme and host, the credential. The
@@ -191,7 +180,7 @@ func (k *call) RoundTrip(r *http.Request) (*http.Response, error) {
 // error: what the attempt came to is recorded in the call's Result.
 func (k *call) checkRetry(_ context.Context, resp *http.Response, err error) (bool, error) {
 	came, err := k.read(resp, err)
-	k.unbind()
+	k.c.watch.remove(&k.bound)
 	failure := err
 	if urlErr, ok := err.(*url.Error); ok {
 		failure = urlErr.Err // its URL would repeat what the caller says
