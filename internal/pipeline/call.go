@@ -57,8 +57,10 @@ func (c *Client) Do(ctx context.Context, r Request) Result {
 	defer c.release(k)
 	k.req, k.ctx = r, ctx
 	k.deadline, k.timed = ctx.Deadline()
-	if err := k.tokenFirst(); err != nil {
-		return Result{Came: NotSent, Err: err}
+	if a, ok := c.auth.(*tokenAuth); ok {
+		if err := c.tokenFirst(ctx, a, r.Creating); err != nil {
+			return Result{Came: NotSent, Err: err}
+		}
 	}
 	var body any // untyped nil without a payload: a typed []byte(nil) would give a GET a chunked empty body
 	if r.Body != nil {
@@ -90,20 +92,17 @@ func (c *Client) release(k *call) {
 	c.calls.Put(k)
 }
 
-// tokenFirst gets a call's token before its first attempt, waiting no
-// longer than the caller's context and the attempt timeout allow. A token
-// source's failure or delay is then the call's error before anything is
-// sent: inside an attempt, net/http would rewrite an error that comes after
-// its Client.Timeout into text, and the SDK could no longer tell that the
-// request never left. Static credentials have nothing to fetch.
-func (k *call) tokenFirst() error {
-	a, ok := k.c.auth.(*tokenAuth)
-	if !ok {
-		return nil
-	}
-	ctx := k.ctx
-	d := k.c.policy.AttemptTimeout(k.req.Creating, k.timed, time.Until(k.deadline))
-	if t := k.hc.Timeout; t > 0 && (d == 0 || t < d) {
+// tokenFirst gets the token of a call of expiring tokens before its first
+// attempt, waiting no longer than the caller's context and the attempt
+// timeout allow. A token source's failure or delay is then the call's
+// error before anything is sent: inside an attempt, net/http would rewrite
+// an error that comes after its Client.Timeout into text, and the SDK could
+// no longer tell that the request never left. A static credential has
+// nothing to fetch, and does not come here.
+func (c *Client) tokenFirst(ctx context.Context, a *tokenAuth, creating bool) error {
+	deadline, timed := ctx.Deadline()
+	d := c.policy.AttemptTimeout(creating, timed, time.Until(deadline))
+	if t := c.user.Timeout; t > 0 && (d == 0 || t < d) {
 		d = t
 	}
 	if d > 0 {
@@ -152,9 +151,13 @@ func (k *call) bind(d time.Duration) context.Context {
 // as the server holds the connection.
 func (k *call) RoundTrip(r *http.Request) (*http.Response, error) {
 	ctx, c := k.attempt, k.c
-	var value []string
 	ours := r.URL.Scheme == c.scheme && strings.EqualFold(r.URL.Host, c.host)
-	if ours {
+	body := r.ContentLength != 0 || (r.Body != nil && r.Body != http.NoBody)
+	var value []string // the Authorization value, for the API's host only
+	switch {
+	case ours && c.static != nil:
+		value = c.static.authorization
+	case ours: // expiring tokens: each attempt sends the current one
 		var err error
 		if value, err = c.auth.authorization(ctx); err != nil {
 			if r.Body != nil {
@@ -163,9 +166,20 @@ func (k *call) RoundTrip(r *http.Request) (*http.Response, error) {
 			return nil, err
 		}
 	}
-	resp, err := c.base.RoundTrip(c.prepare(r, ctx, value))
+	out := r.WithContext(ctx) // a RoundTripper must not change the request it was given
+	if s := c.static; ours && s != nil && c.sharesHeaders && len(r.Header) == 0 {
+		// The common case: the header New built for the static credential
+		// (see headerSet).
+		out.Header = s.bare
+		if body {
+			out.Header = s.body
+		}
+	} else {
+		out.Header = c.header(r.Header, value, body)
+	}
+	resp, err := c.base.RoundTrip(out)
 	if ours && err == nil && resp.StatusCode == http.StatusUnauthorized {
-		resp, err = c.refreshed(r, ctx, value, resp)
+		resp, err = c.refreshed(r, ctx, value, body, resp)
 	}
 	if err == nil && resp.StatusCode == http.StatusSwitchingProtocols {
 		_ = resp.Body.Close()
