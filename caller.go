@@ -174,7 +174,7 @@ func (api *caller) send(ctx context.Context, r *request, out any) outcome {
 	}
 	res := api.pipe.Do(ctx, pr)
 	o := outcome{acted: res.Acted, earlierActed: res.EarlierActed, attempts: res.Attempts, last: res.Last}
-	if !res.OK() {
+	if res.Came != pipeline.Usable { // a usable 2xx has no error to explain
 		r.explain(&o, res, api.pipe.Secrets())
 	}
 	return o
