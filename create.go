@@ -19,9 +19,12 @@ func create[T any](ctx context.Context, api *caller, k kind[T], r *request, at r
 	w, v := k.answer()
 	o := api.send(ctx, r, w)
 	if o.err != nil {
-		return nil, api.endCall(c, &o, r.failure(&o))
+		v, err = nil, r.failure(&o)
 	}
-	return v, api.endCall(c, &o, nil)
+	if api.observer != nil {
+		err = api.endCall(c, &o, err)
+	}
+	return v, err
 }
 
 // recoverCreate is create's path under WithCreateRecovery. It takes its own
@@ -30,5 +33,8 @@ func create[T any](ctx context.Context, api *caller, k kind[T], r *request, at r
 func recoverCreate[T any](ctx context.Context, api *caller, c call, k kind[T], r request, at ref, want wanted) (*T, error) {
 	rc := &recovery[T]{api: api, kind: k, r: &r, at: at, want: want}
 	v, err := rc.run(ctx)
-	return v, api.endCall(c, &rc.o, err)
+	if api.observer != nil {
+		err = api.endCall(c, &rc.o, err)
+	}
+	return v, err
 }
