@@ -12,9 +12,10 @@ import (
 // headerJSON is shared by every request: net/http only reads header values.
 var headerJSON = []string{"application/json"}
 
-// header returns the header r is sent with (own is r's own): the SDK's
-// headers and, when not nil, the Authorization value, in a map of its own
-// or, for a token through net/http's Transport, a shared one.
+// header returns the header that a request whose own header is own is
+// sent with: own's, the SDK's and, when not nil, the Authorization value.
+// It is a map of its own, or a shared one for a token's request with no
+// header of its own through net/http's Transport (see headerSet).
 func (c *Client) header(own http.Header, authorization []string, body bool) http.Header {
 	if len(own) == 0 && c.sharesHeaders && authorization != nil {
 		return c.sharedHeader(authorization, body)
