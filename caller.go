@@ -19,9 +19,9 @@ import (
 // resource is, and its path from the ids), sent here through the pipeline,
 // and what its attempts came to is its outcome. A read (read) is the whole
 // call; a change begins with the read-only guard (beginChange) and settles
-// its outcome itself before it ends (endCall). The core calls only
-// downward: into the outcome's errors (answers.go), the attempts' log
-// (log.go), the decoding (decode.go) and the pipeline.
+// its outcome itself before it ends (endCall, when an observer is told).
+// The core calls only downward: into the outcome's errors (answers.go),
+// the attempts' log (log.go), the decoding (decode.go) and the pipeline.
 
 // caller makes every API call of a Client. It is immutable after NewClient
 // but for its pollers, which their registry guards, so a Client is safe
@@ -174,7 +174,7 @@ func (api *caller) send(ctx context.Context, r *request, out any) outcome {
 	}
 	res := api.pipe.Do(ctx, pr)
 	o := outcome{acted: res.Acted, earlierActed: res.EarlierActed, attempts: res.Attempts, last: res.Last}
-	if !res.OK() {
+	if res.Came != pipeline.Usable { // a usable 2xx has no error to explain
 		r.explain(&o, res, api.pipe.Secrets())
 	}
 	return o
@@ -197,13 +197,10 @@ func (api *caller) startCall(ctx context.Context, info CallInfo) (context.Contex
 	return c.ctx, c
 }
 
-// endCall tells the observer, if one is set, how the operation ended,
-// with the outcome of its main request (nil if none was sent), and returns
-// err.
+// endCall tells the observer how the operation ended, with the outcome
+// of its main request (nil if none was sent), and returns err. The
+// observer is set: without one, an operation has nothing to end.
 func (api *caller) endCall(c call, o *outcome, err error) error {
-	if api.observer == nil {
-		return err
-	}
 	res := CallResult{Duration: time.Since(c.start), Err: err}
 	if o != nil {
 		res.Attempts, res.StatusCode = o.attempts, o.last.Status

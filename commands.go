@@ -37,7 +37,10 @@ func (api *caller) command(ctx context.Context, r *request, confirmed confirmati
 			err = uncheckedAnswer(err, checkErr)
 		}
 	}
-	return api.endCall(c, &o, err)
+	if api.observer != nil {
+		err = api.endCall(c, &o, err)
+	}
+	return err
 }
 
 // confirmByRead returns the confirmation of a retry's 409: the resource is
@@ -89,7 +92,10 @@ func serviceAction(ctx context.Context, api *caller, op, tpl string, at ref, bod
 	var w serviceJSON
 	o := api.send(ctx, &r, &w)
 	v, err := actionResult(ctx, api, &r, at, &o, &w, done)
-	return v, api.endCall(c, &o, err)
+	if api.observer != nil {
+		err = api.endCall(c, &o, err)
+	}
+	return v, err
 }
 
 // actionResult decides what an action's outcome means.

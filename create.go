@@ -8,7 +8,7 @@ import "context"
 // resource from the others listed by want. It returns the resource
 // answered, or the one recovery found.
 func create[T any](ctx context.Context, api *caller, k kind[T], r *request, at ref, want wanted) (*T, error) {
-	r.creates = string(k.resource()) // what may have been made, for failure's ErrMaybeCreated
+	r.creates = string(r.info.Kind) // what may have been made, for failure's ErrMaybeCreated
 	ctx, c, err := api.beginChange(ctx, r)
 	if err != nil {
 		return nil, err
@@ -16,12 +16,15 @@ func create[T any](ctx context.Context, api *caller, k kind[T], r *request, at r
 	if api.recovery {
 		return recoverCreate(ctx, api, c, k, *r, at, want)
 	}
-	w := k.answer()
+	w, v := k.answer()
 	o := api.send(ctx, r, w)
-	if err := r.failure(&o); err != nil {
-		return nil, api.endCall(c, &o, err)
+	if o.err != nil {
+		v, err = nil, r.failure(&o)
 	}
-	return w.value(), api.endCall(c, &o, nil)
+	if api.observer != nil {
+		err = api.endCall(c, &o, err)
+	}
+	return v, err
 }
 
 // recoverCreate is create's path under WithCreateRecovery. It takes its own
@@ -30,5 +33,8 @@ func create[T any](ctx context.Context, api *caller, k kind[T], r *request, at r
 func recoverCreate[T any](ctx context.Context, api *caller, c call, k kind[T], r request, at ref, want wanted) (*T, error) {
 	rc := &recovery[T]{api: api, kind: k, r: &r, at: at, want: want}
 	v, err := rc.run(ctx)
-	return v, api.endCall(c, &rc.o, err)
+	if api.observer != nil {
+		err = api.endCall(c, &rc.o, err)
+	}
+	return v, err
 }

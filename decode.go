@@ -121,12 +121,8 @@ func (w *serviceJSON) finish() error {
 	return nil
 }
 
-// answer is a decoded answer of one resource: value is the resource.
-type answer[T any] interface{ value() *T }
-
+// value is the service decoded.
 func (w *serviceJSON) value() *Service { return (*Service)(&w.serviceFields) }
-
-func (r *replicaSetJSON) value() *ReadReplicaSet { return (*ReadReplicaSet)(r) }
 
 // finishService checks a service's required id and names the time-series
 // type by one value: what every service decoded needs, with or without the

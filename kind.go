@@ -20,8 +20,9 @@ type kind[T any] interface {
 	id(v *T) string
 	name(v *T) string
 	status(v *T) WaitStatus
-	// answer is a new value to decode an answer of one resource into.
-	answer() answer[T]
+	// answer returns a new value to decode an answer of one resource into
+	// (its wire type), and the resource it holds once decoded.
+	answer() (w any, v *T)
 }
 
 // services is the kind of database services.
@@ -40,7 +41,11 @@ func (services) list(ctx context.Context, api *caller, at ref, serves []context.
 func (services) id(svc *Service) string         { return svc.ServiceID }
 func (services) name(svc *Service) string       { return svc.Name }
 func (services) status(svc *Service) WaitStatus { return svc.Status }
-func (services) answer() answer[Service]        { return new(serviceJSON) }
+
+func (services) answer() (any, *Service) {
+	w := new(serviceJSON)
+	return w, (*Service)(&w.serviceFields)
+}
 
 // replicaSets is the kind of read replica sets. There is no GET for one
 // set: it is read by finding it in its service's list.
@@ -59,7 +64,11 @@ func (replicaSets) list(ctx context.Context, api *caller, at ref, serves []conte
 func (replicaSets) id(set *ReadReplicaSet) string         { return set.ID }
 func (replicaSets) name(set *ReadReplicaSet) string       { return set.Name }
 func (replicaSets) status(set *ReadReplicaSet) WaitStatus { return set.Status }
-func (replicaSets) answer() answer[ReadReplicaSet]        { return new(replicaSetJSON) }
+
+func (replicaSets) answer() (any, *ReadReplicaSet) {
+	w := new(replicaSetJSON)
+	return w, (*ReadReplicaSet)(w)
+}
 
 // gone reports a status of a resource being deleted, or deleted: it no
 // longer counts as there.

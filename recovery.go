@@ -121,12 +121,12 @@ func (rc *recovery[T]) resolve(ctx context.Context) (*T, *MaybeCreatedError, err
 
 // send sends the create once.
 func (rc *recovery[T]) send(ctx context.Context) (*T, error) {
-	w := rc.kind.answer()
+	w, v := rc.kind.answer()
 	rc.o = rc.api.send(ctx, rc.r, w)
-	if err := rc.r.failure(&rc.o); err != nil {
-		return nil, err
+	if rc.o.err != nil {
+		return nil, rc.r.failure(&rc.o)
 	}
-	return w.value(), nil
+	return v, nil
 }
 
 // listBefore takes the list a create is compared with. Nothing has been sent

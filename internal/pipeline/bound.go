@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"container/heap"
 	"context"
 	"sync"
 	"time"
@@ -17,13 +16,17 @@ import (
 // attempt, and, when it was the earliest timer, a wake of the network
 // poller. This one is set again only when an attempt's deadline comes
 // before it, which, while the attempts' timeout stays the same, none does:
-// it fires about once per timeout, and a registration is a lock and a
-// heap push.
+// it fires about once per timeout.
+//
+// Almost every attempt ends long before its deadline, so what is paid per
+// attempt is kept to the least: the attempts in flight are kept in no
+// order, a registration is an append and an end a swap with the last, each
+// under the lock. Only the timer looks at them all, when it fires.
 type watch struct {
 	epoch time.Time // deadlines are durations since it, on the monotonic clock
 
 	mu      sync.Mutex
-	pending deadlines     // the attempts in flight with a bound, by deadline
+	pending []*bound      // the attempts in flight with a bound, in no order
 	timer   *time.Timer   // nil until the first bound
 	next    time.Duration // when the timer fires; 0: it is not set
 }
@@ -40,35 +43,62 @@ type bound struct {
 func (w *watch) add(b *bound) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	heap.Push(&w.pending, b)
+	b.index = len(w.pending)
+	w.pending = append(w.pending, b)
 	if w.next == 0 || b.deadline < w.next {
 		w.set(b.deadline)
 	}
 }
 
-// remove forgets b, if the timer has not already ended it.
+// remove ends b once its attempt has ended: the watch forgets it, if the
+// timer has not already ended it, and its context is released. A bound
+// that is not set (cancel nil) is left alone.
 func (w *watch) remove(b *bound) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if b.index >= 0 {
-		heap.Remove(&w.pending, b.index)
+	if b.cancel == nil {
+		return
 	}
+	w.mu.Lock()
+	if i := b.index; i >= 0 {
+		last := len(w.pending) - 1
+		w.pending[i] = w.pending[last]
+		w.pending[i].index = i
+		w.pending[last] = nil // the watch keeps no call value alive
+		w.pending = w.pending[:last]
+		b.index = -1
+	}
+	w.mu.Unlock()
+	b.cancel()
+	b.cancel = nil
 }
 
 // fire is the timer's: it cancels the attempts whose deadline has passed,
-// and sets the timer for the next deadline. The cancels run under the
-// lock, which orders them with the attempt's own end (unbind), and needs no
-// list of them: a context's cancel calls nothing of ours.
+// forgetting them, and sets the timer for the earliest deadline left. The
+// cancels run under the lock, which orders them with the attempt's own end
+// (remove), and needs no list of them: a context's cancel calls nothing of
+// ours.
 func (w *watch) fire() {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	now := time.Since(w.epoch)
-	for len(w.pending) > 0 && w.pending[0].deadline <= now {
-		heap.Pop(&w.pending).(*bound).cancel()
+	var earliest time.Duration
+	kept := w.pending[:0]
+	for _, b := range w.pending {
+		if b.deadline <= now {
+			b.cancel()
+			b.index = -1
+			continue
+		}
+		b.index = len(kept)
+		kept = append(kept, b)
+		if earliest == 0 || b.deadline < earliest {
+			earliest = b.deadline
+		}
 	}
+	clear(w.pending[len(kept):]) // the watch keeps no call value alive
+	w.pending = kept
 	w.next = 0
-	if len(w.pending) > 0 {
-		w.set(w.pending[0].deadline)
+	if earliest > 0 {
+		w.set(earliest)
 	}
 }
 
@@ -81,31 +111,4 @@ func (w *watch) set(deadline time.Duration) {
 		return
 	}
 	w.timer.Reset(d)
-}
-
-// deadlines is a heap of bounds, the earliest deadline first
-// (container/heap).
-type deadlines []*bound
-
-func (h deadlines) Len() int           { return len(h) }
-func (h deadlines) Less(i, j int) bool { return h[i].deadline < h[j].deadline }
-
-func (h deadlines) Swap(i, j int) {
-	h[i], h[j] = h[j], h[i]
-	h[i].index, h[j].index = i, j
-}
-
-func (h *deadlines) Push(x any) {
-	b := x.(*bound)
-	b.index = len(*h)
-	*h = append(*h, b)
-}
-
-func (h *deadlines) Pop() any {
-	old := *h
-	b := old[len(old)-1]
-	old[len(old)-1] = nil // the heap keeps no call value alive
-	*h = old[:len(old)-1]
-	b.index = -1
-	return b
 }

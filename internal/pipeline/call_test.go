@@ -32,6 +32,9 @@ func mockClient(t *testing.T, auth Authorizer, p Policy) (*Client, *httpmock.Moc
 
 func decodeJSON(data []byte, out any) error { return json.Unmarshal(data, out) }
 
+// OK reports a usable 2xx, the Result the tests most often want.
+func (r *Result) OK() bool { return r.Err == nil && r.Came == Usable }
+
 // A Retry-After HTTP date reaches the policy read against the clock: on
 // the bubble's clock, the retry waits until the date, 30 s, although the
 // minimum wait is ten seconds and the longest a minute.

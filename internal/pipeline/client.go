@@ -29,8 +29,8 @@ type Config struct {
 }
 
 // Client sends requests for one SDK client. It is safe for concurrent use:
-// after New, only the budget and the shared header change, atomically, and
-// the watch, under its lock.
+// after New, only the budget and a token's shared header change,
+// atomically, and the watch, under its lock.
 type Client struct {
 	base      http.RoundTripper // the user's transport
 	user      http.Client       // the user's client, with the SDK's redirect policy
@@ -44,10 +44,15 @@ type Client struct {
 	watch     watch     // ends the attempts that outlive their timeout
 	calls     sync.Pool // of *call: its hooks are bound once, not per call
 
+	// static is the header of a static credential, which the Client holds
+	// so that an attempt need not ask auth, as one of expiring tokens
+	// must; nil for tokens.
+	static *headerSet
 	// sharesHeaders: the transport is net/http's own, which only reads a
-	// request's header (see headerSet); headers is the last one made.
+	// request's header (see headerSet); tokenHeaders is the last one made
+	// for a token.
 	sharesHeaders bool
-	headers       atomic.Pointer[headerSet]
+	tokenHeaders  atomic.Pointer[headerSet]
 }
 
 // maxIdleConns is how many idle connections the default transport keeps:
@@ -90,6 +95,9 @@ func New(cfg Config) *Client {
 		c.base = http.DefaultTransport
 	}
 	_, c.sharesHeaders = c.base.(*http.Transport)
+	if a, ok := cfg.Auth.(*staticAuth); ok {
+		c.static = c.newHeaderSet(a.header)
+	}
 	if c.tooLarge == nil {
 		c.tooLarge = ErrTooLarge
 	}

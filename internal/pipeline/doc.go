@@ -22,11 +22,12 @@
 //
 // A call (call.go) is go-retryablehttp's Client.Do with four of its hooks:
 // RequestLogHook starts an attempt, the http.Client's transport sends it,
-// CheckRetry reads what it came to, ends it and makes the attempt's one
-// decision, and Backoff returns the wait decided with it. No
-// ResponseHandler is set, so nothing else looks at an answer. That works
-// because of what the library does, as of v0.7.8; each item names the test
-// in retryablehttp_test.go that fails when a release stops doing it.
+// CheckRetry reads what it came to, ends it and, when it failed, makes the
+// attempt's one decision (a usable 2xx ends the call), and Backoff returns
+// the wait decided with it. No ResponseHandler is set, so nothing else
+// looks at an answer. That works because of what the library does, as of
+// v0.7.8; each item names the test in retryablehttp_test.go that fails
+// when a release stops doing it.
 //
 //  1. Per attempt, it calls RequestLogHook, then its HTTPClient's Do, then
 //     CheckRetry once with what Do returned, the answer's body unread, even

@@ -56,7 +56,8 @@ type Result struct {
 	Attempts int
 	// Came is what the last attempt came to, and Err its failure: the
 	// connection or context error, or why its 2xx was unusable; nil for an
-	// answer (a usable 2xx, or an error answer in Answer).
+	// answer (a usable 2xx, or an error answer in Answer). Came is Usable
+	// exactly when the call succeeded.
 	Came Came
 	Err  error
 	// Last is the last answer (Status 0 when none came); Failed is the
@@ -66,6 +67,3 @@ type Result struct {
 	// EarlierActed: one before the last may have.
 	Acted, EarlierActed bool
 }
-
-// OK reports a usable 2xx.
-func (r *Result) OK() bool { return r.Err == nil && r.Came == Usable }

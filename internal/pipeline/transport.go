@@ -12,23 +12,20 @@ import (
 // headerJSON is shared by every request: net/http only reads header values.
 var headerJSON = []string{"application/json"}
 
-// prepare returns the copy of r that is sent: under ctx, with the SDK's
-// headers and, when not nil, the Authorization value. A RoundTripper must
-// not change the request it was given.
-func (c *Client) prepare(r *http.Request, ctx context.Context, authorization []string) *http.Request {
-	out := r.WithContext(ctx)
-	body := r.ContentLength != 0 || (r.Body != nil && r.Body != http.NoBody)
-	if len(r.Header) == 0 && c.sharesHeaders && authorization != nil {
-		out.Header = c.sharedHeader(authorization, body)
-		return out
+// header returns the header that a request whose own header is own is
+// sent with: own's, the SDK's and, when not nil, the Authorization value.
+// It is a map of its own, or a shared one for a token's request with no
+// header of its own through net/http's Transport (see headerSet).
+func (c *Client) header(own http.Header, authorization []string, body bool) http.Header {
+	if len(own) == 0 && c.sharesHeaders && authorization != nil {
+		return c.sharedHeader(authorization, body)
 	}
-	h := make(http.Header, len(r.Header)+4)
-	for k, v := range r.Header {
+	h := make(http.Header, len(own)+4)
+	for k, v := range own {
 		h[k] = v // a redirect's Referer, say
 	}
 	c.setHeader(h, authorization, body)
-	out.Header = h
-	return out
+	return h
 }
 
 // setHeader sets the SDK's headers in h.
@@ -52,16 +49,23 @@ type headerSet struct {
 	bare, body    http.Header
 }
 
-// sharedHeader returns the header of a request with the Authorization
-// value authorization, made once per value: a credential's value is built
-// once, so it is told by its first element's address.
+// newHeaderSet returns the headers of the Authorization value
+// authorization.
+func (c *Client) newHeaderSet(authorization []string) *headerSet {
+	s := &headerSet{authorization: authorization, bare: make(http.Header, 3), body: make(http.Header, 4)}
+	c.setHeader(s.bare, authorization, false)
+	c.setHeader(s.body, authorization, true)
+	return s
+}
+
+// sharedHeader returns the header of a request with the token's
+// Authorization value authorization, made once per value: a token's value
+// is built once, so it is told by its first element's address.
 func (c *Client) sharedHeader(authorization []string, body bool) http.Header {
-	s := c.headers.Load()
+	s := c.tokenHeaders.Load()
 	if s == nil || &s.authorization[0] != &authorization[0] {
-		s = &headerSet{authorization: authorization, bare: make(http.Header, 3), body: make(http.Header, 4)}
-		c.setHeader(s.bare, authorization, false)
-		c.setHeader(s.body, authorization, true)
-		c.headers.Store(s)
+		s = c.newHeaderSet(authorization)
+		c.tokenHeaders.Store(s)
 	}
 	if body {
 		return s.body
@@ -74,18 +78,19 @@ func (c *Client) sharedHeader(authorization []string, body bool) http.Header {
 // is none (a static credential, a source that failed or gave the same
 // token again) or the body cannot be sent again, the 401 is the answer.
 // Never more than once: a second 401 is the caller's.
-func (c *Client) refreshed(r *http.Request, ctx context.Context, refused []string, resp *http.Response) (*http.Response, error) {
+func (c *Client) refreshed(r *http.Request, ctx context.Context, refused []string, body bool, resp *http.Response) (*http.Response, error) {
 	fresh, ok := c.auth.refresh(ctx, refused)
-	if !ok || (r.Body != nil && r.Body != http.NoBody && r.GetBody == nil) {
+	if !ok || (body && r.GetBody == nil) {
 		return resp, nil
 	}
-	again := c.prepare(r, ctx, fresh)
+	again := r.WithContext(ctx)
+	again.Header = c.header(r.Header, fresh, body)
 	if r.GetBody != nil {
-		body, err := r.GetBody()
+		b, err := r.GetBody()
 		if err != nil {
 			return resp, nil
 		}
-		again.Body = body
+		again.Body = b
 	}
 	// The 401's body is dropped: the answer to the fresh token replaces it.
 	_, _ = io.CopyN(io.Discard, resp.Body, 4<<10)
