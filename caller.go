@@ -39,6 +39,10 @@ type caller struct {
 	pollFirst   time.Duration // WithDefaultPollInterval
 	pollLongest time.Duration
 	pollers     poll.Registry // the waits' pollers, one per scope
+	// creds and opts are what the Client was made of, for Client.With;
+	// here, so that a Client stays a comparable value.
+	creds Credentials
+	opts  []Option
 }
 
 // ref names one resource: a service (replicaSetID "") or a replica set of

@@ -20,9 +20,6 @@ type Client struct {
 	ReplicaSets *ReplicaSetsClient
 
 	api *caller
-	// creds and opts are what the Client was made of, for With.
-	creds Credentials
-	opts  []Option
 }
 
 // ServicesClient manages database services. Get it from Client.Services.
@@ -82,8 +79,10 @@ func newClient(creds Credentials, opts []Option) (*Client, error) {
 		readOnly:    cfg.readOnly,
 		pollFirst:   cfg.pollFirst,
 		pollLongest: cfg.pollLongest,
+		creds:       creds,
+		opts:        opts,
 	}
-	return &Client{Services: &ServicesClient{api}, ReplicaSets: &ReplicaSetsClient{api}, api: api, creds: creds, opts: opts}, nil
+	return &Client{Services: &ServicesClient{api}, ReplicaSets: &ReplicaSetsClient{api}, api: api}, nil
 }
 
 // NewClientWithCredentials returns a client that authenticates with creds.
@@ -103,7 +102,7 @@ func NewClientWithCredentials(creds Credentials, opts ...Option) (*Client, error
 // program whose other calls keep c's rules. It has its own retry budget,
 // pollers and (unless WithHTTPClient gave c one) connections.
 func (c *Client) With(opts ...Option) (*Client, error) {
-	return newClient(c.creds, append(slices.Clip(c.opts), opts...))
+	return newClient(c.api.creds, append(slices.Clip(c.api.opts), opts...))
 }
 
 // ProjectID returns the project id set with WithProjectID or read from
