@@ -14,6 +14,7 @@ import (
 
 	"github.com/dbcloud/dbcloud-go"
 	"github.com/dbcloud/dbcloud-go/dbcloudtest"
+	"github.com/dbcloud/dbcloud-go/internal/testkit/fixture"
 	"github.com/google/go-cmp/cmp"
 	"github.com/jarcoal/httpmock"
 )
@@ -411,8 +412,8 @@ func newFollowFixture(t *testing.T, opts []dbcloudtest.Option, extra ...dbcloud.
 // service's creation, followEpoch.
 func newFollowFixtureAtCreation(t *testing.T, opts []dbcloudtest.Option, extra ...dbcloud.Option) *followFixture {
 	t.Helper()
-	c, srv := newFake(t, append([]dbcloudtest.Option{dbcloudtest.WithStartTime(followEpoch)}, opts...), extra...)
-	svc := createReady(t, c, srv.ProjectID, "db")
+	c, srv := fixture.NewFake(t, append([]dbcloudtest.Option{dbcloudtest.WithStartTime(followEpoch)}, opts...), extra...)
+	svc := fixture.CreateReady(t, c, srv.ProjectID, "db")
 	return &followFixture{t: t, c: c, srv: srv, project: srv.ProjectID, service: svc.ServiceID}
 }
 
