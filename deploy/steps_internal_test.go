@@ -334,32 +334,28 @@ func TestForkUnlessExists(t *testing.T) {
 	}
 }
 
-// A PITR target in the future, or before the parent's creation, is a
-// *ValidationError, and nothing is forked.
+// A PITR target in the future, or before the parent's creation, fails the
+// plan and the run with a *ValidationError, and nothing is forked. (The
+// SDK's own check, in Services.Fork and ForkServiceRequest.Validate, is the
+// root package's TestForkTargetValidated.)
 func TestForkTargetValidated(t *testing.T) {
 	srv := dbcloudtest.NewServer()
 	defer srv.Close()
 	c, p := srv.Client(), srv.ProjectID
 	parent := fixture.CreateService(t, c, p, "orders")
-	future := &dbcloud.ForkServiceRequest{Strategy: dbcloud.ForkPITR, TargetTime: time.Now().Add(time.Hour)}
-	early := &dbcloud.ForkServiceRequest{Strategy: dbcloud.ForkPITR, TargetTime: parent.Created.Add(-time.Minute)}
+	future, early := time.Now().Add(time.Hour), parent.Created.Add(-time.Minute)
 	withFork := func(target time.Time) *State {
 		return &State{Service: Service{Name: "orders"}, Forks: []Fork{{Name: "f", Strategy: dbcloud.ForkPITR, TargetTime: target}}}
 	}
 	for _, call := range []func() error{
-		func() error { _, err := c.Services.Fork(t.Context(), p, parent.ServiceID, future); return err },
-		func() error { _, err := withFork(future.TargetTime).Plan(t.Context(), c); return err },
-		func() error { _, err := withFork(future.TargetTime).Apply(t.Context(), c); return err },
-		func() error { _, err := withFork(early.TargetTime).Apply(t.Context(), c); return err },
-		func() error { return early.Validate(parent) },
+		func() error { _, err := withFork(future).Plan(t.Context(), c); return err },
+		func() error { _, err := withFork(future).Apply(t.Context(), c); return err },
+		func() error { _, err := withFork(early).Apply(t.Context(), c); return err },
 	} {
 		var v *dbcloud.ValidationError
 		if err := call(); !errors.As(err, &v) || v.Field != "TargetTime" {
 			t.Errorf("err = %v, want a *ValidationError for TargetTime", err)
 		}
-	}
-	if err := early.Validate(nil); err != nil {
-		t.Errorf("without the parent: %v, want nil", err)
 	}
 	if n := srv.Count(http.MethodPost, "/projects/*/services/*/forkService"); n != 0 {
 		t.Errorf("%d forks sent", n)
