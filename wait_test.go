@@ -28,16 +28,22 @@ func stepper(t *testing.T, extra ...dbcloudtest.Option) (*dbcloud.Client, *dbclo
 	return fixture.NewFake(t, append([]dbcloudtest.Option{dbcloudtest.WithStartTime(time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)), dbcloudtest.WithStep(time.Minute)}, extra...))
 }
 
+// recordAndAdvance is a WithProgress that appends each status the wait
+// sees to seen, then moves srv's clock by step: each poll sees the clock a
+// step later than the last, with no sleeping.
+func recordAndAdvance(srv *dbcloudtest.Server, step time.Duration, seen *[]string) dbcloud.WaitOption {
+	return dbcloud.WithProgress(func(p dbcloud.WaitProgress) {
+		*seen = append(*seen, fmt.Sprint(p.Status))
+		srv.Advance(step)
+	})
+}
+
 func TestWaitForReadySeesEveryStatus(t *testing.T) {
 	c, srv := stepper(t)
 	ctx, p := t.Context(), srv.ProjectID
 	svc := fixture.CreateService(t, c, p, "db")
 	var seen []string
-	got, err := c.Services.WaitForReady(ctx, p, svc.ServiceID, fixture.FastPolls, dbcloud.WithProgress(func(p dbcloud.WaitProgress) {
-		s := fmt.Sprint(p.Status)
-		seen = append(seen, s)
-		srv.Advance(time.Minute)
-	}))
+	got, err := c.Services.WaitForReady(ctx, p, svc.ServiceID, fixture.FastPolls, recordAndAdvance(srv, time.Minute, &seen))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -250,11 +256,7 @@ func TestWaitForDeleted(t *testing.T) {
 		t.Fatal(err)
 	}
 	var seen []string
-	step := dbcloud.WithProgress(func(p dbcloud.WaitProgress) {
-		s := fmt.Sprint(p.Status)
-		seen = append(seen, s)
-		srv.Advance(time.Minute)
-	})
+	step := recordAndAdvance(srv, time.Minute, &seen)
 
 	active, err := c.ReplicaSets.WaitForActive(ctx, p, svc.ServiceID, set.ID, fixture.FastPolls, step)
 	if err != nil || active.Status != dbcloud.ReplicaSetActive || active.ID != set.ID {
@@ -347,11 +349,7 @@ func TestServiceWaitForConnectableWaitsOutWarmUp(t *testing.T) {
 	ctx, p := t.Context(), srv.ProjectID
 	svc := fixture.CreateService(t, c, p, "db")
 	var seen []string
-	got, err := c.Services.WaitForConnectable(ctx, p, svc.ServiceID, fixture.FastPolls, dbcloud.WithProgress(func(p dbcloud.WaitProgress) {
-		s := fmt.Sprint(p.Status)
-		seen = append(seen, s)
-		srv.Advance(20 * time.Second)
-	}))
+	got, err := c.Services.WaitForConnectable(ctx, p, svc.ServiceID, fixture.FastPolls, recordAndAdvance(srv, 20*time.Second, &seen))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -411,11 +409,7 @@ func TestReplicaSetWaitForConnectable(t *testing.T) {
 	}
 	var seen []string
 	got, err := c.ReplicaSets.WaitForConnectable(ctx, p, svc.ServiceID, set.ID, fixture.FastPolls, dbcloud.WithPoolerCheck(),
-		dbcloud.WithProgress(func(p dbcloud.WaitProgress) {
-			s := fmt.Sprint(p.Status)
-			seen = append(seen, s)
-			srv.Advance(20 * time.Second)
-		}))
+		recordAndAdvance(srv, 20*time.Second, &seen))
 	if err != nil {
 		t.Fatal(err)
 	}
