@@ -17,6 +17,7 @@ import (
 
 	"github.com/dbcloud/dbcloud-go"
 	"github.com/dbcloud/dbcloud-go/dbcloudtest"
+	"github.com/dbcloud/dbcloud-go/internal/testkit/fixture"
 	gocmp "github.com/google/go-cmp/cmp"
 	"github.com/jarcoal/httpmock"
 )
@@ -27,7 +28,7 @@ const logsPattern = "/projects/*/services/*/logs"
 // n entries.
 func serviceWithLogs(t *testing.T, c *dbcloud.Client, srv *dbcloudtest.Server, n int) string {
 	t.Helper()
-	svc := createReady(t, c, srv.ProjectID, "db")
+	svc := fixture.CreateReady(t, c, srv.ProjectID, "db")
 	held, err := srv.Logs(svc.ServiceID)
 	if err != nil {
 		t.Fatal(err)
@@ -40,7 +41,7 @@ func serviceWithLogs(t *testing.T, c *dbcloud.Client, srv *dbcloudtest.Server, n
 }
 
 func TestAllLogsReadsWholeHistoryInOrder(t *testing.T) {
-	c, srv := newFake(t, []dbcloudtest.Option{dbcloudtest.WithSeed(7)})
+	c, srv := fixture.NewFake(t, []dbcloudtest.Option{dbcloudtest.WithSeed(7)})
 	id := serviceWithLogs(t, c, srv, 1234)
 
 	got := collect(t, c.Services.AllLogs(t.Context(), srv.ProjectID, id, nil), nil)
@@ -65,7 +66,7 @@ func TestAllLogsReadsWholeHistoryInOrder(t *testing.T) {
 }
 
 func TestAllLogsBreakCostsOneRequest(t *testing.T) {
-	c, srv := newFake(t, nil)
+	c, srv := fixture.NewFake(t, nil)
 	id := serviceWithLogs(t, c, srv, 1500)
 	for _, err := range c.Services.AllLogs(t.Context(), srv.ProjectID, id, nil) {
 		if err != nil {
@@ -81,7 +82,7 @@ func TestAllLogsBreakCostsOneRequest(t *testing.T) {
 // Filters are sent on every page, beside the cursor, and the fake applies
 // them consistently across pages.
 func TestAllLogsFiltersOnEveryPage(t *testing.T) {
-	c, srv := newFake(t, []dbcloudtest.Option{dbcloudtest.WithSeed(3)})
+	c, srv := fixture.NewFake(t, []dbcloudtest.Option{dbcloudtest.WithSeed(3)})
 	id := serviceWithLogs(t, c, srv, 5000)
 	opts := &dbcloud.LogOptions{Severities: []string{"WARNING", "ERROR"}, Node: new(0)}
 	got := collect(t, c.Services.AllLogs(t.Context(), srv.ProjectID, id, opts), nil)
@@ -271,7 +272,7 @@ func TestAllLogsStopsWhenContextEnds(t *testing.T) {
 // ListLogs resumes from a cursor: two pages read one at a time equal the
 // whole history read by AllLogs.
 func TestListLogsResumesFromCursor(t *testing.T) {
-	c, srv := newFake(t, nil)
+	c, srv := fixture.NewFake(t, nil)
 	id := serviceWithLogs(t, c, srv, 700)
 	ctx, p := t.Context(), srv.ProjectID
 	first, err := c.Services.ListLogs(ctx, p, id, nil)
@@ -298,8 +299,8 @@ func TestListLogsResumesFromCursor(t *testing.T) {
 // entries besides its startup lines.
 func newLoggedService(t *testing.T, n int, opts ...dbcloudtest.Option) (*dbcloudtest.Server, *dbcloud.Client, string) {
 	t.Helper()
-	c, srv := newFake(t, opts)
-	svc := createReady(t, c, srv.ProjectID, "orders")
+	c, srv := fixture.NewFake(t, opts)
+	svc := fixture.CreateReady(t, c, srv.ProjectID, "orders")
 	if err := srv.SeedLogs(svc.ServiceID, n); err != nil {
 		t.Fatal(err)
 	}

@@ -7,13 +7,14 @@ import (
 
 	"github.com/dbcloud/dbcloud-go"
 	"github.com/dbcloud/dbcloud-go/dbcloudtest"
+	"github.com/dbcloud/dbcloud-go/internal/testkit/fixture"
 )
 
 // With makes a client of the same credentials and options, with more on
 // top: the new one recovers creates where the first does not, and the
 // first is unchanged.
 func TestClientWith(t *testing.T) {
-	c, srv := newFake(t, nil, dbcloud.WithProjectID("proj-fake"), dbcloud.WithReadOnly())
+	c, srv := fixture.NewFake(t, nil, dbcloud.WithProjectID("proj-fake"), dbcloud.WithReadOnly())
 	rc, err := c.With(dbcloud.WithCreateRecovery(), dbcloud.WithCreateSettle(10*time.Millisecond))
 	if err != nil {
 		t.Fatal(err)
@@ -32,7 +33,7 @@ func TestClientWith(t *testing.T) {
 		t.Error("With refused no invalid option")
 	}
 	srv.InjectFault(dbcloudtest.Fault{Method: "POST", Path: "/projects/*/services", Drop: true, AfterHandling: true})
-	rc2, _ := srv.Client(tinyRetries).With(dbcloud.WithCreateRecovery(), dbcloud.WithCreateSettle(10*time.Millisecond))
+	rc2, _ := srv.Client(fixture.TinyRetries).With(dbcloud.WithCreateRecovery(), dbcloud.WithCreateSettle(10*time.Millisecond))
 	svc, err := rc2.Services.Create(t.Context(), srv.ProjectID, &dbcloud.CreateServiceRequest{Name: "orders"})
 	if err != nil || svc.InitialPassword == "" || len(srv.Services()) != 1 {
 		t.Errorf("a create whose answer was lost, on a client With recovery: %v, %v", svc, err)

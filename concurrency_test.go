@@ -14,13 +14,14 @@ import (
 
 	"github.com/dbcloud/dbcloud-go"
 	"github.com/dbcloud/dbcloud-go/dbcloudtest"
+	"github.com/dbcloud/dbcloud-go/internal/testkit/fixture"
 )
 
 // workload runs every operation once, with log reads and waits, as one
 // goroutine of a fleet controller would. Any error fails it.
 func workload(ctx context.Context, c *dbcloud.Client, p string, w int) error {
 	s, rs := c.Services, c.ReplicaSets
-	wait := []dbcloud.WaitOption{fastPolls, dbcloud.WithWaitTimeout(time.Minute)}
+	wait := []dbcloud.WaitOption{fixture.FastPolls, dbcloud.WithWaitTimeout(time.Minute)}
 	step := func(what string, err error) error {
 		if err != nil {
 			return fmt.Errorf("worker %d: %s: %w", w, what, err)

@@ -111,26 +111,26 @@ func (e *APIError) Error() string {
 	return b.String()
 }
 
+// statusSentinels are the sentinels of one status code each, keyed by the
+// code: Is looks up its own status, never the caller's target, which may be
+// of a type that cannot be a map key. ErrServer, of any 5xx, is Is's own.
+var statusSentinels = map[int]error{
+	http.StatusBadRequest:      ErrBadRequest,
+	http.StatusUnauthorized:    ErrUnauthorized,
+	http.StatusForbidden:       ErrForbidden,
+	http.StatusNotFound:        ErrNotFound,
+	http.StatusConflict:        ErrConflict,
+	http.StatusTooManyRequests: ErrRateLimited,
+}
+
 // Is reports whether target is the sentinel of e's status code, so that
 // errors.Is(err, ErrNotFound) works through any wrapping.
 func (e *APIError) Is(target error) bool {
-	switch target {
-	case ErrBadRequest:
-		return e.StatusCode == http.StatusBadRequest
-	case ErrUnauthorized:
-		return e.StatusCode == http.StatusUnauthorized
-	case ErrForbidden:
-		return e.StatusCode == http.StatusForbidden
-	case ErrNotFound:
-		return e.StatusCode == http.StatusNotFound
-	case ErrConflict:
-		return e.StatusCode == http.StatusConflict
-	case ErrRateLimited:
-		return e.StatusCode == http.StatusTooManyRequests
-	case ErrServer:
+	if target == ErrServer {
 		return e.StatusCode >= 500 && e.StatusCode <= 599
 	}
-	return false
+	sentinel, ok := statusSentinels[e.StatusCode]
+	return ok && target == sentinel
 }
 
 // ResponseError is a 2xx response whose body the SDK could not use: malformed

@@ -15,6 +15,7 @@ import (
 
 	"github.com/dbcloud/dbcloud-go"
 	"github.com/dbcloud/dbcloud-go/dbcloudtest"
+	"github.com/dbcloud/dbcloud-go/internal/testkit/fixture"
 )
 
 // matrixKind is one kind of request of the retry rule.
@@ -277,7 +278,7 @@ func runCell(t *testing.T, row matrixRow, times, k int, kind matrixKind) string 
 		t.Fatal(err)
 	}
 	defer setup.CloseIdleConnections()
-	svc := createReady(t, setup, srv.ProjectID, "existing")
+	svc := fixture.CreateReady(t, setup, srv.ProjectID, "existing")
 	setStatus(t, srv, svc.ServiceID, dbcloud.StatusPaused) // so that start succeeds when handled
 	srv.ResetRequests()
 	fault := row.fault

@@ -44,8 +44,7 @@ func TestFollowLogsOutlastsFaults(t *testing.T) {
 		for _, fc := range faults {
 			for _, pos := range positions {
 				t.Run(fc.name+"/"+pos.name, func(t *testing.T) {
-					f := newFollowFixture(t, opts, dbcloud.WithRetryMax(0))
-					p := f.follow(dbcloud.LogOptions{Since: f.srv.Now()})
+					f, p := followFromNow(t, opts, dbcloud.WithRetryMax(0))
 					f.expectOnly(p, f.add(dbcloud.LogEntry{Timestamp: f.now(), Message: "first"}))
 
 					burst := f.add(numbered(f.now(), "burst ", 1234)...)
@@ -89,8 +88,7 @@ func TestFollowLogsEndsOnClientErrors(t *testing.T) {
 		}, dbcloud.ErrBadRequest, 400},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			f := newFollowFixture(t, nil)
-			p := f.follow(dbcloud.LogOptions{Since: f.srv.Now()})
+			f, p := followFromNow(t, nil)
 			f.expectOnly(p, f.add(dbcloud.LogEntry{Timestamp: f.now(), Message: "first"}))
 			tt.break_(f)
 			entries, errs := p.end()

@@ -14,6 +14,7 @@ import (
 
 	"github.com/dbcloud/dbcloud-go"
 	"github.com/dbcloud/dbcloud-go/dbcloudtest"
+	"github.com/dbcloud/dbcloud-go/internal/testkit/fixture"
 	"github.com/google/go-cmp/cmp"
 	"github.com/jarcoal/httpmock"
 )
@@ -23,8 +24,7 @@ import (
 // and the middle one read again.
 func TestFollowLogsBurstBetweenPolls(t *testing.T) {
 	forBothSinceModes(t, func(t *testing.T, opts []dbcloudtest.Option) {
-		f := newFollowFixture(t, opts)
-		p := f.follow(dbcloud.LogOptions{Since: f.srv.Now()})
+		f, p := followFromNow(t, opts)
 		f.expectOnly(p, f.add(dbcloud.LogEntry{Timestamp: f.now(), Message: "first"}))
 
 		// The follow is suspended in its poll, yielding the sentinel: the
@@ -77,13 +77,11 @@ func TestFollowLogsSameInstant(t *testing.T) {
 	}
 	forBothSinceModes(t, func(t *testing.T, opts []dbcloudtest.Option) {
 		t.Run("one poll", func(t *testing.T) {
-			f := newFollowFixture(t, opts)
-			p := f.follow(dbcloud.LogOptions{Since: f.srv.Now()})
+			f, p := followFromNow(t, opts)
 			f.expectOnly(p, f.add(fifty(f.now(), "")...))
 		})
 		t.Run("straddling a page boundary", func(t *testing.T) {
-			f := newFollowFixture(t, opts)
-			p := f.follow(dbcloud.LogOptions{Since: f.srv.Now()})
+			f, p := followFromNow(t, opts)
 			f.expectOnly(p, f.add(dbcloud.LogEntry{Timestamp: f.now(), Message: "first"}))
 			// Newest first, the first page holds the 480 newer lines and 20
 			// of the fifty; the second, the other 30 and the sentinel.
@@ -92,8 +90,7 @@ func TestFollowLogsSameInstant(t *testing.T) {
 			f.expectOnly(p, want)
 		})
 		t.Run("the same instant in a later poll", func(t *testing.T) {
-			f := newFollowFixture(t, opts)
-			p := f.follow(dbcloud.LogOptions{Since: f.srv.Now()})
+			f, p := followFromNow(t, opts)
 			at := f.now()
 			lines := fifty(at, "")
 			want := f.add(lines[:30]...)
@@ -105,8 +102,7 @@ func TestFollowLogsSameInstant(t *testing.T) {
 			f.expectOnly(p, f.add(lines[30:]...))
 		})
 		t.Run("the same instant while a poll is yielding", func(t *testing.T) {
-			f := newFollowFixture(t, opts)
-			p := f.follow(dbcloud.LogOptions{Since: f.srv.Now()})
+			f, p := followFromNow(t, opts)
 			at := f.now()
 			lines := fifty(at, "")
 			want := f.add(lines[:25]...)
@@ -118,8 +114,7 @@ func TestFollowLogsSameInstant(t *testing.T) {
 			}
 		})
 		t.Run("more than a page at one instant", func(t *testing.T) {
-			f := newFollowFixture(t, opts)
-			p := f.follow(dbcloud.LogOptions{Since: f.srv.Now()})
+			f, p := followFromNow(t, opts)
 			at := f.now()
 			var lines []dbcloud.LogEntry
 			for i := range 24 {
@@ -407,12 +402,20 @@ func newFollowFixture(t *testing.T, opts []dbcloudtest.Option, extra ...dbcloud.
 	return f
 }
 
+// followFromNow is newFollowFixture and a follow of its service since the
+// fake's current time, before any line the test adds.
+func followFromNow(t *testing.T, opts []dbcloudtest.Option, extra ...dbcloud.Option) (*followFixture, *puller) {
+	t.Helper()
+	f := newFollowFixture(t, opts, extra...)
+	return f, f.follow(dbcloud.LogOptions{Since: f.srv.Now()})
+}
+
 // newFollowFixtureAtCreation is newFollowFixture with the clock left at the
 // service's creation, followEpoch.
 func newFollowFixtureAtCreation(t *testing.T, opts []dbcloudtest.Option, extra ...dbcloud.Option) *followFixture {
 	t.Helper()
-	c, srv := newFake(t, append([]dbcloudtest.Option{dbcloudtest.WithStartTime(followEpoch)}, opts...), extra...)
-	svc := createReady(t, c, srv.ProjectID, "db")
+	c, srv := fixture.NewFake(t, append([]dbcloudtest.Option{dbcloudtest.WithStartTime(followEpoch)}, opts...), extra...)
+	svc := fixture.CreateReady(t, c, srv.ProjectID, "db")
 	return &followFixture{t: t, c: c, srv: srv, project: srv.ProjectID, service: svc.ServiceID}
 }
 

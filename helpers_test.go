@@ -1,14 +1,13 @@
 package dbcloud_test
 
 import (
-	"context"
 	"net/http"
 	"net/http/httptest"
 	"testing"
-	"time"
 
 	"github.com/dbcloud/dbcloud-go"
 	"github.com/dbcloud/dbcloud-go/dbcloudtest"
+	"github.com/dbcloud/dbcloud-go/internal/testkit/fixture"
 	"github.com/jarcoal/httpmock"
 )
 
@@ -32,19 +31,6 @@ func mockClient(t *testing.T, opts ...dbcloud.Option) (*dbcloud.Client, *httpmoc
 const serviceJSON = `{"service_id":"s1","project_id":"p1","name":"db","region_code":"us-east-1",` +
 	`"service_type":"POSTGRES","status":"READY","created":"2026-01-02T03:04:05Z","resources":[]}`
 
-// tinyRetries makes a client of the fake retry after a millisecond or two.
-var tinyRetries = dbcloud.WithRetryWait(time.Millisecond, 2*time.Millisecond)
-
-// newFake starts a dbcloudtest server configured by opts and returns it
-// with a client of it (tinyRetries, then extra). The server, and with it
-// every connection of its clients, closes with the test.
-func newFake(t testing.TB, opts []dbcloudtest.Option, extra ...dbcloud.Option) (*dbcloud.Client, *dbcloudtest.Server) {
-	t.Helper()
-	srv := dbcloudtest.NewServer(opts...)
-	t.Cleanup(srv.Close)
-	return srv.Client(append([]dbcloud.Option{tinyRetries}, extra...)...), srv
-}
-
 // statusResponder answers code with an API error body naming it.
 func statusResponder(code int) httpmock.Responder {
 	return httpmock.NewStringResponder(code, `{"code":"X","message":"status `+http.StatusText(code)+`"}`)
@@ -60,13 +46,13 @@ func setStatus(t testing.TB, srv *dbcloudtest.Server, serviceID string, status d
 }
 
 // clientBehind serves h, a handler in front of srv.Handler(), with httptest
-// and returns a client of it (tinyRetries, then extra). The httptest server
-// and its connections close with the test, before srv does when srv was
-// started first (newFake).
+// and returns a client of it (fixture.TinyRetries, then extra). The
+// httptest server and its connections close with the test, before srv does
+// when srv was started first (fixture.NewFake).
 func clientBehind(t testing.TB, srv *dbcloudtest.Server, h http.Handler, extra ...dbcloud.Option) *dbcloud.Client {
 	t.Helper()
 	ts := httptest.NewServer(h)
-	c := srv.Client(append([]dbcloud.Option{tinyRetries, dbcloud.WithBaseURL(ts.URL + "/v1")}, extra...)...)
+	c := srv.Client(append([]dbcloud.Option{fixture.TinyRetries, dbcloud.WithBaseURL(ts.URL + "/v1")}, extra...)...)
 	t.Cleanup(func() {
 		c.CloseIdleConnections()
 		ts.CloseClientConnections()
@@ -75,34 +61,10 @@ func clientBehind(t testing.TB, srv *dbcloudtest.Server, h http.Handler, extra .
 	return c
 }
 
-// fastPolls makes waits poll every millisecond or two.
-var fastPolls = dbcloud.WithPollInterval(time.Millisecond, 2*time.Millisecond)
-
-// createService creates a service named name, failing the test if it cannot.
-func createService(t testing.TB, c *dbcloud.Client, project, name string) *dbcloud.Service {
-	t.Helper()
-	svc, err := c.Services.Create(context.Background(), project, &dbcloud.CreateServiceRequest{Name: name})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return svc
-}
-
-// createReady creates a service on the fake and waits until it is READY.
-func createReady(t testing.TB, c *dbcloud.Client, project, name string) *dbcloud.Service {
-	t.Helper()
-	svc := createService(t, c, project, name)
-	ready, err := c.Services.WaitForReady(context.Background(), project, svc.ServiceID, fastPolls)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return ready
-}
-
 // newOrdersService starts a dbcloudtest server configured by opts, closed
 // with the test, and creates a service "orders" on it with a client of it.
 func newOrdersService(t *testing.T, opts ...dbcloudtest.Option) (*dbcloudtest.Server, *dbcloud.Client, *dbcloud.Service) {
 	t.Helper()
-	c, srv := newFake(t, opts)
-	return srv, c, createService(t, c, srv.ProjectID, "orders")
+	c, srv := fixture.NewFake(t, opts)
+	return srv, c, fixture.CreateService(t, c, srv.ProjectID, "orders")
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/dbcloud/dbcloud-go"
 	"github.com/dbcloud/dbcloud-go/dbcloudtest"
+	"github.com/dbcloud/dbcloud-go/internal/testkit/fixture"
 )
 
 // The SDK's own steps never go through the public methods, so an option
@@ -67,8 +68,8 @@ func (o *valueObserver) EndCall(context.Context, dbcloud.CallInfo, dbcloud.CallR
 // under context.Background().
 func TestLoneWaitReadsCarryTheCallersValues(t *testing.T) {
 	obs := &valueObserver{seen: map[string][]any{}}
-	c, srv := newFake(t, nil, dbcloud.WithObserver(obs), dbcloud.WithDefaultPollInterval(time.Millisecond, time.Millisecond))
-	svc := createReady(t, c, srv.ProjectID, "orders")
+	c, srv := fixture.NewFake(t, nil, dbcloud.WithObserver(obs), dbcloud.WithDefaultPollInterval(time.Millisecond, time.Millisecond))
+	svc := fixture.CreateReady(t, c, srv.ProjectID, "orders")
 	setStatus(t, srv, svc.ServiceID, dbcloud.StatusConfiguring)
 	obs.mu.Lock()
 	clear(obs.seen)
@@ -101,9 +102,9 @@ func TestLoneWaitReadsCarryTheCallersValues(t *testing.T) {
 // reports true, and it is not context.DeadlineExceeded (the caller's
 // deadline has not passed).
 func TestAttemptTimeoutHasAnIdentity(t *testing.T) {
-	_, srv := newFake(t, nil)
+	_, srv := fixture.NewFake(t, nil)
 	srv.InjectFault(dbcloudtest.Fault{Method: "GET", Path: servicesPattern + "/*", Delay: time.Minute, Times: 10})
-	c := srv.Client(dbcloud.WithAttemptTimeout(100*time.Millisecond), dbcloud.WithRetryMax(1), tinyRetries)
+	c := srv.Client(dbcloud.WithAttemptTimeout(100*time.Millisecond), dbcloud.WithRetryMax(1), fixture.TinyRetries)
 	_, err := c.Services.Get(t.Context(), srv.ProjectID, "svc-held")
 	var netErr net.Error
 	switch {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/dbcloud/dbcloud-go"
+	"github.com/dbcloud/dbcloud-go/internal/testkit/fixture"
 	"github.com/google/go-cmp/cmp"
 	"github.com/jarcoal/httpmock"
 )
@@ -81,10 +82,10 @@ func TestObserverSeesCallsAndAttempts(t *testing.T) {
 // template that holds no id.
 func TestEveryOperationHasACallInfo(t *testing.T) {
 	rec := &callRecorder{}
-	c, srv := newFake(t, nil, dbcloud.WithObserver(rec))
+	c, srv := fixture.NewFake(t, nil, dbcloud.WithObserver(rec))
 	p := srv.ProjectID
 	ctx := t.Context()
-	svc := createReady(t, c, p, "observed")
+	svc := fixture.CreateReady(t, c, p, "observed")
 	id := svc.ServiceID
 	set, err := c.ReplicaSets.Create(ctx, p, id, &dbcloud.CreateReplicaSetRequest{Name: "r", Nodes: 1, CPUMillis: 1000, MemoryGBs: 4})
 	if err != nil {

@@ -15,14 +15,8 @@ import (
 // statuses of both kinds in one option and stops each kind of wait on its
 // own.
 func TestWaitProgressAndStopOn(t *testing.T) {
-	srv := dbcloudtest.NewServer(dbcloudtest.WithStep(time.Minute))
-	defer srv.Close()
-	c, p := srv.Client(), srv.ProjectID
-	ctx := t.Context()
-	svc, err := c.Services.Create(ctx, p, &dbcloud.CreateServiceRequest{Name: "orders"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv, c, svc := newOrdersService(t, dbcloudtest.WithStep(time.Minute))
+	ctx, p := t.Context(), srv.ProjectID
 	var seen []dbcloud.WaitProgress
 	var plain []string
 	opts := []dbcloud.WaitOption{

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/dbcloud/dbcloud-go"
-	"github.com/dbcloud/dbcloud-go/dbcloudtest"
+	"github.com/dbcloud/dbcloud-go/internal/testkit/fixture"
 	"github.com/jarcoal/httpmock"
 )
 
@@ -117,31 +117,18 @@ func TestReadOnlyRefusesEveryChange(t *testing.T) {
 	}
 }
 
-// newFakeWithSet starts a fake with a READY service "db" and a replica set
-// "r" of it, and returns a client of the fake with both.
-func newFakeWithSet(t *testing.T) (*dbcloud.Client, *dbcloudtest.Server, *dbcloud.Service, *dbcloud.ReadReplicaSet) {
-	t.Helper()
-	c, srv := newFake(t, nil)
-	svc := createReady(t, c, srv.ProjectID, "db")
-	set, err := c.ReplicaSets.Create(t.Context(), srv.ProjectID, svc.ServiceID, &dbcloud.CreateReplicaSetRequest{Name: "r", Nodes: 1, CPUMillis: 500, MemoryGBs: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c, srv, svc, set
-}
-
 // Reads, logs and waits of a read-only client work as before, end to end.
 func TestReadOnlyReadsWork(t *testing.T) {
-	rw, srv, svc, set := newFakeWithSet(t)
+	rw, srv, svc, set := fixture.NewFakeWithSet(t)
 	ctx, p := t.Context(), srv.ProjectID
-	ro := srv.Client(tinyRetries, dbcloud.WithReadOnly())
+	ro := srv.Client(fixture.TinyRetries, dbcloud.WithReadOnly())
 	if list, err := ro.Services.List(ctx, p); err != nil || len(list) != 1 {
 		t.Errorf("List: %d, %v", len(list), err)
 	}
 	if _, err := ro.Services.Get(ctx, p, svc.ServiceID); err != nil {
 		t.Errorf("Get: %v", err)
 	}
-	if _, err := ro.Services.WaitForReady(ctx, p, svc.ServiceID, fastPolls); err != nil {
+	if _, err := ro.Services.WaitForReady(ctx, p, svc.ServiceID, fixture.FastPolls); err != nil {
 		t.Errorf("WaitForReady: %v", err)
 	}
 	if _, err := ro.Services.ListLogs(ctx, p, svc.ServiceID, nil); err != nil {
@@ -152,7 +139,7 @@ func TestReadOnlyReadsWork(t *testing.T) {
 			t.Errorf("AllLogs: %v", err)
 		}
 	}
-	if _, err := ro.ReplicaSets.WaitForActive(ctx, p, svc.ServiceID, set.ID, fastPolls); err != nil {
+	if _, err := ro.ReplicaSets.WaitForActive(ctx, p, svc.ServiceID, set.ID, fixture.FastPolls); err != nil {
 		t.Errorf("WaitForActive: %v", err)
 	}
 	if _, err := ro.Services.Stop(ctx, p, svc.ServiceID); !errors.Is(err, dbcloud.ErrReadOnly) {

@@ -22,6 +22,7 @@ import (
 
 	"github.com/dbcloud/dbcloud-go"
 	"github.com/dbcloud/dbcloud-go/dbcloudtest"
+	"github.com/dbcloud/dbcloud-go/internal/testkit/fixture"
 	"github.com/jarcoal/httpmock"
 )
 
@@ -33,7 +34,7 @@ const servicesPattern = "/projects/*/services"
 func recoveryClient(t *testing.T, wrap func(http.Handler) http.Handler, opts ...dbcloud.Option) (*dbcloud.Client, *dbcloudtest.Server) {
 	t.Helper()
 	all := append([]dbcloud.Option{dbcloud.WithCreateRecovery(), dbcloud.WithCreateSettle(20 * time.Millisecond)}, opts...)
-	c, srv := newFake(t, nil, all...)
+	c, srv := fixture.NewFake(t, nil, all...)
 	if wrap != nil {
 		c = clientBehind(t, srv, wrap(srv.Handler()), all...)
 	}
@@ -74,7 +75,7 @@ func TestCreateRecoveryResolvesEachFault(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			c, srv := recoveryClient(t, nil)
 			project := srv.ProjectID
-			createReady(t, c, project, "other") // a service that is not this create's
+			fixture.CreateReady(t, c, project, "other") // a service that is not this create's
 			srv.ResetRequests()
 			f := tt.fault
 			f.Method, f.Path = "POST", servicesPattern
@@ -109,8 +110,8 @@ func TestCreateRecoveryResolvesEachFault(t *testing.T) {
 func TestForkRecovery(t *testing.T) {
 	c, srv := recoveryClient(t, nil)
 	project := srv.ProjectID
-	parent := createReady(t, c, project, "db")
-	twin := createReady(t, c, project, "twin")
+	parent := fixture.CreateReady(t, c, project, "db")
+	twin := fixture.CreateReady(t, c, project, "twin")
 	if _, err := c.Services.Fork(t.Context(), project, twin.ServiceID, &dbcloud.ForkServiceRequest{Strategy: dbcloud.ForkNow, Name: "db-fork"}); err != nil {
 		t.Fatal(err)
 	}
@@ -130,7 +131,7 @@ func TestForkRecovery(t *testing.T) {
 func TestReplicaSetCreateRecovery(t *testing.T) {
 	c, srv := recoveryClient(t, nil)
 	project := srv.ProjectID
-	svc := createReady(t, c, project, "db")
+	svc := fixture.CreateReady(t, c, project, "db")
 	req := &dbcloud.CreateReplicaSetRequest{Name: "reads", Nodes: 2, CPUMillis: 500, MemoryGBs: 2}
 	for _, f := range []dbcloudtest.Fault{{Drop: true, AfterHandling: true}, {Drop: true}} {
 		f.Method, f.Path = "POST", servicesPattern+"/*/replicaSets"
@@ -142,7 +143,7 @@ func TestReplicaSetCreateRecovery(t *testing.T) {
 		if err := c.ReplicaSets.Delete(t.Context(), project, svc.ServiceID, set.ID); err != nil {
 			t.Fatal(err)
 		}
-		if err := c.ReplicaSets.WaitForDeleted(t.Context(), project, svc.ServiceID, set.ID, fastPolls); err != nil {
+		if err := c.ReplicaSets.WaitForDeleted(t.Context(), project, svc.ServiceID, set.ID, fixture.FastPolls); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -342,7 +343,7 @@ func TestCreateRecoveryListsOnlyWhenAsked(t *testing.T) {
 		}
 	}
 
-	plain, srv := newFake(t, nil)
+	plain, srv := fixture.NewFake(t, nil)
 	if _, err := plain.Services.Create(t.Context(), srv.ProjectID, &dbcloud.CreateServiceRequest{Name: "orders"}); err != nil {
 		t.Fatal(err)
 	}
@@ -599,7 +600,7 @@ func TestMaybeCreatedChainHoldsTheCreatesCauseOnly(t *testing.T) {
 		<-r.Context().Done()                               // ...and this one is held
 	}))
 	t.Cleanup(func() { ts.CloseClientConnections(); ts.Close() })
-	c := srv.Client(tinyRetries, dbcloud.WithBaseURL(ts.URL+"/v1"), dbcloud.WithCreateRecovery(),
+	c := srv.Client(fixture.TinyRetries, dbcloud.WithBaseURL(ts.URL+"/v1"), dbcloud.WithCreateRecovery(),
 		dbcloud.WithCreateSettle(10*time.Millisecond), dbcloud.WithAttemptTimeout(200*time.Millisecond), dbcloud.WithRetryMax(1))
 	_, err := c.Services.Create(t.Context(), srv.ProjectID, &dbcloud.CreateServiceRequest{Name: "orders"})
 	maybe, ok := errors.AsType[*dbcloud.MaybeCreatedError](err)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/dbcloud/dbcloud-go"
 	"github.com/dbcloud/dbcloud-go/dbcloudtest"
+	"github.com/dbcloud/dbcloud-go/internal/testkit/fixture"
 	"github.com/jarcoal/httpmock"
 )
 
@@ -26,7 +27,7 @@ func TestNoSecretAnywhere(t *testing.T) {
 	const newPassword = "Upd4ted-Pa55word-quux"
 	var logs bytes.Buffer
 	logger := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	c, srv := newFake(t, nil, dbcloud.WithLogger(logger))
+	c, srv := fixture.NewFake(t, nil, dbcloud.WithLogger(logger))
 	ctx, p := t.Context(), srv.ProjectID
 	var returned []any
 	keep := func(v any, err error) {
@@ -44,7 +45,7 @@ func TestNoSecretAnywhere(t *testing.T) {
 	}
 	keep(svc, nil)
 	id := svc.ServiceID
-	keep(c.Services.WaitForReady(ctx, p, id, fastPolls))
+	keep(c.Services.WaitForReady(ctx, p, id, fixture.FastPolls))
 	fork, err := c.Services.Fork(ctx, p, id, &dbcloud.ForkServiceRequest{Strategy: dbcloud.ForkNow})
 	if err != nil {
 		t.Fatal(err)
@@ -72,29 +73,29 @@ func TestNoSecretAnywhere(t *testing.T) {
 	keep(nil, c.Services.DetachFromVPC(ctx, p, id, "42"))
 	keep(nil, c.Services.SetEnvironment(ctx, p, id, dbcloud.EnvironmentProd))
 	keep(c.Services.Resize(ctx, p, id, &dbcloud.ResizeRequest{CPUMillis: 1000, MemoryGBs: 4}))
-	keep(c.Services.WaitForReady(ctx, p, id, fastPolls))
+	keep(c.Services.WaitForReady(ctx, p, id, fixture.FastPolls))
 	keep(c.Services.SetHA(ctx, p, id, &dbcloud.SetHARequest{ReplicaCount: new(1)}))
-	keep(c.Services.WaitForReady(ctx, p, id, fastPolls))
+	keep(c.Services.WaitForReady(ctx, p, id, fixture.FastPolls))
 	keep(c.Services.ListLogs(ctx, p, id, nil))
 	for e, err := range c.Services.AllLogs(ctx, p, id, nil) {
 		keep(e, err)
 	}
 	set, err := c.ReplicaSets.Create(ctx, p, id, &dbcloud.CreateReplicaSetRequest{Name: "r", Nodes: 1, CPUMillis: 500, MemoryGBs: 2})
 	keep(set, err)
-	keep(c.ReplicaSets.WaitForActive(ctx, p, id, set.ID, fastPolls))
+	keep(c.ReplicaSets.WaitForActive(ctx, p, id, set.ID, fixture.FastPolls))
 	keep(c.ReplicaSets.List(ctx, p, id))
 	keep(nil, c.ReplicaSets.Resize(ctx, p, id, set.ID, &dbcloud.ResizeRequest{CPUMillis: 1000, MemoryGBs: 4}))
 	keep(nil, c.ReplicaSets.EnablePooler(ctx, p, id, set.ID))
 	keep(nil, c.ReplicaSets.DisablePooler(ctx, p, id, set.ID))
 	keep(nil, c.ReplicaSets.SetEnvironment(ctx, p, id, set.ID, dbcloud.EnvironmentDev))
 	keep(nil, c.ReplicaSets.Delete(ctx, p, id, set.ID))
-	keep(nil, c.ReplicaSets.WaitForDeleted(ctx, p, id, set.ID, fastPolls))
+	keep(nil, c.ReplicaSets.WaitForDeleted(ctx, p, id, set.ID, fixture.FastPolls))
 	keep(c.Services.Stop(ctx, p, id)) // reset, then retried
-	keep(c.Services.WaitForStatus(ctx, p, id, dbcloud.StatusPaused, fastPolls))
+	keep(c.Services.WaitForStatus(ctx, p, id, dbcloud.StatusPaused, fixture.FastPolls))
 	keep(c.Services.Start(ctx, p, id))
 	keep(c.Services.Get(ctx, p, "no-such-service"))
 	keep(nil, c.Services.Delete(ctx, p, id))
-	keep(nil, c.Services.WaitForDeleted(ctx, p, id, fastPolls))
+	keep(nil, c.Services.WaitForDeleted(ctx, p, id, fixture.FastPolls))
 	keep(c, nil)
 
 	errCount := 0
@@ -117,7 +118,7 @@ func TestNoSecretAnywhere(t *testing.T) {
 // Ids holding "/", "..", "?", "#", "%" or spaces stay one path segment: the
 // server sees them escaped and answers 404, never another route.
 func TestIDsCannotChangeTheRoute(t *testing.T) {
-	c, srv, svc, set := newFakeWithSet(t)
+	c, srv, svc, set := fixture.NewFakeWithSet(t)
 	ctx, p := t.Context(), srv.ProjectID
 	id := svc.ServiceID
 	srv.ResetRequests()

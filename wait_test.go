@@ -14,6 +14,7 @@ import (
 
 	"github.com/dbcloud/dbcloud-go"
 	"github.com/dbcloud/dbcloud-go/dbcloudtest"
+	"github.com/dbcloud/dbcloud-go/internal/testkit/fixture"
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/jarcoal/httpmock"
@@ -24,19 +25,25 @@ const servicePattern = "/projects/*/services/*"
 // stepper returns a fake whose statuses move one step each time the wait
 // reports progress: every poll sees the next status, with no sleeping.
 func stepper(t *testing.T, extra ...dbcloudtest.Option) (*dbcloud.Client, *dbcloudtest.Server) {
-	return newFake(t, append([]dbcloudtest.Option{dbcloudtest.WithStartTime(time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)), dbcloudtest.WithStep(time.Minute)}, extra...))
+	return fixture.NewFake(t, append([]dbcloudtest.Option{dbcloudtest.WithStartTime(time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)), dbcloudtest.WithStep(time.Minute)}, extra...))
+}
+
+// recordAndAdvance is a WithProgress that appends each status the wait
+// sees to seen, then moves srv's clock by step: each poll sees the clock a
+// step later than the last, with no sleeping.
+func recordAndAdvance(srv *dbcloudtest.Server, step time.Duration, seen *[]string) dbcloud.WaitOption {
+	return dbcloud.WithProgress(func(p dbcloud.WaitProgress) {
+		*seen = append(*seen, fmt.Sprint(p.Status))
+		srv.Advance(step)
+	})
 }
 
 func TestWaitForReadySeesEveryStatus(t *testing.T) {
 	c, srv := stepper(t)
 	ctx, p := t.Context(), srv.ProjectID
-	svc := createService(t, c, p, "db")
+	svc := fixture.CreateService(t, c, p, "db")
 	var seen []string
-	got, err := c.Services.WaitForReady(ctx, p, svc.ServiceID, fastPolls, dbcloud.WithProgress(func(p dbcloud.WaitProgress) {
-		s := fmt.Sprint(p.Status)
-		seen = append(seen, s)
-		srv.Advance(time.Minute)
-	}))
+	got, err := c.Services.WaitForReady(ctx, p, svc.ServiceID, fixture.FastPolls, recordAndAdvance(srv, time.Minute, &seen))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,8 +61,8 @@ func TestWaitForReadySeesEveryStatus(t *testing.T) {
 // The first check is immediate: a READY service returns at once even with an
 // hour between polls.
 func TestWaitFirstCheckIsImmediate(t *testing.T) {
-	c, srv := newFake(t, nil)
-	svc := createReady(t, c, srv.ProjectID, "db")
+	c, srv := fixture.NewFake(t, nil)
+	svc := fixture.CreateReady(t, c, srv.ProjectID, "db")
 	srv.ResetRequests()
 	start := time.Now()
 	if _, err := c.Services.WaitForReady(t.Context(), srv.ProjectID, svc.ServiceID, dbcloud.WithPollInterval(time.Hour, time.Hour)); err != nil {
@@ -73,7 +80,7 @@ func TestWaitFirstCheckIsImmediate(t *testing.T) {
 
 func TestWaitTimeout(t *testing.T) {
 	c, srv := stepper(t) // the clock never moves: the service stays QUEUED
-	svc := createService(t, c, srv.ProjectID, "db")
+	svc := fixture.CreateService(t, c, srv.ProjectID, "db")
 	check := func(t *testing.T, err error) {
 		t.Helper()
 		assertWaitTimedOut(t, err, dbcloud.WaitError{Resource: "service", ID: svc.ServiceID, Name: "db", Want: "READY", LastStatus: "QUEUED"})
@@ -92,24 +99,24 @@ func TestWaitTimeout(t *testing.T) {
 	// hold it back for a good part of a second.
 	t.Run("WithWaitTimeout", func(t *testing.T) {
 		t.Parallel()
-		_, err := c.Services.WaitForReady(t.Context(), srv.ProjectID, svc.ServiceID, fastPolls, dbcloud.WithWaitTimeout(2*time.Second))
+		_, err := c.Services.WaitForReady(t.Context(), srv.ProjectID, svc.ServiceID, fixture.FastPolls, dbcloud.WithWaitTimeout(2*time.Second))
 		check(t, err)
 	})
 	t.Run("context deadline", func(t *testing.T) {
 		t.Parallel()
 		ctx, cancel := context.WithTimeout(t.Context(), 2*time.Second)
 		defer cancel()
-		_, err := c.Services.WaitForReady(ctx, srv.ProjectID, svc.ServiceID, fastPolls)
+		_, err := c.Services.WaitForReady(ctx, srv.ProjectID, svc.ServiceID, fixture.FastPolls)
 		check(t, err)
 	})
 }
 
 func TestWaitEndsAtOnceWhenItCannotSucceed(t *testing.T) {
-	c, srv := newFake(t, nil)
+	c, srv := fixture.NewFake(t, nil)
 	ctx, p := t.Context(), srv.ProjectID
 	slow := dbcloud.WithPollInterval(time.Hour, time.Hour) // a second poll would hang the test
-	svc := createReady(t, c, p, "db")
-	other := createReady(t, c, p, "other")
+	svc := fixture.CreateReady(t, c, p, "db")
+	other := fixture.CreateReady(t, c, p, "other")
 
 	t.Run("gone", func(t *testing.T) {
 		_, err := c.Services.WaitForStatus(ctx, p, "no-such-service", dbcloud.StatusReady, slow)
@@ -204,7 +211,7 @@ func TestWaitPollsThroughTransientFailures(t *testing.T) {
 		Then(httpmock.NewStringResponder(502, "<html>")).
 		Then(httpmock.NewStringResponder(200, serviceJSON)))
 	var seen []string
-	svc, err := c.Services.WaitForReady(t.Context(), "p1", "s1", fastPolls, dbcloud.WithProgress(func(p dbcloud.WaitProgress) { seen = append(seen, fmt.Sprint(p.Status)) }))
+	svc, err := c.Services.WaitForReady(t.Context(), "p1", "s1", fixture.FastPolls, dbcloud.WithProgress(func(p dbcloud.WaitProgress) { seen = append(seen, fmt.Sprint(p.Status)) }))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -232,7 +239,7 @@ func TestWaitCutShortKeepsLastFailure(t *testing.T) {
 		}
 		return httpmock.NewStringResponse(503, `{"message":"maintenance `+strconv.Itoa(calls)+`"}`), nil
 	})
-	_, err := c.Services.WaitForReady(ctx, "p1", "s1", fastPolls)
+	_, err := c.Services.WaitForReady(ctx, "p1", "s1", fixture.FastPolls)
 	if !errors.Is(err, context.Canceled) || !errors.Is(err, dbcloud.ErrServer) || !strings.Contains(err.Error(), "maintenance 2") {
 		t.Fatalf("err = %v, want the cancellation and the 503 of the last whole poll", err)
 	}
@@ -242,33 +249,29 @@ func TestWaitForDeleted(t *testing.T) {
 	c, srv := stepper(t)
 	ctx, p := t.Context(), srv.ProjectID
 	srv.Advance(time.Hour)
-	svc := createService(t, c, p, "db")
+	svc := fixture.CreateService(t, c, p, "db")
 	srv.Advance(time.Hour) // READY
 	set, err := c.ReplicaSets.Create(ctx, p, svc.ServiceID, &dbcloud.CreateReplicaSetRequest{Name: "r", Nodes: 2, CPUMillis: 500, MemoryGBs: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var seen []string
-	step := dbcloud.WithProgress(func(p dbcloud.WaitProgress) {
-		s := fmt.Sprint(p.Status)
-		seen = append(seen, s)
-		srv.Advance(time.Minute)
-	})
+	step := recordAndAdvance(srv, time.Minute, &seen)
 
-	active, err := c.ReplicaSets.WaitForActive(ctx, p, svc.ServiceID, set.ID, fastPolls, step)
+	active, err := c.ReplicaSets.WaitForActive(ctx, p, svc.ServiceID, set.ID, fixture.FastPolls, step)
 	if err != nil || active.Status != dbcloud.ReplicaSetActive || active.ID != set.ID {
 		t.Fatalf("WaitForActive = %+v, %v", active, err)
 	}
 	if err := c.ReplicaSets.Delete(ctx, p, svc.ServiceID, set.ID); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.ReplicaSets.WaitForDeleted(ctx, p, svc.ServiceID, set.ID, fastPolls, step); err != nil {
+	if err := c.ReplicaSets.WaitForDeleted(ctx, p, svc.ServiceID, set.ID, fixture.FastPolls, step); err != nil {
 		t.Fatal(err)
 	}
 	if err := c.Services.Delete(ctx, p, svc.ServiceID); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.Services.WaitForDeleted(ctx, p, svc.ServiceID, fastPolls, step); err != nil {
+	if err := c.Services.WaitForDeleted(ctx, p, svc.ServiceID, fixture.FastPolls, step); err != nil {
 		t.Fatal(err)
 	}
 	want := []string{"creating", "active", "deleting", "DELETING"}
@@ -276,14 +279,14 @@ func TestWaitForDeleted(t *testing.T) {
 		t.Errorf("progress (-want +got):\n%s", diff)
 	}
 	// A set whose service is gone is gone too.
-	if err := c.ReplicaSets.WaitForDeleted(ctx, p, svc.ServiceID, set.ID, fastPolls); err != nil {
+	if err := c.ReplicaSets.WaitForDeleted(ctx, p, svc.ServiceID, set.ID, fixture.FastPolls); err != nil {
 		t.Errorf("set of a deleted service: %v", err)
 	}
 }
 
 func TestWaitForDeletedAcceptsDELETED(t *testing.T) {
-	c, srv := newFake(t, nil)
-	svc := createReady(t, c, srv.ProjectID, "db")
+	c, srv := fixture.NewFake(t, nil)
+	svc := fixture.CreateReady(t, c, srv.ProjectID, "db")
 	setStatus(t, srv, svc.ServiceID, "DELETED")
 	if err := c.Services.WaitForDeleted(t.Context(), srv.ProjectID, svc.ServiceID, dbcloud.WithPollInterval(time.Hour, time.Hour)); err != nil {
 		t.Fatal(err)
@@ -344,13 +347,9 @@ func liveStepper(t *testing.T, connectDelay time.Duration) (*dbcloud.Client, *db
 func TestServiceWaitForConnectableWaitsOutWarmUp(t *testing.T) {
 	c, srv := liveStepper(t, 30*time.Second)
 	ctx, p := t.Context(), srv.ProjectID
-	svc := createService(t, c, p, "db")
+	svc := fixture.CreateService(t, c, p, "db")
 	var seen []string
-	got, err := c.Services.WaitForConnectable(ctx, p, svc.ServiceID, fastPolls, dbcloud.WithProgress(func(p dbcloud.WaitProgress) {
-		s := fmt.Sprint(p.Status)
-		seen = append(seen, s)
-		srv.Advance(20 * time.Second)
-	}))
+	got, err := c.Services.WaitForConnectable(ctx, p, svc.ServiceID, fixture.FastPolls, recordAndAdvance(srv, 20*time.Second, &seen))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -367,12 +366,12 @@ func TestServiceWaitForConnectableWaitsOutWarmUp(t *testing.T) {
 func TestWaitForConnectableNamesStartingUp(t *testing.T) {
 	c, srv := liveStepper(t, time.Hour)
 	ctx, p := t.Context(), srv.ProjectID
-	svc := createService(t, c, p, "db")
+	svc := fixture.CreateService(t, c, p, "db")
 	srv.Advance(2 * time.Minute) // READY, warming up for an hour
 	waitCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	polls := 0
-	_, err := c.Services.WaitForConnectable(waitCtx, p, svc.ServiceID, fastPolls, dbcloud.WithProgress(func(dbcloud.WaitProgress) {
+	_, err := c.Services.WaitForConnectable(waitCtx, p, svc.ServiceID, fixture.FastPolls, dbcloud.WithProgress(func(dbcloud.WaitProgress) {
 		if polls++; polls == 3 {
 			cancel()
 		}
@@ -391,15 +390,15 @@ func TestWaitForConnectableNamesStartingUp(t *testing.T) {
 
 func TestWaitForConnectableTimesOutBeforeReady(t *testing.T) {
 	c, srv := liveStepper(t, 0) // the clock never moves: QUEUED for ever
-	svc := createService(t, c, srv.ProjectID, "db")
-	_, err := c.Services.WaitForConnectable(t.Context(), srv.ProjectID, svc.ServiceID, fastPolls, dbcloud.WithWaitTimeout(250*time.Millisecond))
+	svc := fixture.CreateService(t, c, srv.ProjectID, "db")
+	_, err := c.Services.WaitForConnectable(t.Context(), srv.ProjectID, svc.ServiceID, fixture.FastPolls, dbcloud.WithWaitTimeout(250*time.Millisecond))
 	assertWaitTimedOut(t, err, dbcloud.WaitError{Resource: "service", ID: svc.ServiceID, Name: "db", Want: "connectable", LastStatus: "QUEUED"})
 }
 
 func TestReplicaSetWaitForConnectable(t *testing.T) {
 	c, srv := liveStepper(t, 30*time.Second)
 	ctx, p := t.Context(), srv.ProjectID
-	svc := createService(t, c, p, "db")
+	svc := fixture.CreateService(t, c, p, "db")
 	srv.Advance(time.Hour)
 	set, err := c.ReplicaSets.Create(ctx, p, svc.ServiceID, &dbcloud.CreateReplicaSetRequest{Name: "r", Nodes: 1, CPUMillis: 500, MemoryGBs: 2})
 	if err != nil {
@@ -409,12 +408,8 @@ func TestReplicaSetWaitForConnectable(t *testing.T) {
 		t.Fatal(err)
 	}
 	var seen []string
-	got, err := c.ReplicaSets.WaitForConnectable(ctx, p, svc.ServiceID, set.ID, fastPolls, dbcloud.WithPoolerCheck(),
-		dbcloud.WithProgress(func(p dbcloud.WaitProgress) {
-			s := fmt.Sprint(p.Status)
-			seen = append(seen, s)
-			srv.Advance(20 * time.Second)
-		}))
+	got, err := c.ReplicaSets.WaitForConnectable(ctx, p, svc.ServiceID, set.ID, fixture.FastPolls, dbcloud.WithPoolerCheck(),
+		recordAndAdvance(srv, 20*time.Second, &seen))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -430,7 +425,7 @@ func TestReplicaSetWaitForConnectable(t *testing.T) {
 	if err := srv.SetReplicaSetStatus(svc.ServiceID, set.ID, "error"); err != nil {
 		t.Fatal(err)
 	}
-	_, err = c.ReplicaSets.WaitForConnectable(ctx, p, svc.ServiceID, set.ID, fastPolls)
+	_, err = c.ReplicaSets.WaitForConnectable(ctx, p, svc.ServiceID, set.ID, fixture.FastPolls)
 	assertWaitErr(t, err, dbcloud.ErrUnexpectedStatus, "error")
 }
 
@@ -449,7 +444,7 @@ func TestWaitForConnectableWithoutEndpoint(t *testing.T) {
 	t.Run("no pooler with WithPoolerCheck", func(t *testing.T) {
 		c, srv := liveStepper(t, 0)
 		p := srv.ProjectID
-		svc := createService(t, c, p, "db")
+		svc := fixture.CreateService(t, c, p, "db")
 		srv.Advance(time.Hour)
 		got, err := c.Services.WaitForConnectable(t.Context(), p, svc.ServiceID, slow, dbcloud.WithPoolerCheck())
 		assertWaitErr(t, err, dbcloud.ErrNoEndpoint, "READY")
@@ -489,7 +484,7 @@ func TestWaitForConnectableSilentDatabase(t *testing.T) {
 	mt.RegisterResponder("GET", serviceURL, httpmock.NewStringResponder(200,
 		strings.Replace(serviceJSON, `"resources":[]`, `"resources":[],"endpoint":{"host":"127.0.0.1","port":`+strconv.Itoa(port)+`}`, 1)))
 	start := time.Now()
-	_, err = c.Services.WaitForConnectable(t.Context(), "p1", "s1", fastPolls, dbcloud.WithWaitTimeout(300*time.Millisecond))
+	_, err = c.Services.WaitForConnectable(t.Context(), "p1", "s1", fixture.FastPolls, dbcloud.WithWaitTimeout(300*time.Millisecond))
 	if !errors.Is(err, context.DeadlineExceeded) || strings.Contains(err.Error(), "probe") {
 		t.Errorf("err = %v, want the deadline alone: the only probe was cut off by it", err)
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/dbcloud/dbcloud-go"
 	"github.com/dbcloud/dbcloud-go/dbcloudtest"
+	"github.com/dbcloud/dbcloud-go/internal/testkit/fixture"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -58,7 +59,7 @@ func TestSharedWaitsJoinAndLeave(t *testing.T) {
 	var wg sync.WaitGroup
 	start := func(i int, ctx context.Context) {
 		wg.Go(func() {
-			_, errs[i] = c.Services.WaitForReady(ctx, p, ids[i], fastPolls, polled(first, ids[i]))
+			_, errs[i] = c.Services.WaitForReady(ctx, p, ids[i], fixture.FastPolls, polled(first, ids[i]))
 		})
 	}
 	start(0, t.Context())
@@ -97,7 +98,7 @@ func TestSharedWaitsRetryAfterStorm(t *testing.T) {
 	errs := make([]error, len(ids))
 	for i, id := range ids {
 		wg.Go(func() {
-			_, errs[i] = c.Services.WaitForReady(t.Context(), srv.ProjectID, id, fastPolls, dbcloud.WithWaitTimeout(1500*time.Millisecond))
+			_, errs[i] = c.Services.WaitForReady(t.Context(), srv.ProjectID, id, fixture.FastPolls, dbcloud.WithWaitTimeout(1500*time.Millisecond))
 		})
 	}
 	wg.Wait()
@@ -121,8 +122,12 @@ func TestSharedWaitServiceDeletedMidWait(t *testing.T) {
 	first := make(chan string, 2)
 	var gone, other error
 	var wg sync.WaitGroup
-	wg.Go(func() { _, gone = c.Services.WaitForReady(t.Context(), p, ids[0], fastPolls, polled(first, "a")) })
-	wg.Go(func() { _, other = c.Services.WaitForReady(t.Context(), p, ids[1], fastPolls, polled(first, "b")) })
+	wg.Go(func() {
+		_, gone = c.Services.WaitForReady(t.Context(), p, ids[0], fixture.FastPolls, polled(first, "a"))
+	})
+	wg.Go(func() {
+		_, other = c.Services.WaitForReady(t.Context(), p, ids[1], fixture.FastPolls, polled(first, "b"))
+	})
 	<-first
 	<-first
 	if err := c.Services.Delete(t.Context(), p, ids[0]); err != nil {
@@ -168,11 +173,13 @@ func TestSharedWaitsMixServicesAndReplicaSets(t *testing.T) {
 	for i, id := range sets {
 		count := dbcloud.WithProgress(func(dbcloud.WaitProgress) { mu.Lock(); setPolls[id]++; mu.Unlock() })
 		wg.Go(func() {
-			_, errs[i] = c.ReplicaSets.WaitForActive(t.Context(), p, ids[0], id, fastPolls, count, polled(first, id))
+			_, errs[i] = c.ReplicaSets.WaitForActive(t.Context(), p, ids[0], id, fixture.FastPolls, count, polled(first, id))
 		})
 	}
 	for i, id := range ids[1:] {
-		wg.Go(func() { _, errs[2+i] = c.Services.WaitForReady(t.Context(), p, id, fastPolls, polled(first, id)) })
+		wg.Go(func() {
+			_, errs[2+i] = c.Services.WaitForReady(t.Context(), p, id, fixture.FastPolls, polled(first, id))
+		})
 	}
 	for range 4 {
 		<-first
@@ -218,13 +225,13 @@ func TestWaitServiceCondition(t *testing.T) {
 	srv, c, ids := fleet(t, 1)
 	setStatus(t, srv, ids[0], dbcloud.StatusReady)
 	n := 0
-	got, err := c.Services.WaitForReady(t.Context(), srv.ProjectID, ids[0], fastPolls,
+	got, err := c.Services.WaitForReady(t.Context(), srv.ProjectID, ids[0], fixture.FastPolls,
 		dbcloud.WithCondition(func(s *dbcloud.Service) (bool, error) { n++; return n == 3, nil }))
 	if err != nil || got.Status != dbcloud.StatusReady || n != 3 {
 		t.Fatalf("got %v, %v after %d checks, want READY after 3", got, err, n)
 	}
 	boom := errors.New("no pooler")
-	_, err = c.Services.WaitForReady(t.Context(), srv.ProjectID, ids[0], fastPolls,
+	_, err = c.Services.WaitForReady(t.Context(), srv.ProjectID, ids[0], fixture.FastPolls,
 		dbcloud.WithCondition(func(*dbcloud.Service) (bool, error) { return false, boom }))
 	assertWaitErr(t, err, boom, "READY")
 }
@@ -238,27 +245,27 @@ func TestWaitJustCreatedGrace(t *testing.T) {
 		Body: `{"code":"NOT_FOUND","message":"service not found"}`}
 	created, _ := srv.Service(ids[0])
 	srv.InjectFault(notFound)
-	if _, err := c.Services.WaitForReady(t.Context(), srv.ProjectID, ids[0], fastPolls, dbcloud.WithCreated(&created)); err != nil {
+	if _, err := c.Services.WaitForReady(t.Context(), srv.ProjectID, ids[0], fixture.FastPolls, dbcloud.WithCreated(&created)); err != nil {
 		t.Errorf("with WithCreated: %v", err)
 	}
 	srv.InjectFault(notFound)
-	_, err := c.Services.WaitForReady(t.Context(), srv.ProjectID, ids[0], fastPolls)
+	_, err := c.Services.WaitForReady(t.Context(), srv.ProjectID, ids[0], fixture.FastPolls)
 	assertWaitErr(t, err, dbcloud.ErrNotFound, "")
 }
 
 // WithCreated keeps the password Create returned; a plain wait's read has none.
 func TestWaitWithCreatedKeepsPassword(t *testing.T) {
 	srv, c, _ := fleet(t, 0)
-	svc := createService(t, c, srv.ProjectID, "db")
+	svc := fixture.CreateService(t, c, srv.ProjectID, "db")
 	if svc.InitialPassword == "" {
 		t.Fatal("the create returned no password")
 	}
 	srv.Advance(time.Hour)
-	got, err := c.Services.WaitForReady(t.Context(), srv.ProjectID, svc.ServiceID, fastPolls, dbcloud.WithCreated(svc))
+	got, err := c.Services.WaitForReady(t.Context(), srv.ProjectID, svc.ServiceID, fixture.FastPolls, dbcloud.WithCreated(svc))
 	if err != nil || got.InitialPassword != svc.InitialPassword {
 		t.Errorf("got %v, %v: want the READY service with the create's password", got, err)
 	}
-	plain, err := c.Services.WaitForReady(t.Context(), srv.ProjectID, svc.ServiceID, fastPolls)
+	plain, err := c.Services.WaitForReady(t.Context(), srv.ProjectID, svc.ServiceID, fixture.FastPolls)
 	if err != nil || plain.InitialPassword != "" {
 		t.Errorf("plain wait: %v, password set %v", err, plain.InitialPassword != "")
 	}
@@ -278,7 +285,7 @@ func TestWaitWithCreatedKeepsPassword(t *testing.T) {
 func TestWithCreatedOfEachKind(t *testing.T) {
 	srv, c, ids := fleet(t, 1)
 	p := srv.ProjectID
-	a, b := createService(t, c, p, "a"), createService(t, c, p, "b")
+	a, b := fixture.CreateService(t, c, p, "a"), fixture.CreateService(t, c, p, "b")
 	srv.Advance(time.Hour)
 	set, err := c.ReplicaSets.Create(t.Context(), p, a.ServiceID, &dbcloud.CreateReplicaSetRequest{Name: "r", Nodes: 1, CPUMillis: 500, MemoryGBs: 2})
 	if err != nil {
@@ -288,14 +295,14 @@ func TestWithCreatedOfEachKind(t *testing.T) {
 	gone := dbcloudtest.Fault{Method: "GET", Path: "/projects/*/services/*/replicaSets", Status: 200, Body: `[]`, Times: 2}
 	never := dbcloud.WithCondition(func(*dbcloud.Service) (bool, error) { return false, nil })
 	srv.InjectFault(gone)
-	if _, err := c.ReplicaSets.WaitForActive(t.Context(), p, a.ServiceID, set.ID, fastPolls, dbcloud.WithCreated(set), never); err != nil {
+	if _, err := c.ReplicaSets.WaitForActive(t.Context(), p, a.ServiceID, set.ID, fixture.FastPolls, dbcloud.WithCreated(set), never); err != nil {
 		t.Errorf("replica set wait given WithCreated, missing twice: %v", err)
 	}
 	srv.InjectFault(gone)
-	if _, err := c.ReplicaSets.WaitForActive(t.Context(), p, a.ServiceID, set.ID, fastPolls); !errors.Is(err, dbcloud.ErrNotFound) {
+	if _, err := c.ReplicaSets.WaitForActive(t.Context(), p, a.ServiceID, set.ID, fixture.FastPolls); !errors.Is(err, dbcloud.ErrNotFound) {
 		t.Errorf("replica set wait without WithCreated, missing: %v, want ErrNotFound", err)
 	}
-	res, err := c.Services.WaitForAll(t.Context(), p, []string{a.ServiceID, b.ServiceID, ids[0]}, dbcloud.StatusReady, fastPolls,
+	res, err := c.Services.WaitForAll(t.Context(), p, []string{a.ServiceID, b.ServiceID, ids[0]}, dbcloud.StatusReady, fixture.FastPolls,
 		dbcloud.WithCreated(a), dbcloud.WithCreated(b))
 	if err != nil || res.Reached[a.ServiceID].InitialPassword != a.InitialPassword || res.Reached[b.ServiceID].InitialPassword != b.InitialPassword ||
 		res.Reached[ids[0]].InitialPassword != "" {
@@ -323,7 +330,7 @@ func TestWaitForAll(t *testing.T) {
 	}
 	missing := "nosuchsvc"
 	res, err := c.Services.WaitForAll(t.Context(), p, append(ids, missing, ids[0]), dbcloud.StatusReady,
-		fastPolls, dbcloud.WithStopOn(dbcloud.StatusUnstable), dbcloud.WithWaitTimeout(300*time.Millisecond))
+		fixture.FastPolls, dbcloud.WithStopOn(dbcloud.StatusUnstable), dbcloud.WithWaitTimeout(300*time.Millisecond))
 	if err == nil {
 		t.Fatal("err = nil, want the failures")
 	}
@@ -352,7 +359,7 @@ func TestWaitForAll(t *testing.T) {
 		t.Errorf("Pending = %v, want %s QUEUED at the deadline", res.Pending, ids[3])
 	}
 
-	if res, err := c.Services.WaitForAll(t.Context(), p, ids[:1], dbcloud.StatusReady, fastPolls); err != nil || len(res.Reached) != 1 {
+	if res, err := c.Services.WaitForAll(t.Context(), p, ids[:1], dbcloud.StatusReady, fixture.FastPolls); err != nil || len(res.Reached) != 1 {
 		t.Errorf("all READY: %v, %v", res, err)
 	}
 }
@@ -373,7 +380,7 @@ func TestSharedTickFollowsShortestInterval(t *testing.T) {
 	<-first // the hourly wait has had its first poll: alone, its next is in an hour
 	fast := make(chan error, 1)
 	go func() {
-		_, err := c.Services.WaitForReady(ctx, p, ids[1], fastPolls, polled(first, "fast"))
+		_, err := c.Services.WaitForReady(ctx, p, ids[1], fixture.FastPolls, polled(first, "fast"))
 		fast <- err
 	}()
 	<-first
@@ -399,12 +406,12 @@ func TestReplicaSetWaitStopStatus(t *testing.T) {
 	if err := srv.SetReplicaSetStatus(ids[0], set.ID, dbcloud.ReplicaSetResizing); err != nil {
 		t.Fatal(err)
 	}
-	_, err = c.ReplicaSets.WaitForActive(t.Context(), p, ids[0], set.ID, fastPolls, dbcloud.WithStopOn(dbcloud.ReplicaSetResizing))
+	_, err = c.ReplicaSets.WaitForActive(t.Context(), p, ids[0], set.ID, fixture.FastPolls, dbcloud.WithStopOn(dbcloud.ReplicaSetResizing))
 	assertWaitErr(t, err, dbcloud.ErrStopStatus, "resizing")
 	if err := srv.SetReplicaSetStatus(ids[0], set.ID, dbcloud.ReplicaSetError); err != nil {
 		t.Fatal(err)
 	}
-	_, err = c.ReplicaSets.WaitForActive(t.Context(), p, ids[0], set.ID, fastPolls)
+	_, err = c.ReplicaSets.WaitForActive(t.Context(), p, ids[0], set.ID, fixture.FastPolls)
 	assertWaitErr(t, err, dbcloud.ErrUnexpectedStatus, "error")
 }
 
@@ -422,7 +429,7 @@ func TestSharedReadHeldCostsOneAttempt(t *testing.T) {
 	var wg sync.WaitGroup
 	errs := make([]error, len(ids))
 	for i, id := range ids {
-		wg.Go(func() { _, errs[i] = c.Services.WaitForReady(ctx, srv.ProjectID, id, fastPolls) })
+		wg.Go(func() { _, errs[i] = c.Services.WaitForReady(ctx, srv.ProjectID, id, fixture.FastPolls) })
 	}
 	wg.Wait()
 	for i, err := range errs {

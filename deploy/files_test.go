@@ -223,25 +223,26 @@ func FuzzParse(f *testing.F) {
 		"seen": [{"kind": "service", "name": "orders", "id": "s", "values": {"pooler": false}}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if st, err := deploy.ParseState(data); err == nil {
-			again, err := json.Marshal(st)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if back, err := deploy.ParseState(again); err != nil || cmp.Diff(st, back, same) != "" {
-				t.Errorf("the state back from its JSON: %v\n%s", err, cmp.Diff(st, back, same))
-			}
+			checkBackFromJSON(t, "state", st, deploy.ParseState, same)
 		}
 		if p, err := deploy.ParsePlan(data); err == nil {
-			again, err := json.Marshal(p)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if back, err := deploy.ParsePlan(again); err != nil || cmp.Diff(p, back, same) != "" {
-				t.Errorf("the plan back from its JSON: %v\n%s", err, cmp.Diff(p, back, same))
-			}
+			checkBackFromJSON(t, "plan", p, deploy.ParsePlan, same)
 			_ = p.String()
 		}
 	})
+}
+
+// checkBackFromJSON checks that v, the what that parse read, goes to JSON
+// and back through parse unchanged (as same compares).
+func checkBackFromJSON[T any](t *testing.T, what string, v *T, parse func([]byte) (*T, error), same cmp.Option) {
+	t.Helper()
+	again, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back, err := parse(again); err != nil || cmp.Diff(v, back, same) != "" {
+		t.Errorf("the %s back from its JSON: %v\n%s", what, err, cmp.Diff(v, back, same))
+	}
 }
 
 // The state files the guide and the README show are states ParseState

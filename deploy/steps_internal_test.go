@@ -17,56 +17,16 @@ import (
 
 	"github.com/dbcloud/dbcloud-go"
 	"github.com/dbcloud/dbcloud-go/dbcloudtest"
+	"github.com/dbcloud/dbcloud-go/internal/testkit/fixture"
 )
 
-// tinyRetries makes a client of the fake retry after a millisecond or two.
-var tinyRetries = dbcloud.WithRetryWait(time.Millisecond, 2*time.Millisecond)
-
-// fastPolls makes waits poll every millisecond or two.
-var fastPolls = dbcloud.WithPollInterval(time.Millisecond, 2*time.Millisecond)
-
-// newFake starts a dbcloudtest server configured by opts, closed with the
-// test, and returns a client of it.
+// newFake is fixture.NewFake, and fails the test if it leaves a goroutine
+// behind: dbcloudtest.CheckGoroutines counts the whole process's, which
+// suits deploy's tests, none of them parallel.
 func newFake(t testing.TB, opts []dbcloudtest.Option, extra ...dbcloud.Option) (*dbcloud.Client, *dbcloudtest.Server) {
 	t.Helper()
 	dbcloudtest.CheckGoroutines(t)
-	srv := dbcloudtest.NewServer(opts...)
-	t.Cleanup(srv.Close)
-	return srv.Client(append([]dbcloud.Option{tinyRetries}, extra...)...), srv
-}
-
-// createService creates a service named name, failing the test if it cannot.
-func createService(t testing.TB, c *dbcloud.Client, project, name string) *dbcloud.Service {
-	t.Helper()
-	svc, err := c.Services.Create(t.Context(), project, &dbcloud.CreateServiceRequest{Name: name})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return svc
-}
-
-// createReady creates a service on the fake and waits until it is READY.
-func createReady(t testing.TB, c *dbcloud.Client, project, name string) *dbcloud.Service {
-	t.Helper()
-	svc := createService(t, c, project, name)
-	ready, err := c.Services.WaitForReady(t.Context(), project, svc.ServiceID, fastPolls)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return ready
-}
-
-// newFakeWithSet is a fake with a READY service "db" and a replica set "r"
-// of it.
-func newFakeWithSet(t *testing.T) (*dbcloud.Client, *dbcloudtest.Server, *dbcloud.Service, *dbcloud.ReadReplicaSet) {
-	t.Helper()
-	c, srv := newFake(t, nil)
-	svc := createReady(t, c, srv.ProjectID, "db")
-	set, err := c.ReplicaSets.Create(t.Context(), srv.ProjectID, svc.ServiceID, &dbcloud.CreateReplicaSetRequest{Name: "r", Nodes: 1, CPUMillis: 500, MemoryGBs: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c, srv, svc, set
+	return fixture.NewFake(t, opts, extra...)
 }
 
 // plan is a plan of changes to the service named service, as a reviewer
@@ -163,7 +123,7 @@ func TestDeployTwiceChangesNothingTheSecondTime(t *testing.T) {
 func newOrdersService(t *testing.T, opts ...dbcloudtest.Option) (*dbcloudtest.Server, *dbcloud.Client, *dbcloud.Service) {
 	t.Helper()
 	c, srv := newFake(t, opts)
-	return srv, c, createService(t, c, srv.ProjectID, "orders")
+	return srv, c, fixture.CreateService(t, c, srv.ProjectID, "orders")
 }
 
 // poolerOn is the change that turns the pooler of the service orders on.
@@ -173,7 +133,7 @@ var poolerOn = update(dbcloud.KindService, "orders", FieldPooler, Values{Pooler:
 // the change is made once; the others' 409 is read as "already done".
 func TestEnsureRacingDeployers(t *testing.T) {
 	c, srv := newFake(t, nil)
-	createReady(t, c, srv.ProjectID, "orders")
+	fixture.CreateReady(t, c, srv.ProjectID, "orders")
 	p := plan(srv.ProjectID, "orders", poolerOn)
 	var wg sync.WaitGroup
 	var mu sync.Mutex
@@ -257,7 +217,7 @@ func TestCreateUnlessExistsDuplicateName(t *testing.T) {
 		t.Errorf("created %v", done(res))
 	}
 	// Replica sets: the same rule, in their own words.
-	solo := createReady(t, c, srv.ProjectID, "solo")
+	solo := fixture.CreateReady(t, c, srv.ProjectID, "solo")
 	setReq := &dbcloud.CreateReplicaSetRequest{Name: "reports", Nodes: 1, CPUMillis: 1000, MemoryGBs: 4}
 	for range 2 {
 		if _, err := c.ReplicaSets.Create(t.Context(), srv.ProjectID, solo.ServiceID, setReq); err != nil {
@@ -339,8 +299,8 @@ func TestForkUnlessExists(t *testing.T) {
 	defer srv.Close()
 	c, p := srv.Client(), srv.ProjectID
 	ctx := t.Context()
-	createService(t, c, p, "orders")
-	createService(t, c, p, "other")
+	fixture.CreateService(t, c, p, "orders")
+	fixture.CreateService(t, c, p, "other")
 	for _, fork := range []Fork{
 		{Strategy: dbcloud.ForkPITR, TargetTime: time.Now(), Name: "staging"},
 		{Strategy: dbcloud.ForkNow, Name: "orders-fork"},
@@ -364,7 +324,7 @@ func TestForkUnlessExists(t *testing.T) {
 		}
 	}
 	// A service of the name that is not a fork is not the fork either.
-	createService(t, c, p, "plain")
+	fixture.CreateService(t, c, p, "plain")
 	res, err := (&State{Service: Service{Name: "orders"}, Forks: []Fork{{Strategy: dbcloud.ForkNow, Name: "plain"}}}).Apply(ctx, c)
 	if err != nil || len(done(res)) != 1 || res.Forks[0].ForkedFrom == nil {
 		t.Fatalf("fork named as a plain service: created %v, err %v", done(res), err)
@@ -374,32 +334,28 @@ func TestForkUnlessExists(t *testing.T) {
 	}
 }
 
-// A PITR target in the future, or before the parent's creation, is a
-// *ValidationError, and nothing is forked.
+// A PITR target in the future, or before the parent's creation, fails the
+// plan and the run with a *ValidationError, and nothing is forked. (The
+// SDK's own check, in Services.Fork and ForkServiceRequest.Validate, is the
+// root package's TestForkTargetValidated.)
 func TestForkTargetValidated(t *testing.T) {
 	srv := dbcloudtest.NewServer()
 	defer srv.Close()
 	c, p := srv.Client(), srv.ProjectID
-	parent := createService(t, c, p, "orders")
-	future := &dbcloud.ForkServiceRequest{Strategy: dbcloud.ForkPITR, TargetTime: time.Now().Add(time.Hour)}
-	early := &dbcloud.ForkServiceRequest{Strategy: dbcloud.ForkPITR, TargetTime: parent.Created.Add(-time.Minute)}
+	parent := fixture.CreateService(t, c, p, "orders")
+	future, early := time.Now().Add(time.Hour), parent.Created.Add(-time.Minute)
 	withFork := func(target time.Time) *State {
 		return &State{Service: Service{Name: "orders"}, Forks: []Fork{{Name: "f", Strategy: dbcloud.ForkPITR, TargetTime: target}}}
 	}
 	for _, call := range []func() error{
-		func() error { _, err := c.Services.Fork(t.Context(), p, parent.ServiceID, future); return err },
-		func() error { _, err := withFork(future.TargetTime).Plan(t.Context(), c); return err },
-		func() error { _, err := withFork(future.TargetTime).Apply(t.Context(), c); return err },
-		func() error { _, err := withFork(early.TargetTime).Apply(t.Context(), c); return err },
-		func() error { return early.Validate(parent) },
+		func() error { _, err := withFork(future).Plan(t.Context(), c); return err },
+		func() error { _, err := withFork(future).Apply(t.Context(), c); return err },
+		func() error { _, err := withFork(early).Apply(t.Context(), c); return err },
 	} {
 		var v *dbcloud.ValidationError
 		if err := call(); !errors.As(err, &v) || v.Field != "TargetTime" {
 			t.Errorf("err = %v, want a *ValidationError for TargetTime", err)
 		}
-	}
-	if err := early.Validate(nil); err != nil {
-		t.Errorf("without the parent: %v, want nil", err)
 	}
 	if n := srv.Count(http.MethodPost, "/projects/*/services/*/forkService"); n != 0 {
 		t.Errorf("%d forks sent", n)
@@ -419,16 +375,17 @@ var composites = []string{
 // one is needed, with nothing but GETs sent; when nothing differs they
 // answer as on a read-write client.
 func TestReadOnlyComposites(t *testing.T) {
-	rw, srv, svc, set := newFakeWithSet(t)
+	dbcloudtest.CheckGoroutines(t) // as newFake does
+	rw, srv, svc, set := fixture.NewFakeWithSet(t)
 	ctx, p := t.Context(), srv.ProjectID
-	if _, err := rw.ReplicaSets.WaitForActive(ctx, p, svc.ServiceID, set.ID, fastPolls); err != nil {
+	if _, err := rw.ReplicaSets.WaitForActive(ctx, p, svc.ServiceID, set.ID, fixture.FastPolls); err != nil {
 		t.Fatal(err)
 	}
 	env, other := svc.Environment(), dbcloud.EnvironmentProd
 	if env == dbcloud.EnvironmentProd {
 		other = dbcloud.EnvironmentDev
 	}
-	ro := srv.Client(tinyRetries, dbcloud.WithReadOnly())
+	ro := srv.Client(fixture.TinyRetries, dbcloud.WithReadOnly())
 	srv.ResetRequests()
 	s, r := dbcloud.KindService, dbcloud.KindReplicaSet
 	cpu, mem := svc.Size()

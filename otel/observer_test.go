@@ -3,6 +3,7 @@ package dbcloudotel_test
 import (
 	"context"
 	"errors"
+	"maps"
 	"net/http"
 	"slices"
 	"strings"
@@ -88,12 +89,14 @@ func counts(t *testing.T, data metricdata.Aggregation) []string {
 	return out
 }
 
-// checkCounts checks the points of the counter name in m, as counts
-// writes them, against want.
-func checkCounts(t *testing.T, m map[string]metricdata.Aggregation, name string, want ...string) {
+// checkCounts checks the points of each counter that want names, as
+// counts writes them, against want's.
+func checkCounts(t *testing.T, m map[string]metricdata.Aggregation, want map[string][]string) {
 	t.Helper()
-	if got := counts(t, m[name]); !slices.Equal(got, want) {
-		t.Errorf("%s:\n got %q\nwant %q", name, got, want)
+	for _, name := range slices.Sorted(maps.Keys(want)) {
+		if got := counts(t, m[name]); !slices.Equal(got, want[name]) {
+			t.Errorf("%s:\n got %q\nwant %q", name, got, want[name])
+		}
 	}
 }
 
@@ -128,6 +131,9 @@ var createCall = dbcloud.CallInfo{
 }
 
 const getAttrs = "dbcloud.operation=Services.Get,http.request.method=GET,"
+
+// svcTemplate is the url.template attribute of a call on one service.
+const svcTemplate = "url.template=/projects/{project_id}/services/{service_id}"
 
 func TestPlainCall(t *testing.T) {
 	h := newHarness(t)
@@ -168,15 +174,11 @@ func TestPlainCall(t *testing.T) {
 	}
 
 	m := h.metrics(t)
-	okAttrs := getAttrs + "url.template=/projects/{project_id}/services/{service_id}"
-	wantCounts := map[string][]string{
-		"dbcloud.client.calls":           {"dbcloud.operation=Services.Get,dbcloud.status_class=2xx,http.request.method=GET,url.template=/projects/{project_id}/services/{service_id}: 1"},
-		"dbcloud.client.attempts":        {"dbcloud.operation=Services.Get,dbcloud.status_class=2xx,http.request.method=GET,url.template=/projects/{project_id}/services/{service_id}: 1"},
-		"dbcloud.client.calls.in_flight": {okAttrs + ": 0"},
-	}
-	for name, want := range wantCounts {
-		checkCounts(t, m, name, want...)
-	}
+	checkCounts(t, m, map[string][]string{
+		"dbcloud.client.calls":           {"dbcloud.operation=Services.Get,dbcloud.status_class=2xx,http.request.method=GET," + svcTemplate + ": 1"},
+		"dbcloud.client.attempts":        {"dbcloud.operation=Services.Get,dbcloud.status_class=2xx,http.request.method=GET," + svcTemplate + ": 1"},
+		"dbcloud.client.calls.in_flight": {getAttrs + svcTemplate + ": 0"},
+	})
 	if _, ok := m["dbcloud.client.retries"]; ok {
 		if got := counts(t, m["dbcloud.client.retries"]); len(got) != 0 {
 			t.Errorf("retries %q, want none", got)
@@ -225,18 +227,14 @@ func TestRetriedCall(t *testing.T) {
 			t.Errorf("%s is not a child of the call", s.Name())
 		}
 	}
-	m := h.metrics(t)
-	tmpl := ",url.template=/projects/{project_id}/services/{service_id}"
-	checkCounts(t, m, "dbcloud.client.retries",
-		"dbcloud.operation=Services.Get,dbcloud.retry_reason=status 503,dbcloud.status_class=5xx,http.request.method=GET"+tmpl+": 1",
-	)
-	checkCounts(t, m, "dbcloud.client.attempts",
-		"dbcloud.operation=Services.Get,dbcloud.status_class=2xx,http.request.method=GET"+tmpl+": 1",
-		"dbcloud.operation=Services.Get,dbcloud.status_class=5xx,error.type=503,http.request.method=GET"+tmpl+": 1",
-	)
-	checkCounts(t, m, "dbcloud.client.calls",
-		"dbcloud.operation=Services.Get,dbcloud.status_class=2xx,http.request.method=GET"+tmpl+": 1",
-	)
+	checkCounts(t, h.metrics(t), map[string][]string{
+		"dbcloud.client.retries": {"dbcloud.operation=Services.Get,dbcloud.retry_reason=status 503,dbcloud.status_class=5xx,http.request.method=GET," + svcTemplate + ": 1"},
+		"dbcloud.client.attempts": {
+			"dbcloud.operation=Services.Get,dbcloud.status_class=2xx,http.request.method=GET," + svcTemplate + ": 1",
+			"dbcloud.operation=Services.Get,dbcloud.status_class=5xx,error.type=503,http.request.method=GET," + svcTemplate + ": 1",
+		},
+		"dbcloud.client.calls": {"dbcloud.operation=Services.Get,dbcloud.status_class=2xx,http.request.method=GET," + svcTemplate + ": 1"},
+	})
 }
 
 // A Delete whose first attempt was reset and whose retry got 404, which
@@ -258,15 +256,13 @@ func TestReconciledRetry(t *testing.T) {
 	if v, ok := attr(call, "dbcloud.reconciled"); !ok || !v.AsBool() {
 		t.Error("dbcloud.reconciled not set")
 	}
-	m := h.metrics(t)
-	tmpl := ",url.template=/projects/{project_id}/services/{service_id}"
-	checkCounts(t, m, "dbcloud.client.calls",
-		"dbcloud.operation=Services.Delete,dbcloud.status_class=4xx,http.request.method=DELETE"+tmpl+": 1",
-	)
-	checkCounts(t, m, "dbcloud.client.attempts",
-		"dbcloud.operation=Services.Delete,dbcloud.status_class=4xx,error.type=404,http.request.method=DELETE"+tmpl+": 1",
-		"dbcloud.operation=Services.Delete,dbcloud.status_class=none,error.type=_OTHER,http.request.method=DELETE"+tmpl+": 1",
-	)
+	checkCounts(t, h.metrics(t), map[string][]string{
+		"dbcloud.client.calls": {"dbcloud.operation=Services.Delete,dbcloud.status_class=4xx,http.request.method=DELETE," + svcTemplate + ": 1"},
+		"dbcloud.client.attempts": {
+			"dbcloud.operation=Services.Delete,dbcloud.status_class=4xx,error.type=404,http.request.method=DELETE," + svcTemplate + ": 1",
+			"dbcloud.operation=Services.Delete,dbcloud.status_class=none,error.type=_OTHER,http.request.method=DELETE," + svcTemplate + ": 1",
+		},
+	})
 }
 
 // A create whose only attempt got a 502: it may have created the service,
@@ -289,9 +285,9 @@ func TestAmbiguousCreate(t *testing.T) {
 	if _, ok := attr(call, "dbcloud.service_id"); ok {
 		t.Error("a create's span has a service id")
 	}
-	checkCounts(t, h.metrics(t), "dbcloud.client.calls",
-		"dbcloud.operation=Services.Create,dbcloud.status_class=5xx,error.type=maybe_created,http.request.method=POST,url.template=/projects/{project_id}/services: 1",
-	)
+	checkCounts(t, h.metrics(t), map[string][]string{
+		"dbcloud.client.calls": {"dbcloud.operation=Services.Create,dbcloud.status_class=5xx,error.type=maybe_created,http.request.method=POST,url.template=/projects/{project_id}/services: 1"},
+	})
 }
 
 // Many concurrent calls on many services: no metric attribute holds an id,

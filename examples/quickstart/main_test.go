@@ -16,11 +16,8 @@ func TestQuickstartOnEmbeddedFake(t *testing.T) {
 		"DBCLOUD_PUBLIC_KEY", "DBCLOUD_SECRET_KEY", "DBCLOUD_SECRET_KEY_FILE"} {
 		t.Setenv(name, "")
 	}
-	var out, errOut strings.Builder
-	if code := run(t.Context(), fast, &out, &errOut); code != 0 {
-		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out.String(), errOut.String())
-	}
-	assertInOrder(t, out.String(),
+	out, errOut := runFast(t, 0)
+	assertInOrder(t, out,
 		"No credentials set: using an in-process fake API at http://127.0.0.1:",
 		"1. Create", "service: READY", "database answering at 127.0.0.1:", " after READY",
 		"2. Resize", "resources: 1000 millicores, 4 GB",
@@ -29,9 +26,20 @@ func TestQuickstartOnEmbeddedFake(t *testing.T) {
 		"6. Fork", "fork: READY", "database answering at", "forked from",
 		"7. The service's newest log lines", "8. Stop and start", "service: PAUSED", "service: READY", "database answering at",
 		"9. Delete everything created", "replica set rs-", "deleted", "Done: every step worked")
-	if errOut.Len() != 0 {
-		t.Errorf("stderr: %s", errOut.String())
+	if errOut != "" {
+		t.Errorf("stderr: %s", errOut)
 	}
+}
+
+// runFast runs the quickstart with the fast flags and returns what it
+// printed, failing the test unless it exits with want.
+func runFast(t *testing.T, want int) (stdout, stderr string) {
+	t.Helper()
+	var out, errOut strings.Builder
+	if code := run(t.Context(), fast, &out, &errOut); code != want {
+		t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, want, out.String(), errOut.String())
+	}
+	return out.String(), errOut.String()
 }
 
 // assertInOrder checks that text holds each of parts, in order.
@@ -52,14 +60,11 @@ func assertInOrder(t *testing.T, text string, parts ...string) {
 func TestQuickstartOnConfiguredAPI(t *testing.T) {
 	dbcloudtest.CheckGoroutines(t)
 	srv := startFake(t)
-	var out, errOut strings.Builder
-	if code := run(t.Context(), fast, &out, &errOut); code != 0 {
-		t.Fatalf("exit %d\n%s\n%s", code, out.String(), errOut.String())
-	}
-	if strings.Contains(out.String(), "in-process fake") {
+	out, _ := runFast(t, 0)
+	if strings.Contains(out, "in-process fake") {
 		t.Error("used the embedded fake although DBCLOUD_* were set")
 	}
-	assertInOrder(t, out.String(),
+	assertInOrder(t, out,
 		"service: QUEUED", "service: CONFIGURING", "service: READY", // create
 		"service: CONFIGURING", "service: READY", // resize
 		"service: CONFIGURING", "service: READY", // HA
@@ -75,12 +80,9 @@ func TestQuickstartFailureCleansUp(t *testing.T) {
 	dbcloudtest.CheckGoroutines(t)
 	srv := startFake(t)
 	srv.InjectFault(dbcloudtest.Fault{Method: "POST", Path: "/projects/*/services/*/forkService", Status: 409, Body: `{"code":"CONFLICT","message":"no snapshot yet"}`})
-	var out, errOut strings.Builder
-	if code := run(t.Context(), fast, &out, &errOut); code != 1 {
-		t.Fatalf("exit %d, want 1\n%s\n%s", code, out.String(), errOut.String())
-	}
-	if !strings.Contains(errOut.String(), "no snapshot yet") {
-		t.Errorf("stderr does not say why: %s", errOut.String())
+	_, errOut := runFast(t, 1)
+	if !strings.Contains(errOut, "no snapshot yet") {
+		t.Errorf("stderr does not say why: %s", errOut)
 	}
 	assertNothingLeft(t, srv)
 }
@@ -95,12 +97,9 @@ func TestQuickstartMissingVariables(t *testing.T) {
 		t.Setenv("DBCLOUD_API_KEY", "some-key")
 		t.Setenv("DBCLOUD_BASE_URL", tt.base)
 		t.Setenv("DBCLOUD_PROJECT_ID", tt.project)
-		var out, errOut strings.Builder
-		if code := run(t.Context(), fast, &out, &errOut); code != 1 {
-			t.Fatalf("exit %d, want 1", code)
-		}
-		if !strings.Contains(errOut.String(), tt.says) || strings.Contains(out.String(), "in-process fake") {
-			t.Errorf("stderr = %q, stdout %q; want %s named and no fake", errOut.String(), out.String(), tt.says)
+		out, errOut := runFast(t, 1)
+		if !strings.Contains(errOut, tt.says) || strings.Contains(out, "in-process fake") {
+			t.Errorf("stderr = %q, stdout %q; want %s named and no fake", errOut, out, tt.says)
 		}
 	}
 }
@@ -134,15 +133,12 @@ func TestQuickstartWithATokenUsesTheAPI(t *testing.T) {
 	t.Setenv("DBCLOUD_API_KEY", "")
 	t.Setenv("DBCLOUD_PUBLIC_KEY", "public-half")
 	t.Setenv("DBCLOUD_SECRET_KEY", "secret-half")
-	var out, errOut strings.Builder
-	if code := run(t.Context(), fast, &out, &errOut); code != 1 {
-		t.Fatalf("exit %d, want 1\n%s\n%s", code, out.String(), errOut.String())
-	}
-	if strings.Contains(out.String(), "in-process fake") {
+	out, errOut := runFast(t, 1)
+	if strings.Contains(out, "in-process fake") {
 		t.Error("used the embedded fake although a personal access token was set")
 	}
-	if len(srv.Services()) != 0 || !strings.Contains(errOut.String(), "401") {
-		t.Errorf("want the API's 401 and nothing created; stderr: %s", errOut.String())
+	if len(srv.Services()) != 0 || !strings.Contains(errOut, "401") {
+		t.Errorf("want the API's 401 and nothing created; stderr: %s", errOut)
 	}
 }
 
@@ -154,11 +150,8 @@ func TestQuickstartWithHalfATokenFails(t *testing.T) {
 	t.Setenv("DBCLOUD_API_KEY_FILE", "")
 	t.Setenv("DBCLOUD_PUBLIC_KEY", "")
 	t.Setenv("DBCLOUD_SECRET_KEY", "secret-half")
-	var out, errOut strings.Builder
-	if code := run(t.Context(), fast, &out, &errOut); code != 1 {
-		t.Fatalf("exit %d, want 1\n%s\n%s", code, out.String(), errOut.String())
-	}
-	if strings.Contains(out.String(), "in-process fake") || !strings.Contains(errOut.String(), "publicKey") {
-		t.Errorf("want the SDK's error on the missing public key; stdout: %s; stderr: %s", out.String(), errOut.String())
+	out, errOut := runFast(t, 1)
+	if strings.Contains(out, "in-process fake") || !strings.Contains(errOut, "publicKey") {
+		t.Errorf("want the SDK's error on the missing public key; stdout: %s; stderr: %s", out, errOut)
 	}
 }
