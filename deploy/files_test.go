@@ -159,7 +159,10 @@ func TestParseStateRefuses(t *testing.T) {
 		{"a time that is not a string", `{"service": {"name": "a"}, "forks": [{"name": "f", "strategy": "PITR", "target_time": {}}]}`, `deploy: line 1: forks[0].target_time: a JSON object, want a string`},
 		{"a null", `{"service": {"name": "a", "pooler": null, "addons": null}, "forks": null}`, ``},
 		{"a time that is not one", "{\"service\": {\"name\": \"a\"},\n\"forks\": [{\"name\": \"b\", \"strategy\": \"PITR\",\n \"target_time\": \"yesterday\"}]}", `deploy: line 3: forks[0].target_time: parsing time`},
-		{"broken JSON", "{\"service\": {\"name\": \"a\"},\n}", `deploy: line 2: invalid character '}'`},
+		// A comma left out: where Go's decoders of 1.26 and after agree on
+		// the character and its line (for a comma too many, they name the
+		// comma or the brace after it).
+		{"broken JSON", "{\"service\": {\"name\": \"a\"}\n\"prune\": true}", `deploy: line 2: invalid character '"' after object key:value pair`},
 		{"cut short", `{"service": {"name": "a"`, `deploy: line 1: the file ends inside its JSON`},
 		{"not an object", `["orders"]`, `deploy: line 1: not a JSON object`},
 		{"two objects", "{\"service\": {\"name\": \"a\"}}\n{}", `deploy: line 2: more after the object`},

@@ -96,12 +96,18 @@ func (s *strictDecoder) line(offset int64) int {
 	return 1 + bytes.Count(s.data[:min(int(offset), len(s.data))], []byte("\n"))
 }
 
+// syntax is the *ParseError of a file that is not JSON. A file cut short
+// is told apart by where the error is, not by its error's type: Go 1.26's
+// decoder reports it as an end of input, later ones as a syntax error at
+// the file's end.
 func (s *strictDecoder) syntax(err error) error {
-	if se, ok := errors.AsType[*json.SyntaxError](err); ok {
-		return &ParseError{Line: s.line(se.Offset), Reason: se.Error()}
-	}
-	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+	se, isSyntax := errors.AsType[*json.SyntaxError](err)
+	end := int64(len(bytes.TrimRight(s.data, " \t\r\n")))
+	switch {
+	case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || isSyntax && se.Offset >= end:
 		return &ParseError{Line: s.line(int64(len(s.data))), Reason: "the file ends inside its JSON"}
+	case isSyntax:
+		return &ParseError{Line: s.line(se.Offset), Reason: se.Error()}
 	}
 	return &ParseError{Line: s.line(s.dec.InputOffset()), Reason: err.Error()}
 }
