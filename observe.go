@@ -27,7 +27,8 @@ type Observer interface {
 	EndAttempt(ctx context.Context, call CallInfo, attempt AttemptInfo)
 	// EndCall is called once per call, after its last attempt and whatever
 	// the SDK did to settle its outcome (a reconciled retry, a create's
-	// recovery), with the context StartCall returned.
+	// recovery), with the context StartCall returned. A deploy step that
+	// creates its resource names the new id here only.
 	EndCall(ctx context.Context, call CallInfo, result CallResult)
 }
 
