@@ -11,54 +11,6 @@ import (
 	"github.com/dbcloud/dbcloud-go/deploy"
 )
 
-// apply is "dbcloud-deploy apply PLAN.json|STATE.json [-password-file
-// FILE]": a plan file's changes, or a state's, planned here.
-func (c *command) apply(ctx context.Context, args []string) int {
-	fs := flags(c, "apply", "apply PLAN.json|STATE.json [-password-file FILE] [-timeout D] [-v] [-fake]")
-	passwords := fs.String("password-file", "", "append the passwords of the services and forks the run creates to this file,\none JSON object a line, mode 0600; required when the run creates one")
-	w := addWaiting(fs)
-	cn := addConnection(fs)
-	files, code, ok := parse(fs, args, 1)
-	if !ok {
-		return code
-	}
-	p, st, err := c.readPlanOrState(files[0])
-	if err != nil {
-		return c.fail(err)
-	}
-	client, err := cn.client(false)
-	if err != nil {
-		return c.fail(err)
-	}
-	defer client.CloseIdleConnections()
-	if st != nil {
-		return c.planAndApply(ctx, client, st.Plan, *passwords, w)
-	}
-	return c.applyPlan(ctx, client, p, *passwords, w)
-}
-
-// destroy is "dbcloud-deploy destroy STATE.json [-plan] [-out PLAN.json]".
-func (c *command) destroy(ctx context.Context, args []string) int {
-	fs := flags(c, "destroy", "destroy STATE.json [-plan] [-out PLAN.json] [-json] [-timeout D] [-v] [-fake]")
-	planOnly := fs.Bool("plan", false, "print the destroy's plan and stop, sending only GETs (-out and -json imply it):\nexit 2 when there is something to delete")
-	o := addPlanOutput(fs, "the destroy's plan")
-	w := addWaiting(fs)
-	cn := addConnection(fs)
-	st, code := c.stateArg(fs, args)
-	if st == nil {
-		return code
-	}
-	if *planOnly || o.out != "" || o.asJSON {
-		return c.showPlan(ctx, cn, st.PlanDestroy, o)
-	}
-	client, err := cn.client(false)
-	if err != nil {
-		return c.fail(err)
-	}
-	defer client.CloseIdleConnections()
-	return c.planAndApply(ctx, client, st.PlanDestroy, "", w)
-}
-
 // planAndApply plans with planOf and applies that plan: planned first, rather
 // than with State.Apply in one call, for the plan's lines in the log and
 // to know before anything is sent whether a password will need a file.

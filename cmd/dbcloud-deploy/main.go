@@ -63,6 +63,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 )
 
@@ -84,24 +85,22 @@ func main() {
 // run runs the command line args and returns the exit code.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		fmt.Fprint(stderr, usage)
+		fmt.Fprint(stderr, usage())
 		return exitError
 	}
 	cmd := &command{stdin: stdin, stdout: stdout, stderr: stderr}
+	for _, sc := range subcommands {
+		if sc.name == args[0] {
+			fs := cmd.flags(sc)
+			return sc.run(cmd, ctx, fs, addConnection(fs), args[1:])
+		}
+	}
 	switch args[0] {
-	case "plan":
-		return cmd.plan(ctx, args[1:])
-	case "apply":
-		return cmd.apply(ctx, args[1:])
-	case "destroy":
-		return cmd.destroy(ctx, args[1:])
-	case "wait":
-		return cmd.wait(ctx, args[1:])
 	case "-h", "-help", "--help", "help":
-		fmt.Fprint(stderr, usage) // where the commands' -h prints, as the flag package does
+		fmt.Fprint(stderr, usage()) // where the commands' -h prints, as the flag package does
 		return exitOK
 	}
-	fmt.Fprintf(stderr, "dbcloud-deploy: unknown command %q\n\n%s", args[0], usage)
+	fmt.Fprintf(stderr, "dbcloud-deploy: unknown command %q\n\n%s", args[0], usage())
 	return exitError
 }
 
@@ -117,23 +116,22 @@ func (c *command) failf(format string, args ...any) int {
 	return exitError
 }
 
-const usage = `Usage: dbcloud-deploy COMMAND ARGUMENTS
-
-Brings a project's dbcloud services to a desired state described in a JSON file.
-
-Commands:
-  plan STATE.json [-out PLAN.json] [-json]
-        print what apply would change; -out saves the plan for apply (GETs only)
-  apply PLAN.json|STATE.json [-password-file FILE] [-timeout D] [-v]
-        make a saved plan's changes, and no others; or plan a state and apply that
-  destroy STATE.json [-plan] [-out PLAN.json] [-json] [-timeout D] [-v]
-        delete the state's forks, its service's replica sets and the service
-  wait -service NAME|ID [-pooler] [-timeout D] [-v]
-        wait until the service's database answers; print its host:port
-
+// usage is the usage text: the commands, from subcommands, then the exit
+// codes and the environment.
+func usage() string {
+	var b strings.Builder
+	b.WriteString("Usage: dbcloud-deploy COMMAND ARGUMENTS\n\n" +
+		"Brings a project's dbcloud services to a desired state described in a JSON file.\n\n" +
+		"Commands:\n")
+	for _, sc := range subcommands {
+		fmt.Fprintf(&b, "  %s %s\n        %s\n", sc.name, sc.args, sc.summary)
+	}
+	b.WriteString(`
 Run "dbcloud-deploy COMMAND -h" for a command's flags. Every command takes
 -fake: run on a fake API inside the process, which starts empty.
-` + exitCodes + environment
+`)
+	return b.String() + exitCodes + environment
+}
 
 const exitCodes = `
 Exit codes:
@@ -157,13 +155,13 @@ Passwords of created services and forks go to -password-file only (mode
 fake, serve one (go run ./examples/fakeserver) and set DBCLOUD_BASE_URL.
 `
 
-// flags is a command's flag set, which prints the command's usage, the
-// exit codes and the environment for -h.
-func flags(c *command, name, synopsis string) *flag.FlagSet {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+// flags is sc's flag set, which prints its synopsis, its flags, the exit
+// codes and the environment for -h.
+func (c *command) flags(sc subcommand) *flag.FlagSet {
+	fs := flag.NewFlagSet(sc.name, flag.ContinueOnError)
 	fs.SetOutput(c.stderr)
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "Usage: dbcloud-deploy %s\n\nFlags:\n", synopsis)
+		fmt.Fprintf(fs.Output(), "Usage: dbcloud-deploy %s %s [-fake]\n\nFlags:\n", sc.name, sc.args)
 		fs.PrintDefaults()
 		fmt.Fprint(fs.Output(), exitCodes+environment)
 	}

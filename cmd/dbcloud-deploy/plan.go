@@ -10,18 +10,6 @@ import (
 	"github.com/dbcloud/dbcloud-go/deploy"
 )
 
-// plan is "dbcloud-deploy plan STATE.json [-out PLAN.json] [-json]".
-func (c *command) plan(ctx context.Context, args []string) int {
-	fs := flags(c, "plan", "plan STATE.json [-out PLAN.json] [-json] [-fake]")
-	o := addPlanOutput(fs, "the plan")
-	cn := addConnection(fs)
-	st, code := c.stateArg(fs, args)
-	if st == nil {
-		return code
-	}
-	return c.showPlan(ctx, cn, st.Plan, o)
-}
-
 // stateArg parses args, flags and one state file, and reads the state; nil
 // and the exit code when the command ends there.
 func (c *command) stateArg(fs *flag.FlagSet, args []string) (*deploy.State, int) {

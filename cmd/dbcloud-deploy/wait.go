@@ -8,36 +8,20 @@ import (
 	"github.com/dbcloud/dbcloud-go"
 )
 
-// wait is "dbcloud-deploy wait -service NAME|ID": it waits until the
-// service's database answers and prints its host:port on stdout.
-func (c *command) wait(ctx context.Context, args []string) int {
-	fs := flags(c, "wait", "wait -service NAME|ID [-pooler] [-timeout D] [-v] [-fake]")
-	service := fs.String("service", "", "the service: its name in the project, or its id (required)")
-	pooler := fs.Bool("pooler", false, "wait until the connection pooler answers too, and print its host:port")
-	w := addWaiting(fs)
-	cn := addConnection(fs)
-	if _, code, ok := parse(fs, args, 0); !ok {
-		return code
-	}
-	if *service == "" {
-		fs.Usage()
-		return c.failf("wait: -service is required")
-	}
-	client, err := cn.client(true) // a wait only reads
-	if err != nil {
-		return c.fail(err)
-	}
-	defer client.CloseIdleConnections()
+// waitConnectable waits until the database of the service that ref names
+// (its name in the project, or its id) answers, and prints its host:port on
+// stdout, or its pooler's with pooler.
+func (c *command) waitConnectable(ctx context.Context, client *dbcloud.Client, ref string, pooler bool, w *waiting) int {
 	projectID := client.ProjectID()
 	if projectID == "" {
 		return c.failf("set DBCLOUD_PROJECT_ID: the project of the service")
 	}
-	id, err := find(ctx, client, projectID, *service)
+	id, err := find(ctx, client, projectID, ref)
 	if err != nil {
 		return c.fail(err)
 	}
 	opts := []dbcloud.WaitOption{dbcloud.WithWaitTimeout(w.timeout), dbcloud.WithProgress(w.polls(c.stderr))}
-	if *pooler {
+	if pooler {
 		opts = append(opts, dbcloud.WithPoolerCheck())
 	}
 	svc, err := client.Services.WaitForConnectable(ctx, projectID, id, opts...)
@@ -45,7 +29,7 @@ func (c *command) wait(ctx context.Context, args []string) int {
 		return c.fail(err)
 	}
 	endpoint := svc.Endpoint
-	if *pooler {
+	if pooler {
 		endpoint = svc.PoolerEndpoint()
 	}
 	fmt.Fprintln(c.stdout, endpoint)
