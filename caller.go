@@ -19,7 +19,7 @@ import (
 // resource is, and its path from the ids), sent here through the pipeline,
 // and what its attempts came to is its outcome. A read (read) is the whole
 // call; a change begins with the read-only guard (beginChange) and settles
-// its outcome itself before it ends (endCall, when an observer is told).
+// its outcome itself before it ends (endCall).
 // The core calls only downward: into the outcome's errors (answers.go),
 // the attempts' log (log.go), the decoding (decode.go) and the pipeline.
 
@@ -201,10 +201,13 @@ func (api *caller) startCall(ctx context.Context, info CallInfo) (context.Contex
 	return c.ctx, c
 }
 
-// endCall tells the observer how the operation ended, with the outcome
-// of its main request (nil if none was sent), and returns err. The
-// observer is set: without one, an operation has nothing to end.
+// endCall tells the observer, if one is set, how the operation ended,
+// with the outcome of its main request (nil if none was sent), and returns
+// err.
 func (api *caller) endCall(c call, o *outcome, err error) error {
+	if api.observer == nil {
+		return err
+	}
 	res := CallResult{Duration: time.Since(c.start), Err: err}
 	if o != nil {
 		res.Attempts, res.StatusCode = o.attempts, o.last.Status

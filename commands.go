@@ -37,10 +37,7 @@ func (api *caller) command(ctx context.Context, r *request, confirmed confirmati
 			err = uncheckedAnswer(err, checkErr)
 		}
 	}
-	if api.observer != nil {
-		err = api.endCall(c, &o, err)
-	}
-	return err
+	return api.endCall(c, &o, err)
 }
 
 // confirmByRead returns the confirmation of a retry's 409: the resource is
@@ -92,10 +89,7 @@ func serviceAction(ctx context.Context, api *caller, op, tpl string, at ref, bod
 	var w serviceJSON
 	o := api.send(ctx, &r, &w)
 	v, err := actionResult(ctx, api, &r, at, &o, &w, done)
-	if api.observer != nil {
-		err = api.endCall(c, &o, err)
-	}
-	return v, err
+	return v, api.endCall(c, &o, err)
 }
 
 // actionResult decides what an action's outcome means.

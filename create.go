@@ -21,10 +21,7 @@ func create[T any](ctx context.Context, api *caller, k kind[T], r *request, at r
 	if o.err != nil {
 		v, err = nil, r.failure(&o)
 	}
-	if api.observer != nil {
-		err = api.endCall(c, &o, err)
-	}
-	return v, err
+	return v, api.endCall(c, &o, err)
 }
 
 // recoverCreate is create's path under WithCreateRecovery. It takes its own
@@ -33,8 +30,5 @@ func create[T any](ctx context.Context, api *caller, k kind[T], r *request, at r
 func recoverCreate[T any](ctx context.Context, api *caller, c call, k kind[T], r request, at ref, want wanted) (*T, error) {
 	rc := &recovery[T]{api: api, kind: k, r: &r, at: at, want: want}
 	v, err := rc.run(ctx)
-	if api.observer != nil {
-		err = api.endCall(c, &rc.o, err)
-	}
-	return v, err
+	return v, api.endCall(c, &rc.o, err)
 }

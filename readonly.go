@@ -58,8 +58,7 @@ func (e *ReadOnlyError) Unwrap() error { return e.Err }
 // seen as a call with no attempt (and the PROD guard's read as a call
 // inside it). The returned context is the operation's from then on; a
 // refusal has already been reported to the observer. The operation sends
-// the request and settles its outcome, then ends the call (endCall) when
-// the observer was told of its start.
+// the request and settles its outcome, then ends the call (endCall).
 func (api *caller) beginChange(ctx context.Context, r *request) (context.Context, call, error) {
 	if r.err != nil {
 		return ctx, call{}, r.err
@@ -70,10 +69,7 @@ func (api *caller) beginChange(ctx context.Context, r *request) (context.Context
 	}
 	if api.readOnly != readWrite && !r.partOf {
 		if err := api.guard(ctx, r.info); err != nil {
-			if api.observer != nil {
-				err = api.endCall(c, nil, err)
-			}
-			return ctx, c, err
+			return ctx, c, api.endCall(c, nil, err)
 		}
 	}
 	return ctx, c, nil
