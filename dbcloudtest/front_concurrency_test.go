@@ -42,10 +42,10 @@ func TestConcurrency(t *testing.T) {
 		wg.Go(func() {
 			for i := range each {
 				name := fmt.Sprintf(`{"name": "w%d-%d"}`, w, i)
-				if st, _ := do("POST", "/projects/"+f.Proj+"/services", name); st != 202 {
+				if st, _ := do("POST", f.ServicesPath(), name); st != 202 {
 					t.Errorf("create: %d", st)
 				}
-				do("GET", "/projects/"+f.Proj+"/services", "")
+				do("GET", f.ServicesPath(), "")
 				f.Clock.Advance(100 * time.Millisecond)
 				f.api.count("POST", "/projects/*/services")
 			}
@@ -58,7 +58,7 @@ func TestConcurrency(t *testing.T) {
 			var list []struct {
 				ID string `json:"service_id"`
 			}
-			if _, raw := do("GET", "/projects/"+f.Proj+"/services", ""); json.Unmarshal(raw, &list) != nil {
+			if _, raw := do("GET", f.ServicesPath(), ""); json.Unmarshal(raw, &list) != nil {
 				t.Errorf("list: %s", raw)
 			}
 			for _, s := range list[:min(len(list), 8)] {
@@ -71,7 +71,7 @@ func TestConcurrency(t *testing.T) {
 		}
 	})
 	wg.Wait()
-	if n := len(f.Send("GET", "/projects/"+f.Proj+"/services", nil).List(t)); n != workers*each {
+	if n := len(f.Send("GET", f.ServicesPath(), nil).List(t)); n != workers*each {
 		t.Errorf("%d services, want %d", n, workers*each)
 	}
 }

@@ -11,7 +11,7 @@ import (
 
 func TestFaultStatus(t *testing.T) {
 	f := newFake(t, config{})
-	list := "/projects/" + f.Proj + "/services"
+	list := f.ServicesPath()
 	f.api.injectFault(Fault{Method: "GET", Path: "/projects/*/services", Times: 2, Status: 503,
 		Header: http.Header{"Retry-After": {"7"}}, Body: "<html>busy</html>"})
 	for range 2 {
@@ -91,7 +91,7 @@ func TestFaultMatching(t *testing.T) {
 
 func TestFaultDrop(t *testing.T) {
 	f := newFake(t, config{})
-	list := "/projects/" + f.Proj + "/services"
+	list := f.ServicesPath()
 	f.api.injectFault(Fault{Method: "POST", Path: "/projects/*/services", Drop: true})
 	if _, err := f.RawDo(t.Context(), "POST", list, `{"name": "lost"}`); err == nil {
 		t.Fatal("dropped request succeeded")
@@ -117,7 +117,7 @@ func TestFaultDrop(t *testing.T) {
 // server acted: the change is made, the caller gets the canned answer.
 func TestFaultStatusAfterHandling(t *testing.T) {
 	f := newFake(t, config{})
-	list := "/projects/" + f.Proj + "/services"
+	list := f.ServicesPath()
 	f.api.injectFault(Fault{Method: "POST", Path: "/projects/*/services", Status: 504, Body: "gateway timeout", AfterHandling: true})
 	resp, err := f.RawDo(t.Context(), "POST", list, `{"name": "made"}`)
 	if err != nil {
@@ -138,7 +138,7 @@ func TestFaultTruncate(t *testing.T) {
 	f := newFake(t, config{})
 	f.Create(nil)
 	f.Create(nil)
-	list := "/projects/" + f.Proj + "/services"
+	list := f.ServicesPath()
 	full := f.Send("GET", list, nil).Must(t, 200).Raw
 	f.api.injectFault(Fault{Path: "/projects/*/services", Truncate: true, Header: http.Header{"X-Extra": {"1"}}})
 	res, err := f.RawDo(t.Context(), "GET", list, "")
@@ -160,7 +160,7 @@ func TestFaultTruncate(t *testing.T) {
 
 func TestFaultDelay(t *testing.T) {
 	f := newFake(t, config{})
-	list := "/projects/" + f.Proj + "/services"
+	list := f.ServicesPath()
 	// A delay alone answers normally, late.
 	f.api.injectFault(Fault{Delay: 30 * time.Millisecond})
 	start := time.Now()

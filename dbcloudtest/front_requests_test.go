@@ -9,7 +9,7 @@ import (
 
 func TestRequestsRecordsEveryAnswer(t *testing.T) {
 	f := newFake(t, config{})
-	list := "/projects/" + f.Proj + "/services"
+	list := f.ServicesPath()
 	id := f.Create(nil)
 	f.Send("GET", f.SvcPath(id)+"/logs?severities=ERROR&search=a%20b", nil)
 	f.Send("GET", f.SvcPath(id), nil, "Authorization", "")

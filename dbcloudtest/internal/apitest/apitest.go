@@ -174,8 +174,12 @@ func (r *Resp) MustError(t *testing.T, status int, code, want string) {
 	}
 }
 
+// ServicesPath is the path of the fake's project's services: its list, and
+// where a create is sent.
+func (f *Fake) ServicesPath() string { return "/projects/" + f.Proj + "/services" }
+
 // SvcPath is the path of a service of the fake's project.
-func (f *Fake) SvcPath(id string) string { return "/projects/" + f.Proj + "/services/" + id }
+func (f *Fake) SvcPath(id string) string { return f.ServicesPath() + "/" + id }
 
 // SetPath is the path of a replica set of a service of the fake's project.
 func (f *Fake) SetPath(svc, rs string) string { return f.SvcPath(svc) + "/replicaSets/" + rs }
@@ -186,7 +190,7 @@ func (f *Fake) Create(body map[string]any) string {
 	if body == nil {
 		body = map[string]any{"name": "db"}
 	}
-	r := f.Send("POST", "/projects/"+f.Proj+"/services", body).Must(f.T, 202)
+	r := f.Send("POST", f.ServicesPath(), body).Must(f.T, 202)
 	return r.Obj(f.T)["service_id"].(string)
 }
 

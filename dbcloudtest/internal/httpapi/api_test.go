@@ -27,14 +27,14 @@ func TestAuth(t *testing.T) {
 		{"basic", "Basic c2VjcmV0LWtleQ=="},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r := f.Send("GET", "/projects/"+f.Proj+"/services", nil, "Authorization", tc.value)
+			r := f.Send("GET", f.ServicesPath(), nil, "Authorization", tc.value)
 			r.MustError(t, 401, "UNAUTHORIZED", "API key")
 			if !strings.HasPrefix(r.Header.Get("X-Request-Id"), "req-") {
 				t.Errorf("X-Request-Id = %q", r.Header.Get("X-Request-Id"))
 			}
 		})
 	}
-	f.Send("GET", "/projects/"+f.Proj+"/services", nil).Must(t, 200)
+	f.Send("GET", f.ServicesPath(), nil).Must(t, 200)
 	if got := New(Config{}).Config().APIKey; got != defaultAPIKey {
 		t.Errorf("default key %q", got)
 	}
@@ -95,7 +95,7 @@ func TestRequestIDs(t *testing.T) {
 	f := newFake(t, Config{})
 	seen := map[string]bool{}
 	for range 5 {
-		r := f.Send("GET", "/projects/"+f.Proj+"/services", nil)
+		r := f.Send("GET", f.ServicesPath(), nil)
 		id := r.Header.Get("X-Request-Id")
 		if id == "" || seen[id] {
 			t.Fatalf("request id %q empty or repeated", id)
@@ -108,7 +108,7 @@ func TestRequestIDs(t *testing.T) {
 // status and the kind of body it answers with.
 func TestEveryRoute(t *testing.T) {
 	f := newFake(t, Config{}) // Step 0: every operation completes by the next read
-	svcs := "/projects/" + f.Proj + "/services"
+	svcs := f.ServicesPath()
 	var id, rs string
 	rsBody := map[string]any{"name": "r", "nodes": 1, "cpu_millis": 500, "memory_gbs": 2}
 	resize := map[string]any{"cpu_millis": "1000", "memory_gbs": "4"}

@@ -106,7 +106,7 @@ func answer(t *testing.T, port int) string {
 
 func TestLiveServiceEndpointFollowsStatus(t *testing.T) {
 	f := liveFake(t, Config{Model: model.Config{Step: tstep, Connect: 30 * time.Second}})
-	r := f.Send("POST", "/projects/"+f.Proj+"/services", map[string]any{"name": "db"}).Must(t, 202)
+	r := f.Send("POST", f.ServicesPath(), map[string]any{"name": "db"}).Must(t, 202)
 	id := r.Obj(t)["service_id"].(string)
 	port := livePort(t, apitest.Sub(t, r.Obj(t), "endpoint"))
 
@@ -268,7 +268,7 @@ func TestLiveCloseEndsEverything(t *testing.T) {
 	if got := answer(t, port); got != "refused" {
 		t.Errorf("after Close: %s", got)
 	}
-	f.Send("POST", "/projects/"+f.Proj+"/services", map[string]any{"name": "late"}).MustError(t, 503, "UNAVAILABLE", "endpoint")
+	f.Send("POST", f.ServicesPath(), map[string]any{"name": "late"}).MustError(t, 503, "UNAVAILABLE", "endpoint")
 	f.model.Close() // again: nothing to do
 }
 

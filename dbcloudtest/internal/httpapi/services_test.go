@@ -15,7 +15,7 @@ const tstep = 10 * time.Second
 
 func TestCreateServiceResponse(t *testing.T) {
 	f := newFake(t, Config{Model: model.Config{Step: tstep}})
-	r := f.Send("POST", "/projects/"+f.Proj+"/services", map[string]any{"name": "db"}).Must(t, 202)
+	r := f.Send("POST", f.ServicesPath(), map[string]any{"name": "db"}).Must(t, 202)
 	if ct := r.Header.Get("Content-Type"); ct != "application/json" {
 		t.Errorf("Content-Type %q", ct)
 	}
@@ -73,7 +73,7 @@ func TestCreateServiceResponse(t *testing.T) {
 	if _, ok := got["initial_password"]; ok {
 		t.Error("get shows initial_password")
 	}
-	list := f.Send("GET", "/projects/"+f.Proj+"/services", nil).Must(t, 200).List(t)
+	list := f.Send("GET", f.ServicesPath(), nil).Must(t, 200).List(t)
 	if len(list) != 1 {
 		t.Fatalf("list has %d services", len(list))
 	}
@@ -108,7 +108,7 @@ func TestCreateVariants(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFake(t, Config{})
-			m := f.Send("POST", "/projects/"+f.Proj+"/services", tc.body).Must(t, 202).Obj(t)
+			m := f.Send("POST", f.ServicesPath(), tc.body).Must(t, 202).Obj(t)
 			spec := apitest.Sub(t, m["resources"].([]any)[0].(map[string]any), "spec")
 			ha := apitest.Sub(t, m, "ha_replicas")
 			if m["service_type"] != tc.typ || m["region_code"] != tc.region || apitest.Sub(t, m, "metadata")["environment"] != tc.env ||
@@ -121,7 +121,7 @@ func TestCreateVariants(t *testing.T) {
 
 func TestStepZero(t *testing.T) {
 	f := newFake(t, Config{Model: model.Config{RealTime: true}})
-	m := f.Send("POST", "/projects/"+f.Proj+"/services", map[string]any{"name": "x"}).Must(t, 202).Obj(t)
+	m := f.Send("POST", f.ServicesPath(), map[string]any{"name": "x"}).Must(t, 202).Obj(t)
 	if m["status"] != "QUEUED" {
 		t.Errorf("create response status %v", m["status"])
 	}
@@ -191,13 +191,13 @@ func TestServiceStateMachine(t *testing.T) {
 	}
 	f.Clock.Advance(tstep - time.Nanosecond)
 	f.WantStatus(id, "DELETING")
-	if n := len(f.Send("GET", "/projects/"+f.Proj+"/services", nil).List(t)); n != 1 {
+	if n := len(f.Send("GET", f.ServicesPath(), nil).List(t)); n != 1 {
 		t.Errorf("list while DELETING has %d", n)
 	}
 	f.Clock.Advance(time.Nanosecond)
 	f.Send("GET", f.SvcPath(id), nil).MustError(t, 404, "NOT_FOUND", "service")
 	f.Send("POST", f.SvcPath(id)+"/start", nil).MustError(t, 404, "NOT_FOUND", "service")
-	if n := len(f.Send("GET", "/projects/"+f.Proj+"/services", nil).List(t)); n != 0 {
+	if n := len(f.Send("GET", f.ServicesPath(), nil).List(t)); n != 0 {
 		t.Errorf("list after deletion has %d", n)
 	}
 	if _, err := f.model.Logs(id); err == nil {
@@ -455,7 +455,7 @@ func TestDeterministicSeed(t *testing.T) {
 	run := func(seed uint64) (ids []string, pw string, logs []logstore.Entry) {
 		f := newFake(t, Config{Model: model.Config{Seed: seed}})
 		a := f.Create(nil)
-		m := f.Send("POST", "/projects/"+f.Proj+"/services", map[string]any{"name": "b"}).Must(t, 202).Obj(t)
+		m := f.Send("POST", f.ServicesPath(), map[string]any{"name": "b"}).Must(t, 202).Obj(t)
 		if err := f.model.SeedLogs(a, 50); err != nil {
 			t.Fatal(err)
 		}

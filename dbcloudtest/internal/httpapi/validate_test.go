@@ -20,7 +20,7 @@ func TestValidation(t *testing.T) {
 	early := apitest.Epoch.Add(-time.Hour).Format(time.RFC3339)
 	long := strings.Repeat("x", 129)
 
-	create := "/projects/" + f.Proj + "/services"
+	create := f.ServicesPath()
 	resize := f.SvcPath(svc) + "/resize"
 	fork := f.SvcPath(svc) + "/forkService"
 	setHA := f.SvcPath(svc) + "/setHA"
@@ -141,7 +141,7 @@ func TestValidation(t *testing.T) {
 
 func TestValidationAccepts(t *testing.T) {
 	f := newFake(t, Config{})
-	create := "/projects/" + f.Proj + "/services"
+	create := f.ServicesPath()
 	for _, body := range []string{
 		`{"name": "` + strings.Repeat("é", 128) + `"}`,
 		`{"name": "a", "cpu_millis": "0500", "memory_gbs": "04"}`,
