@@ -98,7 +98,7 @@ func actionResult(ctx context.Context, api *caller, r *request, at ref, o *outco
 	case o.err == nil:
 		return (*Service)(&w.serviceFields), nil
 	case o.answeredByEarlier() && o.lastErr.StatusCode == http.StatusConflict:
-		v, err := readService(ctx, api, at)
+		v, err := services{}.read(ctx, api, at)
 		switch {
 		case err != nil:
 			return nil, uncheckedAnswer(o.err, err)
@@ -107,7 +107,7 @@ func actionResult(ctx context.Context, api *caller, r *request, at ref, o *outco
 			return v, nil
 		}
 	case errors.Is(o.err, ErrInvalidResponse):
-		got, getErr := readService(ctx, api, at)
+		got, getErr := services{}.read(ctx, api, at)
 		if getErr != nil {
 			return nil, fmt.Errorf("%w; reading the %s instead failed: %v", o.err, KindService, getErr)
 		}

@@ -5,7 +5,9 @@ import "context"
 // kind is what the code that services and replica sets share (create and
 // its recovery, commands and their confirmation, waits and their pollers)
 // needs of one kind of resource, so that each rule is written once for
-// both. T is the public type. Its two types are services and replicaSets.
+// both. T is the public type. Its two types are services and replicaSets:
+// here what tells one resource from another; what each sends and decodes
+// (its reads, the wire type of its answers) is in reads.go.
 type kind[T any] interface {
 	// resource names the kind, as errors and logs do.
 	resource() ResourceKind
@@ -28,47 +30,19 @@ type kind[T any] interface {
 // services is the kind of database services.
 type services struct{}
 
-func (services) resource() ResourceKind { return KindService }
-
-func (services) read(ctx context.Context, api *caller, at ref) (*Service, error) {
-	return readService(ctx, api, at)
-}
-
-func (services) list(ctx context.Context, api *caller, at ref, serves []context.Context) ([]Service, error) {
-	return listServices(ctx, api, at, serves)
-}
-
+func (services) resource() ResourceKind         { return KindService }
 func (services) id(svc *Service) string         { return svc.ServiceID }
 func (services) name(svc *Service) string       { return svc.Name }
 func (services) status(svc *Service) WaitStatus { return svc.Status }
-
-func (services) answer() (any, *Service) {
-	w := new(serviceJSON)
-	return w, (*Service)(&w.serviceFields)
-}
 
 // replicaSets is the kind of read replica sets. There is no GET for one
 // set: it is read by finding it in its service's list.
 type replicaSets struct{}
 
-func (replicaSets) resource() ResourceKind { return KindReplicaSet }
-
-func (replicaSets) read(ctx context.Context, api *caller, at ref) (*ReadReplicaSet, error) {
-	return findReplicaSet(ctx, api, at)
-}
-
-func (replicaSets) list(ctx context.Context, api *caller, at ref, serves []context.Context) ([]ReadReplicaSet, error) {
-	return listReplicaSets(ctx, api, at, serves)
-}
-
+func (replicaSets) resource() ResourceKind                { return KindReplicaSet }
 func (replicaSets) id(set *ReadReplicaSet) string         { return set.ID }
 func (replicaSets) name(set *ReadReplicaSet) string       { return set.Name }
 func (replicaSets) status(set *ReadReplicaSet) WaitStatus { return set.Status }
-
-func (replicaSets) answer() (any, *ReadReplicaSet) {
-	w := new(replicaSetJSON)
-	return w, (*ReadReplicaSet)(w)
-}
 
 // gone reports a status of a resource being deleted, or deleted: it no
 // longer counts as there.

@@ -216,7 +216,7 @@ type serviceReads struct{ scopeReads[Service] }
 
 // One reads the service id.
 func (s serviceReads) One(ctx context.Context, id string) (*Service, error) {
-	return readService(ctx, s.api, ref{projectID: s.at.projectID, serviceID: id})
+	return services{}.read(ctx, s.api, ref{projectID: s.at.projectID, serviceID: id})
 }
 
 // retryAfter is how long a failed read holds every wait of its poller: the

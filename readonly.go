@@ -90,7 +90,7 @@ func (api *caller) guard(ctx context.Context, call CallInfo) error {
 	case call.ServiceID == "":
 		return nil // Services.Create: no existing service to protect
 	}
-	svc, err := readService(ctx, api, ref{projectID: call.ProjectID, serviceID: call.ServiceID})
+	svc, err := services{}.read(ctx, api, ref{projectID: call.ProjectID, serviceID: call.ServiceID})
 	if err != nil {
 		return deny("the service's environment tag could not be read", err)
 	}

@@ -8,26 +8,27 @@ import (
 
 // The reads of services and replica sets: the public ones and the SDK's
 // own (the read-only guard, confirmations, create recovery, the pollers),
-// one function each, which the public methods are built on too. A read is
-// a call of its own (caller.read); none of them calls a public method.
+// one method of the kind each, which the public methods are built on too,
+// and each kind's answer: the wire type a create decodes into. A read is a
+// call of its own (caller.read); none of them calls a public method.
 
 // Get returns one service.
 func (s *ServicesClient) Get(ctx context.Context, projectID, serviceID string) (*Service, error) {
-	return readService(ctx, s.api, ref{projectID, serviceID, ""})
+	return services{}.read(ctx, s.api, ref{projectID, serviceID, ""})
 }
 
 // List returns every service of a project.
 func (s *ServicesClient) List(ctx context.Context, projectID string) ([]Service, error) {
-	return listServices(ctx, s.api, ref{projectID: projectID}, nil)
+	return services{}.list(ctx, s.api, ref{projectID: projectID}, nil)
 }
 
 // List returns the read replica sets of a service.
 func (r *ReplicaSetsClient) List(ctx context.Context, projectID, serviceID string) ([]ReadReplicaSet, error) {
-	return listReplicaSets(ctx, r.api, ref{projectID, serviceID, ""}, nil)
+	return replicaSets{}.list(ctx, r.api, ref{projectID, serviceID, ""}, nil)
 }
 
-// readService is a GET of the service that at names.
-func readService(ctx context.Context, api *caller, at ref) (*Service, error) {
+// read is a GET of the service that at names.
+func (services) read(ctx context.Context, api *caller, at ref) (*Service, error) {
 	r := newRequest("Services.Get", http.MethodGet, tplService, at)
 	var w serviceJSON
 	if err := api.read(ctx, &r, &w); err != nil {
@@ -36,9 +37,15 @@ func readService(ctx context.Context, api *caller, at ref) (*Service, error) {
 	return (*Service)(&w.serviceFields), nil
 }
 
-// listServices lists the project that at names; a poller's shared read
-// serves the waits whose contexts are serves.
-func listServices(ctx context.Context, api *caller, at ref, serves []context.Context) ([]Service, error) {
+// answer is a new service to decode an answer into, as the wire has it.
+func (services) answer() (any, *Service) {
+	w := new(serviceJSON)
+	return w, (*Service)(&w.serviceFields)
+}
+
+// list lists the project that at names; a poller's shared read serves the
+// waits whose contexts are serves.
+func (services) list(ctx context.Context, api *caller, at ref, serves []context.Context) ([]Service, error) {
 	r := newRequest("Services.List", http.MethodGet, tplServices, at)
 	r.info.Serves = serves
 	var ws serviceListJSON
@@ -48,9 +55,9 @@ func listServices(ctx context.Context, api *caller, at ref, serves []context.Con
 	return ws.services, nil
 }
 
-// listReplicaSets lists the replica sets of the service that at names; a
-// poller's shared read serves the waits whose contexts are serves.
-func listReplicaSets(ctx context.Context, api *caller, at ref, serves []context.Context) ([]ReadReplicaSet, error) {
+// list lists the replica sets of the service that at names; a poller's
+// shared read serves the waits whose contexts are serves.
+func (replicaSets) list(ctx context.Context, api *caller, at ref, serves []context.Context) ([]ReadReplicaSet, error) {
 	r := newRequest("ReplicaSets.List", http.MethodGet, tplReplicaSets, at)
 	r.info.Serves = serves
 	var sets replicaSetListJSON
@@ -64,14 +71,20 @@ func listReplicaSets(ctx context.Context, api *caller, at ref, serves []context.
 	return out, nil
 }
 
-// findReplicaSet lists the set's service and returns the set, or an error
-// matching ErrNotFound when it is not there: there is no GET of one set.
-// An empty id is refused before the list is sent: no set could have it.
-func findReplicaSet(ctx context.Context, api *caller, at ref) (*ReadReplicaSet, error) {
+// answer is a new replica set to decode an answer into, as the wire has it.
+func (replicaSets) answer() (any, *ReadReplicaSet) {
+	w := new(replicaSetJSON)
+	return w, (*ReadReplicaSet)(w)
+}
+
+// read lists the set's service and returns the set, or an error matching
+// ErrNotFound when it is not there: there is no GET of one set. An empty
+// id is refused before the list is sent: no set could have it.
+func (k replicaSets) read(ctx context.Context, api *caller, at ref) (*ReadReplicaSet, error) {
 	if at.replicaSetID == "" {
 		return nil, invalid("replicaSetID", "required")
 	}
-	sets, err := listReplicaSets(ctx, api, at, nil)
+	sets, err := k.list(ctx, api, at, nil)
 	if err != nil {
 		return nil, err
 	}
