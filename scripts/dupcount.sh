@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# dupcount.sh: how many pairs of places repeat each other in the tracked
-# files, by the `duplicates` tool of the development machine (it must be on
-# PATH; CI has none), counted two ways:
+# dupcount.sh: how many pairs of places repeat each other in the files the
+# `duplicates` tool of the development machine reads in this checkout (the
+# tracked ones and the untracked ones not ignored; the tool must be on PATH,
+# and CI has none), counted two ways:
 #
 #   - every pair but those that lie wholly inside import blocks;
 #   - the pairs the tool finds once the lines of Go import blocks are blanked
