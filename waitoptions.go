@@ -209,7 +209,7 @@ const createdGrace = 30 * time.Second
 // returns the create's InitialPassword, which reads never carry: without
 // WithCreated, svc, err = WaitForConnectable(ctx, p, svc.ServiceID) drops
 // the only copy. The resource must be the one waited for (else a
-// *ValidationError); WaitForAll takes one per service just created.
+// *ValidationError); WaitForAll refuses it and takes the services instead.
 //
 //	svc, err = c.Services.WaitForConnectable(ctx, p, svc.ServiceID, dbcloud.WithCreated(svc))
 func WithCreated[R *Service | *ReadReplicaSet](created R) WaitOption {
