@@ -139,9 +139,9 @@ func (c *waitConfig) report(w *WaitError, status WaitStatus) {
 // WithStopOn names statuses that end the wait at once with a *WaitError
 // whose Err matches ErrStopStatus (and ErrUnexpectedStatus) and whose
 // LastStatus is the status seen: UNSTABLE for a service, say, that would
-// otherwise be polled until the timeout. The wanted status is never a stop.
-// It takes statuses of both kinds, so that one option list serves the
-// service and replica set waits of a deploy:
+// otherwise be polled until the timeout. The wanted status is never a stop,
+// and several WithStopOn add up. It takes statuses of both kinds, so that
+// one option list serves the service and replica set waits of a deploy:
 //
 //	dbcloud.WithStopOn(dbcloud.StatusUnstable, dbcloud.ReplicaSetError)
 func WithStopOn(statuses ...WaitStatus) WaitOption {

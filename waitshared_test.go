@@ -219,6 +219,16 @@ func TestWaitStopStatusAndProgress(t *testing.T) {
 	}
 }
 
+// Several WithStopOn add up: a later one does not replace the statuses of
+// an earlier one.
+func TestWaitStopOnOptionsAddUp(t *testing.T) {
+	srv, c, ids := fleet(t, 1)
+	setStatus(t, srv, ids[0], dbcloud.StatusUnstable)
+	_, err := c.Services.WaitForReady(t.Context(), srv.ProjectID, ids[0], fixture.FastPolls, dbcloud.WithWaitTimeout(5*time.Second),
+		dbcloud.WithStopOn(dbcloud.StatusUnstable), dbcloud.WithStopOn(dbcloud.StatusPaused))
+	assertWaitErr(t, err, dbcloud.ErrStopStatus, "UNSTABLE")
+}
+
 // A condition keeps the wait going past the status until it holds; its
 // error ends the wait.
 func TestWaitServiceCondition(t *testing.T) {
