@@ -41,44 +41,48 @@ func TestCheckFilesScript(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	check := func(what string, wantOK bool, wantOut ...string) {
-		t.Helper()
+	git("init", "-q")
+	// Each step changes the repository (files written, then git commands)
+	// and runs the check on it.
+	for _, step := range []struct {
+		what   string
+		write  map[string][]byte
+		git    [][]string
+		wantOK bool
+		want   string // in the check's output
+	}{
+		{"a clean repository", map[string][]byte{
+			"main.go":                 []byte("package main\n\nfunc main() {}\n"),
+			"docs/guide.md":           []byte("# A guide\n\nÜnïcödé text is text.\n"),
+			"testdata/just-under.txt": bytes.Repeat([]byte("x"), 1_000_000),
+		}, [][]string{{"add", "."}}, true, "3 tracked files"},
+		{"a built binary staged", map[string][]byte{"cmd/tool/tool": []byte("\x7fELF\x02\x01\x01\x00\x00\x00")},
+			[][]string{{"add", "."}}, false, "binary: cmd/tool/tool"},
+		{"the binary untracked", nil, [][]string{{"rm", "-q", "--cached", "cmd/tool/tool"}}, true, "3 tracked files"},
+		{"a file of 1.2 MB staged", map[string][]byte{"testdata/big.json": bytes.Repeat([]byte("[1],"), 300_000)},
+			[][]string{{"add", "testdata/big.json"}}, false, "larger than 1 MB: testdata/big.json (1200000 bytes)"},
+		{"the big file allowed", map[string][]byte{
+			".ci/allowed-files": []byte("# test data that must be big\ntestdata/big.json  # a 1.2 MB page, to test the bound\n"),
+		}, [][]string{{"add", ".ci/allowed-files"}}, true, "1 allowed"},
+		{"an allowance for a file no longer tracked", nil, [][]string{{"rm", "-q", "--cached", "testdata/big.json"}},
+			false, "lists testdata/big.json, which is not tracked"},
+	} {
+		for name, content := range step.write {
+			write(name, content)
+		}
+		for _, args := range step.git {
+			git(args...)
+		}
 		cmd := exec.Command("bash", script, repo)
 		cmd.Env = env
 		var out bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &out
 		err := cmd.Run()
-		if ok := err == nil; ok != wantOK {
-			t.Errorf("%s: the check passed = %v, want %v; it said:\n%s", what, ok, wantOK, out.String())
+		if ok := err == nil; ok != step.wantOK {
+			t.Errorf("%s: the check passed = %v, want %v; it said:\n%s", step.what, ok, step.wantOK, out.String())
 		}
-		for _, w := range wantOut {
-			if !strings.Contains(out.String(), w) {
-				t.Errorf("%s: the check said\n%s\nwant %q in it", what, out.String(), w)
-			}
+		if !strings.Contains(out.String(), step.want) {
+			t.Errorf("%s: the check said\n%s\nwant %q in it", step.what, out.String(), step.want)
 		}
 	}
-
-	git("init", "-q")
-	write("main.go", []byte("package main\n\nfunc main() {}\n"))
-	write("docs/guide.md", []byte("# A guide\n\nÜnïcödé text is text.\n"))
-	write("testdata/just-under.txt", bytes.Repeat([]byte("x"), 1_000_000))
-	git("add", ".")
-	check("a clean repository", true, "3 tracked files")
-
-	write("cmd/tool/tool", []byte("\x7fELF\x02\x01\x01\x00\x00\x00"))
-	git("add", ".")
-	check("a built binary staged", false, "binary: cmd/tool/tool")
-	git("rm", "-q", "--cached", "cmd/tool/tool")
-	check("the binary untracked", true)
-
-	write("testdata/big.json", bytes.Repeat([]byte("[1],"), 300_000))
-	git("add", "testdata/big.json")
-	check("a file of 1.2 MB staged", false, "larger than 1 MB: testdata/big.json (1200000 bytes)")
-
-	write(".ci/allowed-files", []byte("# test data that must be big\ntestdata/big.json  # a 1.2 MB page, to test the bound\n"))
-	git("add", ".ci/allowed-files")
-	check("the big file allowed", true, "1 allowed")
-
-	git("rm", "-q", "--cached", "testdata/big.json")
-	check("an allowance for a file no longer tracked", false, "lists testdata/big.json, which is not tracked")
 }
