@@ -49,17 +49,16 @@ func (r *FleetResult) Err() error {
 
 // WaitForAll waits until every service of fleet has status want, has
 // failed, or the wait's deadline ends, and says where each one stands: a
-// fleet deploy needs every failure at once, not the first. fleet is the
-// services as Create, Fork, Get or List returned them (&Service{ServiceID:
-// id} for one known by its id), each waited for once; one that carries its
-// InitialPassword, as Create's and Fork's do, is waited for as
-// WithCreated(svc) makes a wait (a 404 in its first 30 s is polled
-// through) and Reached keeps the password. opts apply to each wait but
-// WithCreated, which fleet replaces; WithProgress callbacks run on several
-// goroutines at once. One timeout bounds them all, and one List per tick
-// serves them all (see "Polling" in the package documentation). The error
-// is nil when all reached want, a *ValidationError before anything is sent,
-// or FleetResult.Err(); the result is returned in every case but validation.
+// fleet deploy needs every failure at once. fleet is the services as
+// Create, Fork, Get or List returned them (&Service{ServiceID: id} for an
+// id alone), each waited for once; one that carries its InitialPassword
+// (Create's and Fork's do) is waited for as with WithCreated(svc): a 404 in
+// its first 30 s is polled through, and Reached keeps the password. opts
+// apply to each wait but WithCreated, which fleet replaces; WithProgress
+// callbacks run on several goroutines at once. One timeout and one List per
+// tick serve them all (see "Polling" in the package documentation). The
+// error is nil when all reached want, a *ValidationError before anything is
+// sent, or FleetResult.Err(); the result comes in every case but validation.
 func (s *ServicesClient) WaitForAll(ctx context.Context, projectID string, fleet []*Service, want ServiceStatus, opts ...WaitOption) (*FleetResult, error) {
 	if want == "" {
 		return nil, invalid("want", "required")
