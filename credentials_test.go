@@ -537,6 +537,8 @@ func TestCredentialsFromEnv(t *testing.T) {
 	}{
 		{"both kinds", map[string]string{"DBCLOUD_API_KEY": mockKey, "DBCLOUD_PUBLIC_KEY": patPublic, "DBCLOUD_SECRET_KEY": patSecret}, "credentials"},
 		{"a variable and its file", map[string]string{"DBCLOUD_API_KEY": mockKey, "DBCLOUD_API_KEY_FILE": "x"}, "DBCLOUD_API_KEY"},
+		{"a secret key and its file", map[string]string{"DBCLOUD_PUBLIC_KEY": patPublic, "DBCLOUD_SECRET_KEY": patSecret,
+			"DBCLOUD_SECRET_KEY_FILE": file(t, patSecret)}, "DBCLOUD_SECRET_KEY"},
 		{"half a token", map[string]string{"DBCLOUD_PUBLIC_KEY": patPublic}, "secretKey"},
 		{"a missing file", map[string]string{"DBCLOUD_SECRET_KEY_FILE": "/nonexistent/secret", "DBCLOUD_PUBLIC_KEY": patPublic},
 			"DBCLOUD_SECRET_KEY_FILE"},

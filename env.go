@@ -20,7 +20,7 @@ const maxSecretFile = 64 << 10
 //
 // DBCLOUD_API_KEY_FILE and DBCLOUD_SECRET_KEY_FILE name files holding the
 // secret instead (surrounding white space, such as a final newline, is
-// trimmed). Options are applied after the environment, so an option wins
+// trimmed); setting both a variable and its _FILE form is an error. Options are applied after the environment, so an option wins
 // over a variable. Expiring tokens (BearerTokens) come from code, not the
 // environment: use NewClientWithCredentials.
 func NewClientFromEnv(opts ...Option) (*Client, error) {

@@ -95,34 +95,38 @@ func ExampleAPIError() {
 }
 
 // Wait for a fleet: every service's outcome, all at once, for one read per
-// tick whatever the number of services.
+// tick whatever the number of services. The services are passed as Create
+// returned them, so that each keeps its password.
 func ExampleServicesClient_WaitForAll() {
 	srv := dbcloudtest.NewServer(dbcloudtest.WithStep(time.Minute))
 	defer srv.Close()
 	client := srv.Client()
 	ctx := context.Background()
-	var ids []string
+	var fleet []*dbcloud.Service
 	for _, name := range []string{"tenant-a", "tenant-b", "tenant-c"} {
 		svc, err := client.Services.Create(ctx, srv.ProjectID, &dbcloud.CreateServiceRequest{Name: name})
 		if err != nil {
 			panic(err)
 		}
-		ids = append(ids, svc.ServiceID)
+		fleet = append(fleet, svc)
 	}
-	srv.Advance(time.Hour)                            // every service READY...
-	_ = srv.SetStatus(ids[1], dbcloud.StatusUnstable) // ...but one
+	srv.Advance(time.Hour)                                        // every service READY...
+	_ = srv.SetStatus(fleet[1].ServiceID, dbcloud.StatusUnstable) // ...but one
 
-	res, err := client.Services.WaitForAll(ctx, srv.ProjectID, ids, dbcloud.StatusReady,
+	res, err := client.Services.WaitForAll(ctx, srv.ProjectID, fleet, dbcloud.StatusReady,
 		dbcloud.WithWaitTimeout(20*time.Minute),
 		dbcloud.WithStopOn(dbcloud.StatusUnstable),
 		dbcloud.WithCondition(func(s *dbcloud.Service) (bool, error) {
 			return s.Endpoint != nil, nil // and its endpoint is known
 		}))
 	fmt.Println("reached:", len(res.Reached), "failed:", len(res.Failed), "pending:", len(res.Pending))
-	fmt.Println(err != nil, res.Failed[ids[1]] != nil)
+	fmt.Println(err != nil, res.Failed[fleet[1].ServiceID] != nil)
+	a := res.Reached[fleet[0].ServiceID]
+	fmt.Println(a.Name, a.Status, a.InitialPassword == fleet[0].InitialPassword) // the create's password, kept
 	// Output:
 	// reached: 2 failed: 1 pending: 0
 	// true true
+	// tenant-a READY true
 }
 
 // The connection string a driver takes. The password is escaped; the string

@@ -10,7 +10,7 @@ import (
 )
 
 // FleetResult is where each service of a WaitForAll stands when it returns.
-// Every id passed is in exactly one of the three maps.
+// Every service passed is in exactly one of the three maps, by its id.
 type FleetResult struct {
 	// Reached holds the services that reached the wanted status, as read then.
 	Reached map[string]*Service
@@ -47,37 +47,32 @@ func (r *FleetResult) Err() error {
 	return errors.Join(errs...)
 }
 
-// WaitForAll waits until every listed service of a project has status want,
-// or has failed, or the wait's deadline ends, and says where each one
-// stands. It never stops at the first failure: a fleet deploy needs every
-// failure at once. The error is nil when all reached want, a
-// *ValidationError before anything is sent, or FleetResult.Err() otherwise;
-// the result is returned in every case but validation.
-//
-// The waits share the project's reads: one List per tick, however many
-// services (see "Polling" in the package documentation). opts apply to
-// each service's wait (WithProgress callbacks then run on several
-// goroutines at once); one timeout bounds them all; a WithCreated per
-// service just created. Duplicate ids are waited for once.
-func (s *ServicesClient) WaitForAll(ctx context.Context, projectID string, serviceIDs []string, want ServiceStatus, opts ...WaitOption) (*FleetResult, error) {
+// WaitForAll waits until every service of fleet has status want, has
+// failed, or the wait's deadline ends, and says where each one stands: a
+// fleet deploy needs every failure at once. fleet is the services as
+// Create, Fork, Get or List returned them (&Service{ServiceID: id} for an
+// id alone), each waited for once; one that carries its InitialPassword
+// (Create's and Fork's do) is waited for as with WithCreated(svc): a 404 in
+// its first 30 s is polled through, and Reached keeps the password. opts
+// apply to each wait but WithCreated, which fleet replaces; WithProgress
+// callbacks run on several goroutines at once. One timeout and one List per
+// tick serve them all (see "Polling" in the package documentation). The
+// error is nil when all reached want, a *ValidationError before anything is
+// sent, or FleetResult.Err(); the result comes in every case but validation.
+func (s *ServicesClient) WaitForAll(ctx context.Context, projectID string, fleet []*Service, want ServiceStatus, opts ...WaitOption) (*FleetResult, error) {
 	if want == "" {
 		return nil, invalid("want", "required")
 	}
-	for i, id := range serviceIDs {
-		if err := checkIDs(tplService, ref{projectID, id, ""}); err != nil {
-			return nil, fmt.Errorf("serviceIDs[%d]: %w", i, err)
-		}
+	members, err := fleetOf(projectID, fleet)
+	if err != nil {
+		return nil, err
 	}
 	cfg, err := s.api.newWaitConfig(opts)
 	if err != nil {
 		return nil, err
 	}
-	created := map[string]createdResource{}
-	for _, cr := range cfg.createdList {
-		if cr.kind != KindService || !slices.Contains(serviceIDs, cr.id) {
-			return nil, invalid("WithCreated", "the "+string(cr.kind)+" "+strconv.Quote(cr.id)+" is not a service waited for")
-		}
-		created[cr.id] = cr
+	if len(cfg.createdList) > 0 {
+		return nil, invalid("WithCreated", "WaitForAll takes the created services themselves, with their passwords, in fleet")
 	}
 	// One deadline for all, so that every wait ends together on it.
 	ctx, cancel := cfg.bound(ctx)
@@ -89,15 +84,9 @@ func (s *ServicesClient) WaitForAll(ctx context.Context, projectID string, servi
 		mu sync.Mutex
 		wg sync.WaitGroup
 	)
-	seen := map[string]bool{}
-	for _, id := range serviceIDs {
-		if seen[id] {
-			continue
-		}
-		seen[id] = true
-		one := cfg
-		one.createdList = nil
-		if cr, ok := created[id]; ok {
+	for _, cr := range members {
+		id, one := cr.id, cfg
+		if cr.password != "" {
 			one.createdList = []createdResource{cr}
 		}
 		wg.Go(func() {
@@ -119,4 +108,35 @@ func (s *ServicesClient) WaitForAll(ctx context.Context, projectID string, servi
 	}
 	wg.Wait()
 	return res, res.Err()
+}
+
+// fleetOf checks the services of a WaitForAll and returns each once, in
+// the order given, with the password it carries: a service listed twice
+// with two passwords is a *ValidationError, since one would be kept for the
+// wrong service.
+func fleetOf(projectID string, fleet []*Service) ([]createdResource, error) {
+	var members []createdResource
+	at := map[string]int{} // id -> index in members
+	for i, svc := range fleet {
+		field := "fleet[" + strconv.Itoa(i) + "]"
+		if svc == nil {
+			return nil, invalid(field, "required")
+		}
+		if err := checkIDs(tplService, ref{projectID, svc.ServiceID, ""}); err != nil {
+			return nil, fmt.Errorf("%s: %w", field, err)
+		}
+		cr := createdResource{kind: KindService, id: svc.ServiceID, password: svc.InitialPassword}
+		j, seen := at[cr.id]
+		switch {
+		case !seen:
+			at[cr.id] = len(members)
+			members = append(members, cr)
+		case cr.password == "":
+		case members[j].password == "":
+			members[j].password = cr.password
+		case members[j].password != cr.password:
+			return nil, invalid(field, "service "+strconv.Quote(cr.id)+" is listed twice with two passwords")
+		}
+	}
+	return members, nil
 }

@@ -139,9 +139,9 @@ func (c *waitConfig) report(w *WaitError, status WaitStatus) {
 // WithStopOn names statuses that end the wait at once with a *WaitError
 // whose Err matches ErrStopStatus (and ErrUnexpectedStatus) and whose
 // LastStatus is the status seen: UNSTABLE for a service, say, that would
-// otherwise be polled until the timeout. The wanted status is never a stop.
-// It takes statuses of both kinds, so that one option list serves the
-// service and replica set waits of a deploy:
+// otherwise be polled until the timeout. The wanted status is never a stop,
+// and several WithStopOn add up. It takes statuses of both kinds, so that
+// one option list serves the service and replica set waits of a deploy:
 //
 //	dbcloud.WithStopOn(dbcloud.StatusUnstable, dbcloud.ReplicaSetError)
 func WithStopOn(statuses ...WaitStatus) WaitOption {
@@ -209,7 +209,7 @@ const createdGrace = 30 * time.Second
 // returns the create's InitialPassword, which reads never carry: without
 // WithCreated, svc, err = WaitForConnectable(ctx, p, svc.ServiceID) drops
 // the only copy. The resource must be the one waited for (else a
-// *ValidationError); WaitForAll takes one per service just created.
+// *ValidationError); WaitForAll refuses it and takes the services instead.
 //
 //	svc, err = c.Services.WaitForConnectable(ctx, p, svc.ServiceID, dbcloud.WithCreated(svc))
 func WithCreated[R *Service | *ReadReplicaSet](created R) WaitOption {

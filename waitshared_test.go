@@ -219,6 +219,16 @@ func TestWaitStopStatusAndProgress(t *testing.T) {
 	}
 }
 
+// Several WithStopOn add up: a later one does not replace the statuses of
+// an earlier one.
+func TestWaitStopOnOptionsAddUp(t *testing.T) {
+	srv, c, ids := fleet(t, 1)
+	setStatus(t, srv, ids[0], dbcloud.StatusUnstable)
+	_, err := c.Services.WaitForReady(t.Context(), srv.ProjectID, ids[0], fixture.FastPolls, dbcloud.WithWaitTimeout(5*time.Second),
+		dbcloud.WithStopOn(dbcloud.StatusUnstable), dbcloud.WithStopOn(dbcloud.StatusPaused))
+	assertWaitErr(t, err, dbcloud.ErrStopStatus, "UNSTABLE")
+}
+
 // A condition keeps the wait going past the status until it holds; its
 // error ends the wait.
 func TestWaitServiceCondition(t *testing.T) {
@@ -278,12 +288,11 @@ func TestWaitWithCreatedKeepsPassword(t *testing.T) {
 }
 
 // WithCreated names each kind of resource: a replica set wait polls
-// through the first 404s of the set it was given, a fleet takes one for
-// each service just created (each wait keeps its own password), and one
-// that names a resource not waited for is a *ValidationError. A condition
-// of the other kind is ignored, so one option list serves both kinds.
+// through the first 404s of the set it was given, and one that names a
+// resource not waited for is a *ValidationError. A condition of the other
+// kind is ignored, so one option list serves both kinds.
 func TestWithCreatedOfEachKind(t *testing.T) {
-	srv, c, ids := fleet(t, 1)
+	srv, c, _ := fleet(t, 0)
 	p := srv.ProjectID
 	a, b := fixture.CreateService(t, c, p, "a"), fixture.CreateService(t, c, p, "b")
 	srv.Advance(time.Hour)
@@ -302,21 +311,71 @@ func TestWithCreatedOfEachKind(t *testing.T) {
 	if _, err := c.ReplicaSets.WaitForActive(t.Context(), p, a.ServiceID, set.ID, fixture.FastPolls); !errors.Is(err, dbcloud.ErrNotFound) {
 		t.Errorf("replica set wait without WithCreated, missing: %v, want ErrNotFound", err)
 	}
-	res, err := c.Services.WaitForAll(t.Context(), p, []string{a.ServiceID, b.ServiceID, ids[0]}, dbcloud.StatusReady, fixture.FastPolls,
-		dbcloud.WithCreated(a), dbcloud.WithCreated(b))
-	if err != nil || res.Reached[a.ServiceID].InitialPassword != a.InitialPassword || res.Reached[b.ServiceID].InitialPassword != b.InitialPassword ||
-		res.Reached[ids[0]].InitialPassword != "" {
-		t.Errorf("fleet given WithCreated: %+v, %v; want each password with its own service", res, err)
-	}
 	for _, opts := range [][]dbcloud.WaitOption{{dbcloud.WithCreated(set)}, {dbcloud.WithCreated(a), dbcloud.WithCreated(b)}} {
 		var v *dbcloud.ValidationError
 		if _, err := c.Services.WaitForReady(t.Context(), p, a.ServiceID, opts...); !errors.As(err, &v) || v.Field != "WithCreated" {
 			t.Errorf("a WithCreated of another resource: %v, want a *ValidationError", err)
 		}
 	}
-	var v *dbcloud.ValidationError
-	if _, err := c.Services.WaitForAll(t.Context(), p, ids, dbcloud.StatusReady, dbcloud.WithCreated(a)); !errors.As(err, &v) {
-		t.Errorf("a fleet given a service it does not wait for: %v, want a *ValidationError", err)
+}
+
+// byID is services known by their ids alone, as WaitForAll takes them.
+func byID(ids ...string) []*dbcloud.Service {
+	out := make([]*dbcloud.Service, len(ids))
+	for i, id := range ids {
+		out[i] = &dbcloud.Service{ServiceID: id}
+	}
+	return out
+}
+
+// WaitForAll keeps the password of each service passed as Create returned
+// it, and polls through its first 404s as WithCreated does; a service known
+// by its id alone is missing at its first 404. What would keep a password
+// for the wrong service, or the old WithCreated beside the services, is
+// refused before anything is sent.
+func TestWaitForAllKeepsCreatedServices(t *testing.T) {
+	srv, c, ids := fleet(t, 1)
+	p := srv.ProjectID
+	a, b := fixture.CreateService(t, c, p, "a"), fixture.CreateService(t, c, p, "b")
+	srv.Advance(time.Hour)
+	res, err := c.Services.WaitForAll(t.Context(), p, append([]*dbcloud.Service{a, b}, byID(ids[0])...), dbcloud.StatusReady, fixture.FastPolls)
+	if err != nil || res.Reached[a.ServiceID].InitialPassword != a.InitialPassword || res.Reached[b.ServiceID].InitialPassword != b.InitialPassword ||
+		res.Reached[ids[0]].InitialPassword != "" {
+		t.Errorf("fleet of created services: %+v, %v; want each password with its own service", res, err)
+	}
+
+	// Every read misses both services twice: the created one is polled
+	// through, the other is not found.
+	for _, path := range []string{"/projects/*/services/*", "/projects/*/services"} {
+		srv.InjectFault(dbcloudtest.Fault{Method: "GET", Path: path, Status: 404, Times: 2,
+			Body: `{"code":"NOT_FOUND","message":"service not found"}`})
+	}
+	res, err = c.Services.WaitForAll(t.Context(), p, append([]*dbcloud.Service{a}, byID(ids[0])...), dbcloud.StatusReady, fixture.FastPolls)
+	if res.Reached[a.ServiceID] == nil || !errors.Is(res.Failed[ids[0]], dbcloud.ErrNotFound) || !errors.Is(err, dbcloud.ErrNotFound) {
+		t.Errorf("fleet missing twice: %+v, %v; want %s reached, %s not found", res, err, a.ServiceID, ids[0])
+	}
+
+	other := *a
+	other.InitialPassword = "another"
+	for name, call := range map[string]struct {
+		fleet []*dbcloud.Service
+		opts  []dbcloud.WaitOption
+		field string
+	}{
+		"WithCreated":     {[]*dbcloud.Service{a}, []dbcloud.WaitOption{dbcloud.WithCreated(a)}, "WithCreated"},
+		"two passwords":   {[]*dbcloud.Service{a, b, &other}, nil, "fleet[2]"},
+		"nil":             {[]*dbcloud.Service{a, nil}, nil, "fleet[1]"},
+		"the same, twice": {[]*dbcloud.Service{a, a, byID(a.ServiceID)[0]}, nil, ""},
+		"no id":           {[]*dbcloud.Service{{Name: "a"}}, nil, "serviceID"},
+	} {
+		res, err := c.Services.WaitForAll(t.Context(), p, call.fleet, dbcloud.StatusReady, append(call.opts, fixture.FastPolls)...)
+		var v *dbcloud.ValidationError
+		switch {
+		case call.field == "" && (err != nil || len(res.Reached) != 1 || res.Reached[a.ServiceID].InitialPassword != a.InitialPassword):
+			t.Errorf("%s: %+v, %v; want it waited for once, with its password", name, res, err)
+		case call.field != "" && (!errors.As(err, &v) || v.Field != call.field):
+			t.Errorf("%s: %v, want a *ValidationError of %s", name, err, call.field)
+		}
 	}
 }
 
@@ -329,7 +388,7 @@ func TestWaitForAll(t *testing.T) {
 		setStatus(t, srv, id, st)
 	}
 	missing := "nosuchsvc"
-	res, err := c.Services.WaitForAll(t.Context(), p, append(ids, missing, ids[0]), dbcloud.StatusReady,
+	res, err := c.Services.WaitForAll(t.Context(), p, byID(append(ids, missing, ids[0])...), dbcloud.StatusReady,
 		fixture.FastPolls, dbcloud.WithStopOn(dbcloud.StatusUnstable), dbcloud.WithWaitTimeout(300*time.Millisecond))
 	if err == nil {
 		t.Fatal("err = nil, want the failures")
@@ -359,7 +418,7 @@ func TestWaitForAll(t *testing.T) {
 		t.Errorf("Pending = %v, want %s QUEUED at the deadline", res.Pending, ids[3])
 	}
 
-	if res, err := c.Services.WaitForAll(t.Context(), p, ids[:1], dbcloud.StatusReady, fixture.FastPolls); err != nil || len(res.Reached) != 1 {
+	if res, err := c.Services.WaitForAll(t.Context(), p, byID(ids[0]), dbcloud.StatusReady, fixture.FastPolls); err != nil || len(res.Reached) != 1 {
 		t.Errorf("all READY: %v, %v", res, err)
 	}
 }

@@ -10,28 +10,43 @@
 // Each call is a span named by its operation ("Services.Create"), of kind
 // internal, with one child per attempt, of kind client, named by method and
 // path template ("POST /projects/{project_id}/services"), as the HTTP
-// semantic conventions name client spans. Spans carry the ids of the call
-// (dbcloud.project_id, dbcloud.service_id, dbcloud.replica_set_id), the
-// status, the request id when the server sent one, the retry reason, and
-// error.type on failure. A call that succeeded although its last attempt
-// did not (a retry whose 404 or 409 proved an earlier attempt took effect)
-// has dbcloud.reconciled=true.
+// semantic conventions name client spans.
 //
 // A wait's polls are spans of their own. A wait alone polls under its
 // caller's context, so its reads are children of the caller's span. Waits
 // that share a poller share its reads, which run under the poller's own
-// context: such a read's span has no parent, carries dbcloud.waits (how
-// many waits it serves) and a link to the span of each waiting caller.
+// context: such a read's span has no parent, carries dbcloud.waits and a
+// link to the span of each waiting caller.
 //
 // A deploy (package github.com/dbcloud/dbcloud-go/deploy, on a Client with
 // this Observer) is a span named by its run ("deploy.Apply",
-// "deploy.Destroy") with a child span for each step, named by the step
-// and carrying the resource's dbcloud.resource.kind, dbcloud.resource.name
-// and ids (a create's, the id the create gave it); each step's calls, its
-// waits' polls included, are children of the step's span, and each call's
-// attempts are children of the call's. The run's span is a child of the
-// span in the context given to the run. These spans are not counted by the metrics, which count
-// the API's calls.
+// "deploy.Destroy") with a child span for each step, named by the step and
+// carrying its resource's kind, name and ids (a create's, the id the create
+// gave it); each step's calls, its waits' polls included, are children of
+// the step's span, and each call's attempts are children of the call's. The
+// run's span is a child of the span in the context given to the run. These
+// spans are not counted by the metrics, which count the API's calls.
+//
+// The spans' attributes, each set only when its value is known (an id, an
+// answer's status code) or applies (error.type on a failure):
+//
+//	attribute                  spans                  value
+//	dbcloud.operation          call, deploy           "Services.Create", "deploy.Apply", a step's name
+//	http.request.method        call, attempt          "GET", "POST", ...
+//	url.template               call, attempt          "/projects/{project_id}/services"
+//	dbcloud.project_id         call, deploy           the ids the call or step names
+//	dbcloud.service_id         call, deploy
+//	dbcloud.replica_set_id     call, deploy
+//	dbcloud.resource.kind      deploy                 "service", "replica set", "fork"
+//	dbcloud.resource.name      deploy                 the resource's name
+//	dbcloud.waits              shared read            how many waits the read serves
+//	dbcloud.attempts           call                   attempts sent
+//	http.request.resend_count  attempt                attempts before this one, from the second on
+//	http.response.status_code  call, attempt          the answer's status
+//	dbcloud.request_id         call, attempt          the answer's X-Request-Id
+//	dbcloud.retry_reason       attempt                why a retry follows: "status 503", "network error", ...
+//	dbcloud.reconciled         call                   true: a retry's 404 or 409 proved an earlier attempt took effect
+//	error.type                 call, attempt, deploy  "timeout", "canceled", "maybe_created", "read_only", "invalid", the status ("404"), or "_OTHER"
 //
 // # Metrics
 //
@@ -296,9 +311,9 @@ func (o *Observer) EndAttempt(ctx context.Context, call dbcloud.CallInfo, a dbcl
 	}
 }
 
-// EndCall ends the call's span and records the call; a unit of work's
-// span (see startUnit) is ended with its error, if any, and the ids its
-// end names.
+// EndCall ends the call's span and records the call. The span of a
+// deploy's run or step (a CallInfo without a Method), which no metric
+// counts, is ended with its error, if any, and the ids its end names.
 func (o *Observer) EndCall(ctx context.Context, call dbcloud.CallInfo, r dbcloud.CallResult) {
 	span := trace.SpanFromContext(ctx)
 	errType := errorType(r.Err, r.StatusCode)
