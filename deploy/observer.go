@@ -26,13 +26,25 @@ func (r *run) unit(ctx context.Context, info dbcloud.CallInfo) (context.Context,
 	}
 }
 
+// runInfo names a run's unit of work: "deploy.Apply" or, with destroy,
+// "deploy.Destroy", of a project.
+func runInfo(projectID string, destroy bool) dbcloud.CallInfo {
+	op := "deploy.Apply"
+	if destroy {
+		op = "deploy.Destroy"
+	}
+	return dbcloud.CallInfo{Operation: op, ProjectID: projectID}
+}
+
 // callInfo names a step's unit of work: "deploy.create", "deploy.update"
-// or "deploy.delete", and its resource.
-func (r *run) callInfo(ch *Change) dbcloud.CallInfo {
-	info := dbcloud.CallInfo{Operation: "deploy." + string(ch.Action), Kind: ch.Kind, Name: ch.Name, ProjectID: r.p.ProjectID, ServiceID: ch.ID}
+// or "deploy.delete", and its resource. The steps of a run's services,
+// made at once, are units of the run's at once.
+func (r *run) callInfo(rec *Record) dbcloud.CallInfo {
+	ch := &rec.Change
+	info := dbcloud.CallInfo{Operation: "deploy." + string(ch.Action), Kind: ch.Kind, Name: ch.Name, ProjectID: r.p.ProjectID, ServiceID: rec.ID}
 	if ch.Kind == dbcloud.KindReplicaSet {
-		info.ServiceID, info.ReplicaSetID = "", ch.ID
-		if svc := r.w.service(); svc != nil {
+		info.ServiceID, info.ReplicaSetID = "", rec.ID
+		if svc := r.w.service(ch.Service); svc != nil {
 			info.ServiceID = svc.id
 		}
 	}

@@ -21,8 +21,8 @@ type Password struct {
 
 // WithPasswords calls fn with each password a run obtains, as soon as it
 // exists: right after the create's answer (or its recovery), before the
-// create's wait and before any other step, on the goroutine that called
-// the run. Store it there (a secret manager, a CI secret): an error from
+// create's wait and before any other step of its service, one call at a
+// time (see WithProgress). Store it there (a secret manager, a CI secret): an error from
 // fn stops the run with that error, the resource created and its password
 // in the Result. Each WithPasswords adds a callback: all are called, in
 // the order of the options.
@@ -44,6 +44,8 @@ func (r *run) password(ch *Change, svc *dbcloud.Service) error {
 	if svc.InitialPassword == "" {
 		return nil
 	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	for _, fn := range r.opts.passwords {
 		if err := fn(Password{Kind: ch.Kind, Name: ch.Name, ServiceID: svc.ServiceID, Password: svc.InitialPassword}); err != nil {
 			return fmt.Errorf("the password hook: %w", err)

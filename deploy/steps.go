@@ -17,17 +17,18 @@ import (
 // hook at once, and waits until it is READY (active). Its creates go
 // through create recovery, so that a create whose answer was lost is
 // found (with a new password) within the run.
-func (r *run) create(ctx context.Context, ch *Change) error {
+func (r *run) create(ctx context.Context, rec *Record) error {
+	ch := &rec.Change
 	cr, err := r.creatorClient()
 	if err != nil {
 		return err
 	}
 	if ch.Kind == dbcloud.KindReplicaSet {
-		svc := r.w.service()
+		svc := r.w.service(ch.Service)
 		if svc == nil {
-			return &StalePlanError{Kind: dbcloud.KindService, Name: r.p.Service}
+			return &StalePlanError{Kind: dbcloud.KindService, Name: ch.Service}
 		}
-		if err := r.ready(ctx, ch, svc); err != nil {
+		if err := r.ready(ctx, rec, svc); err != nil {
 			return err
 		}
 		rs, err := cr.ReplicaSets.Create(ctx, r.p.ProjectID, svc.id, &dbcloud.CreateReplicaSetRequest{
@@ -35,8 +36,8 @@ func (r *run) create(ctx context.Context, ch *Change) error {
 		if err != nil {
 			return err
 		}
-		ch.ID = rs.ID
-		return r.wait(ctx, ch, r.w.putSet(svc.id, rs), dbcloud.WithCreated(rs))
+		rec.ID = rs.ID
+		return r.wait(ctx, rec, r.w.putSet(ch.Service, svc.id, rs), dbcloud.WithCreated(rs))
 	}
 	var svc *dbcloud.Service
 	if ch.Kind == dbcloud.KindService {
@@ -44,11 +45,11 @@ func (r *run) create(ctx context.Context, ch *Change) error {
 			Name: ch.Name, Addons: ch.To.Addons, RegionCode: ch.To.RegionCode, CPUMillis: ch.To.CPUMillis,
 			MemoryGBs: ch.To.MemoryGBs, ReplicaCount: ch.To.HAReplicas, EnvironmentTag: ch.To.Environment})
 	} else {
-		parent := r.w.service()
+		parent := r.w.service(ch.Service)
 		if parent == nil {
-			return &StalePlanError{Kind: dbcloud.KindService, Name: r.p.Service}
+			return &StalePlanError{Kind: dbcloud.KindService, Name: ch.Service}
 		}
-		if err := r.ready(ctx, ch, parent); err != nil {
+		if err := r.ready(ctx, rec, parent); err != nil {
 			return err
 		}
 		req := forkRequest(ch.Name, ch.To, time.Now())
@@ -62,15 +63,15 @@ func (r *run) create(ctx context.Context, ch *Change) error {
 	}
 	// Recorded before anything else: a run that ends here still returns
 	// the resource, and its password, in its Result.
-	e := r.w.putService(ch.Kind, svc)
-	ch.ID = svc.ServiceID
+	e := r.w.putService(ch.Kind, ch.Service, svc)
+	rec.ID = svc.ServiceID
 	if err != nil {
 		return err // recovery found it, but could not set a new password
 	}
 	if err := r.password(ch, svc); err != nil {
 		return err
 	}
-	return r.wait(ctx, ch, e, dbcloud.WithCreated(svc))
+	return r.wait(ctx, rec, e, dbcloud.WithCreated(svc))
 }
 
 // update sends the change of one field. The API's 409 is read again: a
@@ -79,7 +80,8 @@ func (r *run) create(ctx context.Context, ch *Change) error {
 // change made behind the run (a stale plan). A resize or new HA replicas
 // is waited for until READY (active); the other changes take effect at
 // once.
-func (r *run) update(ctx context.Context, ch *Change, e *entry) (bool, error) {
+func (r *run) update(ctx context.Context, rec *Record, e *entry) (bool, error) {
+	ch := &rec.Change
 	err := r.send(ctx, ch, e)
 	if errors.Is(err, dbcloud.ErrConflict) && r.reread(ctx, e) == nil {
 		if act, stale := precondition(ch, e); stale != nil || !act {
@@ -90,9 +92,9 @@ func (r *run) update(ctx context.Context, ch *Change, e *entry) (bool, error) {
 		return true, err
 	}
 	if needsReady(ch) {
-		return true, r.wait(ctx, ch, e)
+		return true, r.wait(ctx, rec, e)
 	}
-	e.vals.copyField(ch.Field, ch.To)
+	r.w.set(e, ch.Field, ch.To)
 	return true, nil
 }
 
@@ -103,14 +105,14 @@ func (r *run) send(ctx context.Context, ch *Change, e *entry) error {
 		rc := r.c.ReplicaSets
 		switch ch.Field {
 		case FieldSize:
-			return rc.Resize(ctx, p, e.parent, e.id, &dbcloud.ResizeRequest{CPUMillis: to.CPUMillis, MemoryGBs: to.MemoryGBs})
+			return rc.Resize(ctx, p, e.parentID, e.id, &dbcloud.ResizeRequest{CPUMillis: to.CPUMillis, MemoryGBs: to.MemoryGBs})
 		case FieldEnvironment:
-			return rc.SetEnvironment(ctx, p, e.parent, e.id, to.Environment)
+			return rc.SetEnvironment(ctx, p, e.parentID, e.id, to.Environment)
 		case FieldPooler:
 			if *to.Pooler {
-				return rc.EnablePooler(ctx, p, e.parent, e.id)
+				return rc.EnablePooler(ctx, p, e.parentID, e.id)
 			}
-			return rc.DisablePooler(ctx, p, e.parent, e.id)
+			return rc.DisablePooler(ctx, p, e.parentID, e.id)
 		}
 	}
 	sc := r.c.Services
@@ -143,14 +145,14 @@ func (r *run) reread(ctx context.Context, e *entry) error {
 	if e.kind != dbcloud.KindReplicaSet {
 		svc, err := r.c.Services.Get(ctx, r.p.ProjectID, e.id)
 		if err == nil {
-			r.w.putService(e.kind, svc)
+			r.w.putService(e.kind, e.service, svc)
 		}
 		return err
 	}
-	sets, err := r.c.ReplicaSets.List(ctx, r.p.ProjectID, e.parent)
+	sets, err := r.c.ReplicaSets.List(ctx, r.p.ProjectID, e.parentID)
 	for i := range sets {
 		if sets[i].ID == e.id {
-			r.w.putSet(e.parent, &sets[i])
+			r.w.putSet(e.service, e.parentID, &sets[i])
 		}
 	}
 	return err
@@ -161,17 +163,17 @@ func (r *run) reread(ctx context.Context, e *entry) error {
 // the API refuses to start it before) and waits. A 409 to the start is
 // another deployer's start landing first: the wait covers it. A paused
 // fork is kept as it is.
-func (r *run) settle(ctx context.Context, ch *Change, e *entry) (bool, error) {
+func (r *run) settle(ctx context.Context, rec *Record, e *entry) (bool, error) {
 	status := dbcloud.ServiceStatus(e.vals.Status)
 	if e.kind == dbcloud.KindFork && (status == dbcloud.StatusPaused || status == dbcloud.StatusPausing) {
 		return false, nil
 	}
 	if e.kind == dbcloud.KindService && status == dbcloud.StatusPausing {
-		got, err := r.c.Services.WaitForStatus(ctx, r.p.ProjectID, e.id, dbcloud.StatusPaused, r.waits(ch)...)
+		got, err := r.c.Services.WaitForStatus(ctx, r.p.ProjectID, e.id, dbcloud.StatusPaused, r.waits(rec)...)
 		if err != nil {
 			return true, err
 		}
-		r.w.putService(e.kind, got)
+		r.w.putService(e.kind, e.service, got)
 		status = got.Status
 	}
 	if e.kind == dbcloud.KindService && status == dbcloud.StatusPaused {
@@ -179,17 +181,17 @@ func (r *run) settle(ctx context.Context, ch *Change, e *entry) (bool, error) {
 			return true, err
 		}
 	}
-	return true, r.wait(ctx, ch, e)
+	return true, r.wait(ctx, rec, e)
 }
 
 // delete deletes a resource, unless it is being deleted already, and
 // waits until it is gone. A 404 is a resource already gone.
-func (r *run) delete(ctx context.Context, ch *Change, e *entry) error {
+func (r *run) delete(ctx context.Context, rec *Record, e *entry) error {
 	p := r.p.ProjectID
 	var err error
 	if !e.deleting() {
 		if e.kind == dbcloud.KindReplicaSet {
-			err = r.c.ReplicaSets.Delete(ctx, p, e.parent, e.id)
+			err = r.c.ReplicaSets.Delete(ctx, p, e.parentID, e.id)
 		} else {
 			err = r.c.Services.Delete(ctx, p, e.id)
 		}
@@ -199,9 +201,9 @@ func (r *run) delete(ctx context.Context, ch *Change, e *entry) error {
 	case err != nil:
 		return err
 	case e.kind == dbcloud.KindReplicaSet:
-		err = r.c.ReplicaSets.WaitForDeleted(ctx, p, e.parent, e.id, r.waits(ch)...)
+		err = r.c.ReplicaSets.WaitForDeleted(ctx, p, e.parentID, e.id, r.waits(rec)...)
 	default:
-		err = r.c.Services.WaitForDeleted(ctx, p, e.id, r.waits(ch)...)
+		err = r.c.Services.WaitForDeleted(ctx, p, e.id, r.waits(rec)...)
 	}
 	if err == nil {
 		r.w.remove(e)

@@ -54,50 +54,107 @@ type Values struct {
 	TargetTime time.Time `json:"target_time,omitzero"`
 }
 
-// text is the value of one field as a plan line shows it and as
-// preconditions compare it; "" when v does not set it.
-func (v *Values) text(f Field) string {
+// field is how one Field of Values is read, compared, copied and shown:
+// the planner, a saved plan's check, the preconditions and the steps all
+// go through this table, and nothing compares a field's text.
+type field struct {
+	// value is the field's value in v, comparable with ==, and whether v
+	// sets it.
+	value func(v *Values) (any, bool)
+	// copy sets the field of dst to src's.
+	copy func(dst, src *Values)
+	// show is the set value as a plan line shows it.
+	show func(v *Values) string
+}
+
+// fields are the fields of Values that a change, a plan's Seen or a stale
+// plan names.
+var fields = map[Field]field{
+	FieldStatus: {
+		value: func(v *Values) (any, bool) { return v.Status, v.Status != "" },
+		copy:  func(dst, src *Values) { dst.Status = src.Status },
+		show:  func(v *Values) string { return v.Status },
+	},
+	FieldSize: {
+		value: func(v *Values) (any, bool) {
+			return [2]int{v.CPUMillis, v.MemoryGBs}, v.CPUMillis != 0 || v.MemoryGBs != 0
+		},
+		copy: func(dst, src *Values) { dst.CPUMillis, dst.MemoryGBs = src.CPUMillis, src.MemoryGBs },
+		show: func(v *Values) string { return fmt.Sprintf("%dm CPU / %d GB", v.CPUMillis, v.MemoryGBs) },
+	},
+	FieldHAReplicas: {
+		value: func(v *Values) (any, bool) { return deref(v.HAReplicas), v.HAReplicas != nil },
+		copy:  func(dst, src *Values) { dst.HAReplicas = src.HAReplicas },
+		show:  func(v *Values) string { return strconv.Itoa(*v.HAReplicas) },
+	},
+	FieldEnvironment: {
+		value: func(v *Values) (any, bool) { return v.Environment, v.Environment != "" },
+		copy:  func(dst, src *Values) { dst.Environment = src.Environment },
+		show:  func(v *Values) string { return string(v.Environment) },
+	},
+	FieldPooler: {
+		value: func(v *Values) (any, bool) { return deref(v.Pooler), v.Pooler != nil },
+		copy:  func(dst, src *Values) { dst.Pooler = src.Pooler },
+		show:  func(v *Values) string { return map[bool]string{true: "on", false: "off"}[*v.Pooler] },
+	},
+	FieldVPC: {
+		value: func(v *Values) (any, bool) { return deref(v.VPCID), v.VPCID != nil },
+		copy:  func(dst, src *Values) { dst.VPCID = src.VPCID },
+		show:  func(v *Values) string { return cmpOr(*v.VPCID, "none") },
+	},
+	FieldNodes: {
+		value: func(v *Values) (any, bool) { return v.Nodes, v.Nodes != 0 },
+		copy:  func(dst, src *Values) { dst.Nodes = src.Nodes },
+		show:  func(v *Values) string { return strconv.Itoa(v.Nodes) },
+	},
+}
+
+func deref[T any](p *T) T {
+	var zero T
+	if p == nil {
+		return zero
+	}
+	return *p
+}
+
+func cmpOr[T comparable](a, b T) T {
+	var zero T
+	if a != zero {
+		return a
+	}
+	return b
+}
+
+// has reports whether v sets field f.
+func (v *Values) has(f Field) bool {
 	if v == nil {
-		return ""
+		return false
 	}
-	switch f {
-	case FieldStatus:
-		return v.Status
-	case FieldSize:
-		if v.CPUMillis == 0 && v.MemoryGBs == 0 {
-			return ""
-		}
-		return fmt.Sprintf("%dm CPU / %d GB", v.CPUMillis, v.MemoryGBs)
-	case FieldHAReplicas:
-		if v.HAReplicas == nil {
-			return ""
-		}
-		return strconv.Itoa(*v.HAReplicas)
-	case FieldEnvironment:
-		return string(v.Environment)
-	case FieldPooler:
-		switch {
-		case v.Pooler == nil:
-			return ""
-		case *v.Pooler:
-			return "on"
-		}
-		return "off"
-	case FieldVPC:
-		switch {
-		case v.VPCID == nil:
-			return ""
-		case *v.VPCID == "":
-			return "none"
-		}
-		return *v.VPCID
-	case FieldNodes:
-		if v.Nodes == 0 {
-			return ""
-		}
-		return strconv.Itoa(v.Nodes)
+	fd, ok := fields[f]
+	if !ok {
+		return false
 	}
-	return ""
+	_, set := fd.value(v)
+	return set
+}
+
+// same reports whether v and o both set field f, to the same value.
+func (v *Values) same(f Field, o *Values) bool {
+	if !v.has(f) || !o.has(f) {
+		return false
+	}
+	a, _ := fields[f].value(v)
+	b, _ := fields[f].value(o)
+	return a == b
+}
+
+// show is field f of v as a plan line shows it: "none" when v does not
+// set it.
+func (v *Values) show(f Field) string {
+	if !v.has(f) {
+		return "none"
+	}
+	return fields[f].show(v)
 }
 
 // only returns the part of v that is field f.
@@ -109,21 +166,8 @@ func (v *Values) only(f Field) *Values {
 
 // copyField sets field f of v to src's.
 func (v *Values) copyField(f Field, src *Values) {
-	switch f {
-	case FieldStatus:
-		v.Status = src.Status
-	case FieldSize:
-		v.CPUMillis, v.MemoryGBs = src.CPUMillis, src.MemoryGBs
-	case FieldHAReplicas:
-		v.HAReplicas = src.HAReplicas
-	case FieldEnvironment:
-		v.Environment = src.Environment
-	case FieldPooler:
-		v.Pooler = src.Pooler
-	case FieldVPC:
-		v.VPCID = src.VPCID
-	case FieldNodes:
-		v.Nodes = src.Nodes
+	if fd, ok := fields[f]; ok && src != nil {
+		fd.copy(v, src)
 	}
 }
 
@@ -132,7 +176,7 @@ func (v *Values) copyField(f Field, src *Values) {
 func managed(want, have *Values, fields []Field) *Values {
 	out := &Values{}
 	for _, f := range fields {
-		if want.text(f) != "" {
+		if want.has(f) {
 			out.copyField(f, have)
 		}
 	}
@@ -186,8 +230,8 @@ func (v *Values) describe() string {
 	if v.Nodes > 0 {
 		parts = append(parts, strconv.Itoa(v.Nodes)+" node(s)")
 	}
-	if s := v.text(FieldSize); s != "" {
-		parts = append(parts, s)
+	if v.has(FieldSize) {
+		parts = append(parts, v.show(FieldSize))
 	}
 	if v.HAReplicas != nil {
 		parts = append(parts, strconv.Itoa(*v.HAReplicas)+" HA replica(s)")

@@ -23,11 +23,11 @@ func TestDeploySpanTree(t *testing.T) {
 	dbcloudtest.CheckGoroutines(t)
 	srv := dbcloudtest.NewServer(dbcloudtest.WithStep(time.Minute))
 	t.Cleanup(srv.Close)
-	st := &deploy.State{
-		Service:     deploy.Service{Name: "orders", Pooler: new(true)},
+	st := &deploy.State{Services: []deploy.Service{{
+		Name: "orders", Pooler: new(true),
 		ReplicaSets: []deploy.ReplicaSet{{Name: "orders-read", Nodes: 1, CPUMillis: 500, MemoryGBs: 2}},
 		Forks:       []deploy.Fork{{Name: "orders-staging", Strategy: dbcloud.ForkNow}},
-	}
+	}}}
 	for _, run := range []struct {
 		op string
 		do func(context.Context, *dbcloud.Client, ...deploy.Option) (*deploy.Result, error)
@@ -36,13 +36,13 @@ func TestDeploySpanTree(t *testing.T) {
 			h := newHarness(t)
 			c := srv.Client(dbcloud.WithObserver(h.obs))
 			polls := map[int]int{} // the polls of each change, by its index in the plan
-			var changes []deploy.Change
+			var changes []deploy.Record
 			progress := deploy.WithProgress(func(p deploy.Progress) {
 				if p.Poll != nil {
 					polls[len(changes)]++
 					srv.Advance(time.Minute)
-				} else if p.Change.Outcome != deploy.Running {
-					changes = append(changes, p.Change)
+				} else if p.Record.Outcome != deploy.Running {
+					changes = append(changes, p.Record)
 				}
 			})
 			ctx, pipeline := h.tp.Tracer("test").Start(t.Context(), "pipeline")
@@ -51,7 +51,7 @@ func TestDeploySpanTree(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			checkDeployTree(t, h.spans.Ended(), pipeline.SpanContext(), run.op, res.Changes, polls)
+			checkDeployTree(t, h.spans.Ended(), pipeline.SpanContext(), run.op, res.Records, polls)
 		})
 	}
 }
@@ -62,7 +62,7 @@ func TestDeploySpanTree(t *testing.T) {
 // name and id, and the reads of its wait as children (polls[i] reported
 // for the i-th change); every call's children are its attempts (and, for a
 // recovered create, its recovery's reads), every attempt a leaf.
-func checkDeployTree(t *testing.T, spans []sdktrace.ReadOnlySpan, root trace.SpanContext, op string, changes []deploy.Change, polls map[int]int) {
+func checkDeployTree(t *testing.T, spans []sdktrace.ReadOnlySpan, root trace.SpanContext, op string, changes []deploy.Record, polls map[int]int) {
 	t.Helper()
 	children := map[trace.SpanID][]sdktrace.ReadOnlySpan{}
 	for _, s := range spans {
@@ -73,8 +73,8 @@ func checkDeployTree(t *testing.T, spans []sdktrace.ReadOnlySpan, root trace.Spa
 		t.Fatalf("under the user's span: %v, want the run %s alone", names(top), op)
 	}
 	runSpan := top[0]
-	if v := value(runSpan, "dbcloud.resource.name").AsString(); v != "orders" {
-		t.Errorf("run: dbcloud.resource.name %q", v)
+	if v := value(runSpan, "dbcloud.project_id").AsString(); v != "proj-fake" {
+		t.Errorf("run: dbcloud.project_id %q, want the fleet's project", v)
 	}
 	var steps []sdktrace.ReadOnlySpan
 	for _, s := range children[runSpan.SpanContext().SpanID()] {
@@ -90,7 +90,8 @@ func checkDeployTree(t *testing.T, spans []sdktrace.ReadOnlySpan, root trace.Spa
 	}
 	multiPoll := false
 	for i, step := range steps {
-		ch := changes[i]
+		rec := changes[i]
+		ch := rec.Change
 		if i > 0 && step.StartTime().Before(steps[i-1].EndTime()) {
 			t.Errorf("step %d starts before step %d ends", i, i-1)
 		}
@@ -99,7 +100,7 @@ func checkDeployTree(t *testing.T, spans []sdktrace.ReadOnlySpan, root trace.Spa
 			idKey = "dbcloud.replica_set_id"
 		}
 		got := fmt.Sprintf("%s %s %q %s", step.Name(), value(step, "dbcloud.resource.kind").AsString(), value(step, "dbcloud.resource.name").AsString(), value(step, idKey).AsString())
-		if want := fmt.Sprintf("deploy.%s %s %q %s", ch.Action, ch.Kind, ch.Name, ch.ID); got != want || ch.ID == "" {
+		if want := fmt.Sprintf("deploy.%s %s %q %s", ch.Action, ch.Kind, ch.Name, rec.ID); got != want || rec.ID == "" {
 			t.Errorf("step %d: %s, want %s", i, got, want)
 		}
 		reads := 0
