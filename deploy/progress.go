@@ -18,11 +18,12 @@ type Progress struct {
 
 // String reads as one line of a deploy's log: the change with its
 // outcome, or, for a poll, indented, the resource and the status seen.
-// The start of a create, a poll of its wait, and its end read:
+// The start of a create, a poll of its wait, and its end, as log.Println
+// prints them:
 //
-//   - create service "orders": 1000m CPU / 4 GB: running
-//     service "orders" (svc-1): QUEUED
-//   - create service "orders" (svc-1): 1000m CPU / 4 GB: done
+//	2026/11/28 09:00:00 + create service "orders": 1000m CPU / 4 GB: running
+//	2026/11/28 09:00:05     service "orders" (svc-1): QUEUED
+//	2026/11/28 09:01:40 + create service "orders" (svc-1): 1000m CPU / 4 GB: done
 func (p Progress) String() string {
 	if p.Poll == nil {
 		return p.Record.String()

@@ -3,6 +3,7 @@ package deploy
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/dbcloud/dbcloud-go"
@@ -16,7 +17,10 @@ import (
 // create makes a service, replica set or fork, hands its password to the
 // hook at once, and waits until it is READY (active). Its creates go
 // through create recovery, so that a create whose answer was lost is
-// found (with a new password) within the run.
+// found (with a new password) within the run; and a create, once sent,
+// is seen to its answer though the run is cancelled meanwhile (sending):
+// cut in flight, it would leave a resource the next run might not see
+// yet, and a password nobody holds.
 func (r *run) create(ctx context.Context, rec *Record) error {
 	ch := &rec.Change
 	cr, err := r.creatorClient()
@@ -31,8 +35,13 @@ func (r *run) create(ctx context.Context, rec *Record) error {
 		if err := r.ready(ctx, rec, svc); err != nil {
 			return err
 		}
-		rs, err := cr.ReplicaSets.Create(ctx, r.p.ProjectID, svc.id, &dbcloud.CreateReplicaSetRequest{
+		sendCtx, done, err := sending(ctx, ch)
+		if err != nil {
+			return err
+		}
+		rs, err := cr.ReplicaSets.Create(sendCtx, r.p.ProjectID, svc.id, &dbcloud.CreateReplicaSetRequest{
 			Name: ch.Name, Nodes: ch.To.Nodes, CPUMillis: ch.To.CPUMillis, MemoryGBs: ch.To.MemoryGBs})
+		done()
 		if err != nil {
 			return err
 		}
@@ -41,9 +50,14 @@ func (r *run) create(ctx context.Context, rec *Record) error {
 	}
 	var svc *dbcloud.Service
 	if ch.Kind == dbcloud.KindService {
-		svc, err = cr.Services.Create(ctx, r.p.ProjectID, &dbcloud.CreateServiceRequest{
+		sendCtx, done, serr := sending(ctx, ch)
+		if serr != nil {
+			return serr
+		}
+		svc, err = cr.Services.Create(sendCtx, r.p.ProjectID, &dbcloud.CreateServiceRequest{
 			Name: ch.Name, Addons: ch.To.Addons, RegionCode: ch.To.RegionCode, CPUMillis: ch.To.CPUMillis,
 			MemoryGBs: ch.To.MemoryGBs, ReplicaCount: ch.To.HAReplicas, EnvironmentTag: ch.To.Environment})
+		done()
 	} else {
 		parent := r.w.service(ch.Service)
 		if parent == nil {
@@ -56,7 +70,12 @@ func (r *run) create(ctx context.Context, rec *Record) error {
 		if err := req.Validate(parent.svc); err != nil {
 			return err
 		}
-		svc, err = cr.Services.Fork(ctx, r.p.ProjectID, parent.id, req)
+		sendCtx, done, serr := sending(ctx, ch)
+		if serr != nil {
+			return serr
+		}
+		svc, err = cr.Services.Fork(sendCtx, r.p.ProjectID, parent.id, req)
+		done()
 	}
 	if svc == nil {
 		return err
@@ -72,6 +91,27 @@ func (r *run) create(ctx context.Context, rec *Record) error {
 		return err
 	}
 	return r.wait(ctx, rec, e, dbcloud.WithCreated(svc))
+}
+
+// createBound bounds a create sent under a run cancelled meanwhile, when
+// the run has no deadline of its own: a create's retries and recovery
+// under the client's defaults take less.
+const createBound = 2 * time.Minute
+
+// sending is the context a create is sent under: ctx's values and
+// deadline (or createBound), without its cancellation. A run cancelled
+// before the create is sent does not send it: its error names the
+// change, a fork's as a fork's.
+func sending(ctx context.Context, ch *Change) (context.Context, context.CancelFunc, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, nil, fmt.Errorf("the %s create was not sent: %w", ch.Kind, context.Cause(ctx))
+	}
+	deadline, ok := ctx.Deadline()
+	if !ok {
+		deadline = time.Now().Add(createBound)
+	}
+	sendCtx, cancel := context.WithDeadline(context.WithoutCancel(ctx), deadline)
+	return sendCtx, cancel, nil
 }
 
 // update sends the change of one field. The API's 409 is read again: a
