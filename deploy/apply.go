@@ -2,77 +2,10 @@ package deploy
 
 import (
 	"context"
-	"slices"
+	"fmt"
 
 	"github.com/dbcloud/dbcloud-go"
 )
-
-// Result is what a run did and what the state's resources are now. Apply
-// and Destroy always return one, also with an error: what a run created
-// before it failed is in it, with its password.
-type Result struct {
-	// Records are what the run made of each change of its plan, in the
-	// plan's order; those it did not start are Pending.
-	Records []Record `json:"records"`
-	// Services, ReplicaSets (by the name of their service) and Forks are
-	// the state's resources as the run last read them (the plan's read,
-	// or the wait that ended a step), in the order of the state: a new
-	// service or fork carries its InitialPassword. A change that takes
-	// effect at once (a pooler, an environment, a VPC) made after that
-	// read is in Records, not in them: read the resource for its new
-	// endpoints. After a destroy they are empty.
-	Services    []dbcloud.Service                   `json:"services,omitempty"`
-	ReplicaSets map[string][]dbcloud.ReadReplicaSet `json:"replica_sets,omitempty"`
-	Forks       []dbcloud.Service                   `json:"forks,omitempty"`
-}
-
-// Changed reports whether the run made any change (Outcome Done).
-func (r *Result) Changed() bool {
-	return slices.ContainsFunc(r.Records, func(c Record) bool { return c.Outcome == Done })
-}
-
-// Service returns the state's service of a name as the run last read it,
-// nil when it has none.
-func (r *Result) Service(name string) *dbcloud.Service {
-	if i := slices.IndexFunc(r.Services, func(s dbcloud.Service) bool { return s.Name == name }); i >= 0 {
-		return &r.Services[i]
-	}
-	return nil
-}
-
-// Option configures a run: State.Apply, State.Destroy, Plan.Apply.
-type Option func(*options)
-
-type options struct {
-	progress    []func(Progress)
-	passwords   []func(Password) error
-	waits       []dbcloud.WaitOption
-	parallelism int
-}
-
-// WithWaitOptions adds options to every wait of a run: a timeout, a poll
-// interval, stop statuses (dbcloud.WithStopOn).
-func WithWaitOptions(opts ...dbcloud.WaitOption) Option {
-	return func(o *options) { o.waits = append(o.waits, opts...) }
-}
-
-// DefaultParallelism is how many chains of changes (a service's, a
-// fork's) a run makes at once unless WithParallelism says otherwise. It is
-// Terraform's default, which platform teams know; and it bounds what a run
-// sends at once, not what it waits for: the waits of a run share the
-// client's poller, one list a tick whatever their number, so a higher
-// bound costs the API the burst of creates and updates it starts together,
-// and no more polls.
-const DefaultParallelism = 10
-
-// WithParallelism sets how many chains of changes a run makes at once: the
-// changes of a service (the service, then its replica sets) are made one
-// after the other, as are a fork's, after its parent's (a destroy: before
-// it); those of different services at once, up to n. n < 1 is 1: one
-// service after the other, in the plan's order.
-func WithParallelism(n int) Option {
-	return func(o *options) { o.parallelism = max(n, 1) }
-}
 
 // Apply plans st (State.Plan) and applies that plan, reusing the plan's
 // reads: a run with nothing to do sends the plan's GETs and nothing else.
@@ -128,4 +61,92 @@ func (p *Plan) Apply(ctx context.Context, c *dbcloud.Client, opts ...Option) (*R
 	}
 	end(info, err)
 	return r.result(), err
+}
+
+// Plan reads the project and returns every change that brings it to st:
+// for each service of st, the service (created, or started and waited
+// for, then updated), each of its replica sets (created, then updated),
+// each of its forks (created), then, with Prune, the deletions of its sets
+// and forks st does not name; last, with PruneServices, the deletions of
+// the project's services st does not name. It sends only GETs (a List of
+// the project's services, and a List of replica sets for each existing
+// service whose sets st names or prunes), so it works on a client made
+// with dbcloud.WithReadOnly.
+//
+// A plan with problems (Plan.Problems), those of every service, is
+// returned together with a *ProblemError naming them all, so that it can
+// still be printed; no Apply runs it. An error in the state itself (a
+// name missing, a size without the other) is returned before anything is
+// read.
+func (st *State) Plan(ctx context.Context, c *dbcloud.Client) (*Plan, error) {
+	return st.plan(ctx, c, false)
+}
+
+// plan checks st, reads its project and plans a deploy or, with destroy,
+// a destroy.
+func (st *State) plan(ctx context.Context, c *dbcloud.Client, destroy bool) (*Plan, error) {
+	projectID, err := st.project(c)
+	if err != nil {
+		return nil, err
+	}
+	w, err := st.read(ctx, c, projectID, destroy)
+	if err != nil {
+		return nil, err
+	}
+	p := st.diffFor(destroy)(projectID, w)
+	return p, p.err()
+}
+
+// diffFor is the planner of a deploy or, with destroy, of a destroy.
+func (st *State) diffFor(destroy bool) func(string, *world) *Plan {
+	if destroy {
+		return st.destroyDiff
+	}
+	return st.diff
+}
+
+// project checks st and returns its project.
+func (st *State) project(c *dbcloud.Client) (string, error) {
+	if err := st.check(); err != nil {
+		return "", err
+	}
+	if st.ProjectID != "" {
+		return st.ProjectID, nil
+	}
+	if c.ProjectID() == "" {
+		return "", fmt.Errorf("deploy: no project: set State.ProjectID or dbcloud.WithProjectID")
+	}
+	return c.ProjectID(), nil
+}
+
+// read reads st's project, for a deploy or, with destroy, a destroy,
+// which lists the replica sets of every service it deletes.
+func (st *State) read(ctx context.Context, c *dbcloud.Client, projectID string, destroy bool) (*world, error) {
+	return read(ctx, c, projectID, scope{
+		named: func(name string) bool { return st.service(name) != nil },
+		sets: func(name string) bool {
+			svc := st.service(name)
+			return svc != nil && (destroy || st.Prune || len(svc.ReplicaSets) > 0)
+		},
+	})
+}
+
+// PlanDestroy reads the project and returns the plan that takes st down:
+// for each service of st, the forks of it that st names (with Prune,
+// every fork of it), then every replica set of it, then the service, each
+// deleted and waited for until gone. A run makes them in the reverse of a
+// deploy's order: a service's forks before the service, the services at
+// once. A resource being deleted already is waited for; one already gone
+// is not in the plan. It sends only GETs, as Plan does, so it works on a
+// read-only client. A service name that several live services have, and a
+// service st protects (State.Protected), are problems.
+func (st *State) PlanDestroy(ctx context.Context, c *dbcloud.Client) (*Plan, error) {
+	return st.plan(ctx, c, true)
+}
+
+// Destroy plans the destroy of st (PlanDestroy) and applies that plan, as
+// State.Apply does for a deploy: on any failure, run the same Destroy
+// again; a resource already gone counts as done.
+func (st *State) Destroy(ctx context.Context, c *dbcloud.Client, opts ...Option) (*Result, error) {
+	return runState(ctx, c, st, true, opts)
 }

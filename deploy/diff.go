@@ -1,80 +1,11 @@
 package deploy
 
 import (
-	"context"
 	"fmt"
 	"slices"
 
 	"github.com/dbcloud/dbcloud-go"
 )
-
-// Plan reads the project and returns every change that brings it to st:
-// for each service of st, the service (created, or started and waited
-// for, then updated), each of its replica sets (created, then updated),
-// each of its forks (created), then, with Prune, the deletions of its sets
-// and forks st does not name; last, with PruneServices, the deletions of
-// the project's services st does not name. It sends only GETs (a List of
-// the project's services, and a List of replica sets for each existing
-// service whose sets st names or prunes), so it works on a client made
-// with dbcloud.WithReadOnly.
-//
-// A plan with problems (Plan.Problems), those of every service, is
-// returned together with a *ProblemError naming them all, so that it can
-// still be printed; no Apply runs it. An error in the state itself (a
-// name missing, a size without the other) is returned before anything is
-// read.
-func (st *State) Plan(ctx context.Context, c *dbcloud.Client) (*Plan, error) {
-	return st.plan(ctx, c, false)
-}
-
-// plan checks st, reads its project and plans a deploy or, with destroy,
-// a destroy.
-func (st *State) plan(ctx context.Context, c *dbcloud.Client, destroy bool) (*Plan, error) {
-	projectID, err := st.project(c)
-	if err != nil {
-		return nil, err
-	}
-	w, err := st.read(ctx, c, projectID, destroy)
-	if err != nil {
-		return nil, err
-	}
-	p := st.diffFor(destroy)(projectID, w)
-	return p, p.err()
-}
-
-// diffFor is the planner of a deploy or, with destroy, of a destroy.
-func (st *State) diffFor(destroy bool) func(string, *world) *Plan {
-	if destroy {
-		return st.destroyDiff
-	}
-	return st.diff
-}
-
-// project checks st and returns its project.
-func (st *State) project(c *dbcloud.Client) (string, error) {
-	if err := st.check(); err != nil {
-		return "", err
-	}
-	if st.ProjectID != "" {
-		return st.ProjectID, nil
-	}
-	if c.ProjectID() == "" {
-		return "", fmt.Errorf("deploy: no project: set State.ProjectID or dbcloud.WithProjectID")
-	}
-	return c.ProjectID(), nil
-}
-
-// read reads st's project, for a deploy or, with destroy, a destroy,
-// which lists the replica sets of every service it deletes.
-func (st *State) read(ctx context.Context, c *dbcloud.Client, projectID string, destroy bool) (*world, error) {
-	return read(ctx, c, projectID, scope{
-		named: func(name string) bool { return st.service(name) != nil },
-		sets: func(name string) bool {
-			svc := st.service(name)
-			return svc != nil && (destroy || st.Prune || len(svc.ReplicaSets) > 0)
-		},
-	})
-}
 
 // planner builds the changes of one service of a state.
 type planner struct {

@@ -101,14 +101,6 @@ func (e *DuplicateNameError) problem(service string) Problem {
 // Is makes errors.Is(err, ErrDuplicateName) hold.
 func (e *DuplicateNameError) Is(target error) bool { return target == ErrDuplicateName }
 
-func duplicate(kind dbcloud.ResourceKind, name string, found []*entry) *DuplicateNameError {
-	e := &DuplicateNameError{Kind: kind, Name: name}
-	for _, f := range found {
-		e.IDs = append(e.IDs, f.id)
-	}
-	return e
-}
-
 // ErrStalePlan matches a *StalePlanError.
 var ErrStalePlan = errors.New("deploy: the plan is stale")
 
@@ -143,3 +135,11 @@ func (e *StalePlanError) Error() string {
 
 // Is makes errors.Is(err, ErrStalePlan) hold.
 func (e *StalePlanError) Is(target error) bool { return target == ErrStalePlan }
+
+// join is errs as one error: nil, the one, or errors.Join's.
+func join(errs []error) error {
+	if len(errs) == 1 {
+		return errs[0]
+	}
+	return errors.Join(errs...)
+}

@@ -1,7 +1,10 @@
 package deploy
 
 import (
+	"slices"
 	"time"
+
+	"github.com/dbcloud/dbcloud-go"
 )
 
 // Record is what a run made of one change of its plan: a Result holds one
@@ -50,4 +53,46 @@ const (
 //	~ update service "orders" (svc-1): pooler off -> on: done
 func (r Record) String() string {
 	return r.Change.line(r.ID) + ": " + string(r.Outcome)
+}
+
+// Result is what a run did and what the state's resources are now. Apply
+// and Destroy always return one, also with an error: what a run created
+// before it failed is in it, with its password.
+type Result struct {
+	// Records are what the run made of each change of its plan, in the
+	// plan's order; those it did not start are Pending.
+	Records []Record `json:"records"`
+	// Services, ReplicaSets (by the name of their service) and Forks are
+	// the state's resources as the run last read them (the plan's read,
+	// or the wait that ended a step), in the order of the state: a new
+	// service or fork carries its InitialPassword. A change that takes
+	// effect at once (a pooler, an environment, a VPC) made after that
+	// read is in Records, not in them: read the resource for its new
+	// endpoints. After a destroy they are empty.
+	Services    []dbcloud.Service                   `json:"services,omitempty"`
+	ReplicaSets map[string][]dbcloud.ReadReplicaSet `json:"replica_sets,omitempty"`
+	Forks       []dbcloud.Service                   `json:"forks,omitempty"`
+}
+
+// Changed reports whether the run made any change (Outcome Done).
+func (r *Result) Changed() bool {
+	return slices.ContainsFunc(r.Records, func(c Record) bool { return c.Outcome == Done })
+}
+
+// Service returns the state's service of a name as the run last read it,
+// nil when it has none.
+func (r *Result) Service(name string) *dbcloud.Service {
+	if i := slices.IndexFunc(r.Services, func(s dbcloud.Service) bool { return s.Name == name }); i >= 0 {
+		return &r.Services[i]
+	}
+	return nil
+}
+
+// records are a run's records of p's changes, none started.
+func records(p *Plan) []Record {
+	out := make([]Record, len(p.Changes))
+	for i, c := range p.Changes {
+		out[i] = Record{Change: c, ID: c.ID, Outcome: Pending}
+	}
+	return out
 }

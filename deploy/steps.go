@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/dbcloud/dbcloud-go"
@@ -249,4 +250,91 @@ func (r *run) delete(ctx context.Context, rec *Record, e *entry) error {
 		r.w.remove(e)
 	}
 	return err
+}
+
+// do makes rec's change and reports whether it acted (sent a request or
+// waited).
+func (r *run) do(ctx context.Context, rec *Record) (bool, error) {
+	ch := &rec.Change
+	e, err := r.w.findFor(ch)
+	if err != nil {
+		return false, err
+	}
+	if ch.Action == Update && e != nil && needsReady(ch) {
+		// The wait's read is the precondition's source.
+		if err := r.ready(ctx, rec, e); err != nil {
+			return false, err
+		}
+	}
+	act, err := precondition(ch, e)
+	if err != nil || !act {
+		if err == nil && ch.Action == Create {
+			err = r.ready(ctx, rec, e) // found: its create may still be under way
+		}
+		return false, err
+	}
+	switch ch.Action {
+	case Create:
+		return true, r.create(ctx, rec)
+	case Delete:
+		return true, r.delete(ctx, rec, e)
+	}
+	if ch.Field == FieldStatus {
+		return r.settle(ctx, rec, e)
+	}
+	return r.update(ctx, rec, e)
+}
+
+// needsReady holds for the updates the API takes only from a READY
+// service or an active set: a resize, HA replicas.
+func needsReady(ch *Change) bool { return ch.Field == FieldSize || ch.Field == FieldHAReplicas }
+
+// ready waits until e is READY (active), unless it is.
+func (r *run) ready(ctx context.Context, rec *Record, e *entry) error {
+	if e.ready() {
+		return nil
+	}
+	return r.wait(ctx, rec, e)
+}
+
+// wait waits until e is READY (active) and records the read. Waits of a
+// run's services at once share the client's poller: one list a tick for
+// the project's services, one for each service's sets.
+func (r *run) wait(ctx context.Context, rec *Record, e *entry, opts ...dbcloud.WaitOption) error {
+	opts = append(opts, r.waits(rec)...)
+	if e.kind == dbcloud.KindReplicaSet {
+		got, err := r.c.ReplicaSets.WaitForActive(ctx, r.p.ProjectID, e.parentID, e.id, opts...)
+		if err == nil {
+			r.w.putSet(e.service, e.parentID, got)
+		}
+		return err
+	}
+	got, err := r.c.Services.WaitForReady(ctx, r.p.ProjectID, e.id, opts...)
+	if err == nil {
+		r.w.putService(e.kind, e.service, got)
+	}
+	return err
+}
+
+// waits are the run's wait options, with a progress report of each poll
+// as part of rec, as it is when the wait starts.
+func (r *run) waits(rec *Record) []dbcloud.WaitOption {
+	at := *rec
+	return append(slices.Clip(r.opts.waits), dbcloud.WithProgress(func(p dbcloud.WaitProgress) {
+		r.emit(Progress{Record: at, Poll: &p})
+	}))
+}
+
+// creatorClient is the run's client with create recovery.
+func (r *run) creatorClient() (*dbcloud.Client, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.creator == nil {
+		c, err := r.c.With(dbcloud.WithCreateRecovery())
+		if err != nil {
+			return nil, err
+		}
+		r.creator = c
+	}
+	return r.creator, nil
 }

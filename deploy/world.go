@@ -267,3 +267,11 @@ func (w *world) clone() *world {
 	}
 	return out
 }
+
+func duplicate(kind dbcloud.ResourceKind, name string, found []*entry) *DuplicateNameError {
+	e := &DuplicateNameError{Kind: kind, Name: name}
+	for _, f := range found {
+		e.IDs = append(e.IDs, f.id)
+	}
+	return e
+}

@@ -90,8 +90,3 @@ func summary(res *deploy.Result) string {
 	}
 	return fmt.Sprintf("%d change(s): %s", len(res.Records), strings.Join(counts, ", "))
 }
-
-// fail reports err on stderr and returns exitError.
-func (c *command) fail(err error) int {
-	return c.failf("%s", strings.TrimPrefix(err.Error(), "deploy: "))
-}
