@@ -37,4 +37,3 @@ const DefaultParallelism = 10
 func WithParallelism(n int) Option {
 	return func(o *options) { o.parallelism = max(n, 1) }
 }
-
