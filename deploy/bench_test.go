@@ -63,11 +63,13 @@ func benchApply(b *testing.B, st *deploy.State, parallelism int) (took time.Dura
 func BenchmarkFleetApply(b *testing.B) {
 	for _, parallelism := range []int{deploy.DefaultParallelism, 100} {
 		b.Run(fmt.Sprintf("parallelism=%d", parallelism), func(b *testing.B) {
-			var ratio, requests, creates, gets, rerun float64
+			var ratio, requests, creates, gets, rerun, aloneSecs, fleetSecs float64
 			for b.Loop() {
 				alone, _, _ := benchApply(b, benchFleet(1), parallelism)
 				took, sent, again := benchApply(b, benchFleet(100), parallelism)
 				ratio += float64(took) / float64(alone)
+				aloneSecs += alone.Seconds()
+				fleetSecs += took.Seconds()
 				for _, n := range sent {
 					requests += float64(n)
 				}
@@ -77,6 +79,8 @@ func BenchmarkFleetApply(b *testing.B) {
 			}
 			n := float64(b.N)
 			b.ReportMetric(ratio/n, "x-one-service")
+			b.ReportMetric(aloneSecs/n, "s-one-service")
+			b.ReportMetric(fleetSecs/n, "s-fleet")
 			b.ReportMetric(requests/n, "requests")
 			b.ReportMetric(creates/n, "POSTs")
 			b.ReportMetric(gets/n, "GETs")

@@ -1,6 +1,7 @@
 package deploy
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -28,10 +29,21 @@ func (r *run) apply(ctx context.Context, p *Plan, w *world) error {
 		}
 	}()
 	chains := chainsOf(p)
+	// Chains start in order, each once a slot is free, and wait in their
+	// slot for the chains they depend on, which start before them.
 	slots := make(chan struct{}, r.opts.parallelism)
 	var wg sync.WaitGroup
+dispatch:
 	for _, ch := range chains {
-		wg.Go(func() { ch.err = r.chain(ctx, ch, slots) })
+		select {
+		case slots <- struct{}{}:
+		case <-ctx.Done():
+			break dispatch
+		}
+		wg.Go(func() {
+			defer func() { <-slots }()
+			ch.err = r.chain(ctx, ch)
+		})
 	}
 	wg.Wait()
 	var errs []error
@@ -58,8 +70,11 @@ type chain struct {
 	err   error // the chain's failure
 }
 
-// chainsOf cuts p's changes into chains, in the order of their first
-// change.
+// chainsOf cuts p's changes into chains, in the order they start: by
+// their first change, those that wait for others after those (a deploy's
+// forks after the services, a destroy's services after the forks), so
+// that a chain that waits in its slot waits only once every chain that
+// needs no other has started.
 func chainsOf(p *Plan) []*chain {
 	var out []*chain
 	byKey := map[key]*chain{}
@@ -81,9 +96,11 @@ func chainsOf(p *Plan) []*chain {
 		c := get(k)
 		c.steps = append(c.steps, i)
 	}
-	for k, c := range byKey {
-		parent := byKey[key{service: k.service}]
-		if k.kind != dbcloud.KindFork || parent == nil {
+	forks := func(c *chain) bool { return p.Changes[c.steps[0]].Kind == dbcloud.KindFork }
+	for _, c := range out {
+		first := &p.Changes[c.steps[0]]
+		parent := byKey[key{service: first.Service}]
+		if !forks(c) || parent == nil {
 			continue
 		}
 		if p.Destroy {
@@ -92,13 +109,24 @@ func chainsOf(p *Plan) []*chain {
 			c.after = append(c.after, parent)
 		}
 	}
+	// Stable: each group keeps the plan's order.
+	slices.SortStableFunc(out, func(a, b *chain) int {
+		return cmp.Compare(btoi(forks(a) != p.Destroy), btoi(forks(b) != p.Destroy))
+	})
 	return out
 }
 
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
 // chain makes the changes of ch once the chains it waits for are done,
-// holding one of slots meanwhile, and stops at its first error, or at a
-// step it finds the run cancelled before.
-func (r *run) chain(ctx context.Context, ch *chain, slots chan struct{}) error {
+// and stops at its first error, or at a step it finds the run cancelled
+// before.
+func (r *run) chain(ctx context.Context, ch *chain) error {
 	defer close(ch.done)
 	for _, dep := range ch.after {
 		<-dep.done
@@ -106,12 +134,6 @@ func (r *run) chain(ctx context.Context, ch *chain, slots chan struct{}) error {
 			return nil // what it waits for failed: the run's error names that
 		}
 	}
-	select {
-	case slots <- struct{}{}:
-	case <-ctx.Done():
-		return nil
-	}
-	defer func() { <-slots }()
 	for _, i := range ch.steps {
 		if ctx.Err() != nil {
 			return nil
