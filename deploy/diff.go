@@ -154,10 +154,10 @@ func (pl *planner) replicaSet(want *ReplicaSet, env dbcloud.Environment) {
 		cur, id = new(*e.vals), e.id
 		pl.saw(Seen{Kind: kind, Service: service, Name: want.Name, ID: id, Values: managed(want.wanted(), cur, setFields)})
 		switch {
-		case want.Nodes != 0 && e.set.Nodes != want.Nodes:
+		case want.Nodes != 0 && cur.Nodes != want.Nodes:
 			pl.problem(Problem{Kind: kind, Service: service, Name: want.Name, IDs: []string{id}, Field: FieldNodes,
-				Reason: fmt.Sprintf("has %d node(s), the state %d: the API cannot change it; delete the set (Prune and another name) to replace it", e.set.Nodes, want.Nodes)})
-		case e.set.Status == dbcloud.ReplicaSetError:
+				Reason: fmt.Sprintf("has %d node(s), the state %d: the API cannot change it; delete the set (Prune and another name) to replace it", cur.Nodes, want.Nodes)})
+		case cur.Status == string(dbcloud.ReplicaSetError):
 			pl.problem(Problem{Kind: kind, Service: service, Name: want.Name, IDs: []string{id}, Field: FieldStatus,
 				Reason: "is in error: the API refuses to change it; delete it (Prune and another name) to replace it"})
 		}

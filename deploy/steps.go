@@ -29,55 +29,9 @@ func (r *run) create(ctx context.Context, rec *Record) error {
 		return err
 	}
 	if ch.Kind == dbcloud.KindReplicaSet {
-		svc := r.w.service(ch.Service)
-		if svc == nil {
-			return &StalePlanError{Kind: dbcloud.KindService, Name: ch.Service}
-		}
-		if err := r.ready(ctx, rec, svc); err != nil {
-			return err
-		}
-		sendCtx, done, err := sending(ctx, ch)
-		if err != nil {
-			return err
-		}
-		rs, err := cr.ReplicaSets.Create(sendCtx, r.p.ProjectID, svc.id, &dbcloud.CreateReplicaSetRequest{
-			Name: ch.Name, Nodes: ch.To.Nodes, CPUMillis: ch.To.CPUMillis, MemoryGBs: ch.To.MemoryGBs})
-		done()
-		if err != nil {
-			return err
-		}
-		rec.ID = rs.ID
-		return r.wait(ctx, rec, r.w.putSet(ch.Service, svc.id, rs), dbcloud.WithCreated(rs))
+		return r.createSet(ctx, rec, cr)
 	}
-	var svc *dbcloud.Service
-	if ch.Kind == dbcloud.KindService {
-		sendCtx, done, serr := sending(ctx, ch)
-		if serr != nil {
-			return serr
-		}
-		svc, err = cr.Services.Create(sendCtx, r.p.ProjectID, &dbcloud.CreateServiceRequest{
-			Name: ch.Name, Addons: ch.To.Addons, RegionCode: ch.To.RegionCode, CPUMillis: ch.To.CPUMillis,
-			MemoryGBs: ch.To.MemoryGBs, ReplicaCount: ch.To.HAReplicas, EnvironmentTag: ch.To.Environment})
-		done()
-	} else {
-		parent := r.w.service(ch.Service)
-		if parent == nil {
-			return &StalePlanError{Kind: dbcloud.KindService, Name: ch.Service}
-		}
-		if err := r.ready(ctx, rec, parent); err != nil {
-			return err
-		}
-		req := forkRequest(ch.Name, ch.To, time.Now())
-		if err := req.Validate(parent.svc); err != nil {
-			return err
-		}
-		sendCtx, done, serr := sending(ctx, ch)
-		if serr != nil {
-			return serr
-		}
-		svc, err = cr.Services.Fork(sendCtx, r.p.ProjectID, parent.id, req)
-		done()
-	}
+	svc, err := r.sendCreate(ctx, rec, cr)
 	if svc == nil {
 		return err
 	}
@@ -92,6 +46,67 @@ func (r *run) create(ctx context.Context, rec *Record) error {
 		return err
 	}
 	return r.wait(ctx, rec, e, dbcloud.WithCreated(svc))
+}
+
+// sendCreate sends the create of a service or, once its parent is READY,
+// a fork, with cr.
+func (r *run) sendCreate(ctx context.Context, rec *Record, cr *dbcloud.Client) (*dbcloud.Service, error) {
+	ch := &rec.Change
+	var parent *entry
+	var req *dbcloud.ForkServiceRequest
+	if ch.Kind == dbcloud.KindFork {
+		var err error
+		if parent, err = r.parent(ctx, rec); err != nil {
+			return nil, err
+		}
+		req = forkRequest(ch.Name, ch.To, time.Now())
+		if err := req.Validate(parent.svc); err != nil {
+			return nil, err
+		}
+	}
+	sendCtx, done, err := sending(ctx, ch)
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	if parent != nil {
+		return cr.Services.Fork(sendCtx, r.p.ProjectID, parent.id, req)
+	}
+	return cr.Services.Create(sendCtx, r.p.ProjectID, &dbcloud.CreateServiceRequest{
+		Name: ch.Name, Addons: ch.To.Addons, RegionCode: ch.To.RegionCode, CPUMillis: ch.To.CPUMillis,
+		MemoryGBs: ch.To.MemoryGBs, ReplicaCount: ch.To.HAReplicas, EnvironmentTag: ch.To.Environment})
+}
+
+// createSet makes a replica set, once its service is READY, with cr, and
+// waits until it is active.
+func (r *run) createSet(ctx context.Context, rec *Record, cr *dbcloud.Client) error {
+	ch := &rec.Change
+	svc, err := r.parent(ctx, rec)
+	if err != nil {
+		return err
+	}
+	sendCtx, done, err := sending(ctx, ch)
+	if err != nil {
+		return err
+	}
+	rs, err := cr.ReplicaSets.Create(sendCtx, r.p.ProjectID, svc.id, &dbcloud.CreateReplicaSetRequest{
+		Name: ch.Name, Nodes: ch.To.Nodes, CPUMillis: ch.To.CPUMillis, MemoryGBs: ch.To.MemoryGBs})
+	done()
+	if err != nil {
+		return err
+	}
+	rec.ID = rs.ID
+	return r.wait(ctx, rec, r.w.putSet(ch.Service, svc.id, rs), dbcloud.WithCreated(rs))
+}
+
+// parent is the service of a replica set or fork that rec creates, once it
+// is READY: a *StalePlanError when it is gone.
+func (r *run) parent(ctx context.Context, rec *Record) (*entry, error) {
+	svc := r.w.service(rec.Change.Service)
+	if svc == nil {
+		return nil, &StalePlanError{Kind: dbcloud.KindService, Name: rec.Change.Service}
+	}
+	return svc, r.ready(ctx, rec, svc)
 }
 
 // createBound bounds a create sent under a run cancelled meanwhile, when
