@@ -101,17 +101,6 @@ func (s *State) service(name string) *Service {
 	return &s.Services[i]
 }
 
-// forkOf returns the name of the state's service that lists a fork of a
-// name, "" when none does.
-func (s *State) forkOf(name string) string {
-	for _, svc := range s.Services {
-		if slices.ContainsFunc(svc.Forks, func(f Fork) bool { return f.Name == name }) {
-			return svc.Name
-		}
-	}
-	return ""
-}
-
 // check returns what is wrong with the state itself, before any request.
 func (s *State) check() error {
 	if len(s.Services) == 0 {
