@@ -161,3 +161,55 @@ func names(spans []sdktrace.ReadOnlySpan) []string {
 	}
 	return out
 }
+
+// A fleet's run, as a user traces it: the run is the one child of the
+// user's span, every step of every service a child of the run, one per
+// record of the run, each naming its resource and the id of its own
+// service (a replica set's, its service's).
+func TestFleetSpanTree(t *testing.T) {
+	dbcloudtest.CheckGoroutines(t)
+	srv := dbcloudtest.NewServer()
+	t.Cleanup(srv.Close)
+	h := newHarness(t)
+	c := srv.Client(dbcloud.WithObserver(h.obs))
+	st := &deploy.State{}
+	for _, name := range []string{"orders", "billing", "search"} {
+		st.Services = append(st.Services, deploy.Service{Name: name, Pooler: new(true),
+			ReplicaSets: []deploy.ReplicaSet{{Name: "read", Nodes: 1, CPUMillis: 500, MemoryGBs: 2}}})
+	}
+	ctx, pipeline := h.tp.Tracer("test").Start(t.Context(), "pipeline")
+	res, err := st.Apply(ctx, c)
+	pipeline.End()
+	if err != nil {
+		t.Fatal(err)
+	}
+	children := map[trace.SpanID][]sdktrace.ReadOnlySpan{}
+	for _, s := range h.spans.Ended() {
+		children[s.Parent().SpanID()] = append(children[s.Parent().SpanID()], s)
+	}
+	top := children[pipeline.SpanContext().SpanID()]
+	if len(top) != 1 || top[0].Name() != "deploy.Apply" {
+		t.Fatalf("under the user's span: %v", names(top))
+	}
+	ids := map[string]string{}
+	for _, svc := range res.Services {
+		ids[svc.ServiceID] = svc.Name
+	}
+	steps := map[string]int{} // by "kind name of service"
+	for _, s := range children[top[0].SpanContext().SpanID()] {
+		if !strings.HasPrefix(s.Name(), "deploy.") {
+			continue
+		}
+		service := ids[value(s, "dbcloud.service_id").AsString()]
+		steps[fmt.Sprintf("%s %s %s of %s", s.Name(), value(s, "dbcloud.resource.kind").AsString(), value(s, "dbcloud.resource.name").AsString(), service)]++
+	}
+	for _, r := range res.Records {
+		key := fmt.Sprintf("deploy.%s %s %s of %s", r.Change.Action, r.Change.Kind, r.Change.Name, r.Change.Service)
+		if steps[key] != 1 {
+			t.Errorf("%d spans of the step %s, want 1; the run's steps: %v", steps[key], key, steps)
+		}
+	}
+	if len(steps) != len(res.Records) {
+		t.Errorf("%d step spans for %d records: %v", len(steps), len(res.Records), steps)
+	}
+}
