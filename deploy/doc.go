@@ -28,7 +28,9 @@
 // the others go on. The run's error joins one error per failed service,
 // each naming its resource, and its Result holds a Record of every change:
 // what the run made of it. A cancelled context stops every service before
-// its next step.
+// its next step; a create already sent is seen to its answer (within the
+// run's deadline), so that the resource and its password are not lost in
+// flight.
 //
 // Each step re-checks its own precondition before it sends anything: an
 // update finds its field as the plan expected (it sends) or as it wants
