@@ -459,3 +459,46 @@ func TestForkCancelledBeforeItsCreate(t *testing.T) {
 		t.Errorf("%d services, want the parent alone", n)
 	}
 }
+
+// A service found UNSTABLE, with the run told to stop on it, fails alone:
+// the other services' changes are made, the error names it, and once it
+// is READY again a re-run finishes its changes.
+func TestFleetUnstableServiceFailsAlone(t *testing.T) {
+	srv := newServer(t)
+	c := srv.Client()
+	st := fleet("a", "b", "c")
+	if _, err := st.Apply(t.Context(), c); err != nil {
+		t.Fatal(err)
+	}
+	var b string
+	for _, svc := range srv.Services() {
+		if svc.Name == "b" {
+			b = svc.ServiceID
+		}
+	}
+	if err := srv.SetStatus(b, dbcloud.StatusUnstable); err != nil {
+		t.Fatal(err)
+	}
+	for i := range st.Services {
+		st.Services[i].Pooler = new(false)
+		st.Services[i].CPUMillis, st.Services[i].MemoryGBs = 2000, 8
+	}
+	res, err := st.Apply(t.Context(), c, deploy.WithWaitOptions(dbcloud.WithStopOn(dbcloud.StatusUnstable)))
+	if err == nil || !strings.Contains(err.Error(), `service "b"`) || strings.Contains(err.Error(), `service "a"`) {
+		t.Fatalf("err = %v", err)
+	}
+	for _, r := range res.Records {
+		if (r.Change.Service == "b") == (r.Outcome == deploy.Done) {
+			t.Errorf("%v: %s", r.Change, r.Outcome)
+		}
+	}
+	if err := srv.SetStatus(b, dbcloud.StatusReady); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.Apply(t.Context(), c); err != nil {
+		t.Fatal(err)
+	}
+	if again, err := st.Plan(t.Context(), c); err != nil || !again.Empty() {
+		t.Errorf("after the re-run: %v\n%s", err, again)
+	}
+}

@@ -16,11 +16,13 @@ type run struct {
 	res  *Result
 
 	// mu makes the hooks' calls one at a time, from whichever service's
-	// steps they come, and guards creator.
+	// steps they come.
 	mu sync.Mutex
 	// creator is c with create recovery, made for the run's first create,
-	// so that an ambiguous create is resolved within the run.
-	creator *dbcloud.Client
+	// so that an ambiguous create is resolved within the run; creatorMu
+	// guards it, apart from mu, so that a slow hook holds up no create.
+	creatorMu sync.Mutex
+	creator   *dbcloud.Client
 }
 
 // newRun is a run on c with opts.

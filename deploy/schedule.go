@@ -61,7 +61,10 @@ dispatch:
 // chain is changes of a plan that a run makes one after the other: a
 // service's (the service, then its replica sets), or one fork's, which
 // waits for its parent's chain in a deploy, and which its parent's chain
-// waits for in a destroy. Chains are what a run makes at once.
+// waits for in a destroy. Chains are what a run makes at once. A kind of
+// resource that a state may name later (a VPC, a peering) is a chain of
+// its own, that the chains of the services naming it wait for (in a
+// destroy, the other way round): after, not a new scheduler.
 type chain struct {
 	steps []int // the plan's changes, by index, in order
 	after []*chain

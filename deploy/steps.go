@@ -342,8 +342,8 @@ func (r *run) waits(rec *Record) []dbcloud.WaitOption {
 
 // creatorClient is the run's client with create recovery.
 func (r *run) creatorClient() (*dbcloud.Client, error) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
+	r.creatorMu.Lock()
+	defer r.creatorMu.Unlock()
 	if r.creator == nil {
 		c, err := r.c.With(dbcloud.WithCreateRecovery())
 		if err != nil {

@@ -48,5 +48,9 @@ func parse(fs *flag.FlagSet, args []string, want int) ([]string, int, bool) {
 
 // fail reports err on stderr and returns exitError.
 func (c *command) fail(err error) int {
-	return c.failf("%s", strings.TrimPrefix(err.Error(), "deploy: "))
+	// A fleet's run may fail in several services: a line for each.
+	for line := range strings.Lines(err.Error()) {
+		c.failf("%s", strings.TrimPrefix(strings.TrimSuffix(line, "\n"), "deploy: "))
+	}
+	return exitError
 }
