@@ -30,6 +30,10 @@ const PlanFormat = "dbcloud-deploy-plan/v2"
 func ParseState(data []byte) (*State, error) {
 	st := &State{}
 	if err := decodeStrict(data, st); err != nil {
+		if pe, ok := err.(*ParseError); ok && slices.Contains([]string{"service", "replica_sets", "forks"}, pe.Path) {
+			// The one-service form of earlier versions.
+			pe.Reason += `; a service, with its replica_sets and forks, is now an element of "services"`
+		}
 		return nil, err
 	}
 	if err := st.check(); err != nil {
