@@ -74,9 +74,12 @@
 // fails or is cancelled right after the create. Its creates use create
 // recovery (dbcloud.WithCreateRecovery, on a client made with
 // dbcloud.Client.With), so a create whose answer was lost is found within
-// the run, with a new password that reaches the hook the same way. Only a
-// crash between a create's answer and the hook's return leaves a service
-// nobody holds the password of: set a new one with
+// the run, with a new password that reaches the hook the same way. Two
+// cases leave a service nobody holds the password of: a crash between a
+// create's answer and the hook's return, and a create whose answer was
+// lost so close to the run's deadline that recovery could not finish (the
+// run's error says the service may have been created). The next run finds
+// the service, and has no password to hand: set a new one with
 // dbcloud.ServicesClient.UpdatePassword.
 //
 // Resources are found by name: a service by its name in the project,
