@@ -67,9 +67,9 @@ type field struct {
 	show func(v *Values) string
 }
 
-// fields are the fields of Values that a change, a plan's Seen or a stale
+// fieldDefs are the fields of Values that a change, a plan's Seen or a stale
 // plan names.
-var fields = map[Field]field{
+var fieldDefs = map[Field]field{
 	FieldStatus: {
 		value: func(v *Values) (any, bool) { return v.Status, v.Status != "" },
 		copy:  func(dst, src *Values) { dst.Status = src.Status },
@@ -130,7 +130,7 @@ func (v *Values) has(f Field) bool {
 	if v == nil {
 		return false
 	}
-	fd, ok := fields[f]
+	fd, ok := fieldDefs[f]
 	if !ok {
 		return false
 	}
@@ -143,8 +143,8 @@ func (v *Values) same(f Field, o *Values) bool {
 	if !v.has(f) || !o.has(f) {
 		return false
 	}
-	a, _ := fields[f].value(v)
-	b, _ := fields[f].value(o)
+	a, _ := fieldDefs[f].value(v)
+	b, _ := fieldDefs[f].value(o)
 	return a == b
 }
 
@@ -154,7 +154,7 @@ func (v *Values) show(f Field) string {
 	if !v.has(f) {
 		return "none"
 	}
-	return fields[f].show(v)
+	return fieldDefs[f].show(v)
 }
 
 // only returns the part of v that is field f.
@@ -166,7 +166,7 @@ func (v *Values) only(f Field) *Values {
 
 // copyField sets field f of v to src's.
 func (v *Values) copyField(f Field, src *Values) {
-	if fd, ok := fields[f]; ok && src != nil {
+	if fd, ok := fieldDefs[f]; ok && src != nil {
 		fd.copy(v, src)
 	}
 }
