@@ -154,46 +154,14 @@ func (r *run) update(ctx context.Context, rec *Record, e *entry) (bool, error) {
 	return true, nil
 }
 
-// send sends the request of an update.
+// send sends the request of an update, as the field's entry of fieldDefs
+// says.
 func (r *run) send(ctx context.Context, ch *Change, e *entry) error {
-	p, to := r.p.ProjectID, ch.To
+	at := target{project: r.p.ProjectID, service: e.id}
 	if e.kind == dbcloud.KindReplicaSet {
-		rc := r.c.ReplicaSets
-		switch ch.Field {
-		case FieldSize:
-			return rc.Resize(ctx, p, e.parentID, e.id, &dbcloud.ResizeRequest{CPUMillis: to.CPUMillis, MemoryGBs: to.MemoryGBs})
-		case FieldEnvironment:
-			return rc.SetEnvironment(ctx, p, e.parentID, e.id, to.Environment)
-		case FieldPooler:
-			if *to.Pooler {
-				return rc.EnablePooler(ctx, p, e.parentID, e.id)
-			}
-			return rc.DisablePooler(ctx, p, e.parentID, e.id)
-		}
+		at.service, at.set = e.parentID, e.id
 	}
-	sc := r.c.Services
-	var err error
-	switch ch.Field {
-	case FieldSize:
-		_, err = sc.Resize(ctx, p, e.id, &dbcloud.ResizeRequest{CPUMillis: to.CPUMillis, MemoryGBs: to.MemoryGBs})
-	case FieldHAReplicas:
-		_, err = sc.SetHA(ctx, p, e.id, &dbcloud.SetHARequest{ReplicaCount: to.HAReplicas})
-	case FieldEnvironment:
-		err = sc.SetEnvironment(ctx, p, e.id, to.Environment)
-	case FieldPooler:
-		if *to.Pooler {
-			err = sc.EnablePooler(ctx, p, e.id)
-		} else {
-			err = sc.DisablePooler(ctx, p, e.id)
-		}
-	case FieldVPC:
-		if *to.VPCID != "" {
-			err = sc.AttachToVPC(ctx, p, e.id, *to.VPCID)
-		} else {
-			err = sc.DetachFromVPC(ctx, p, e.id, *ch.From.VPCID)
-		}
-	}
-	return err
+	return fieldDefs[ch.Field].send(ctx, r.c, at, ch.From, ch.To)
 }
 
 // reread reads e again, after a 409.
