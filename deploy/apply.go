@@ -70,8 +70,8 @@ func (p *Plan) Apply(ctx context.Context, c *dbcloud.Client, opts ...Option) (*R
 // and forks st does not name; last, with PruneServices, the deletions of
 // the project's services st does not name. It sends only GETs (a List of
 // the project's services, and a List of replica sets for each existing
-// service whose sets st names or prunes), so it works on a client made
-// with dbcloud.WithReadOnly.
+// service whose sets st names or prunes, ten of those at once), so it
+// works on a client made with dbcloud.WithReadOnly.
 //
 // A plan with problems (Plan.Problems), those of every service, is
 // returned together with a *ProblemError naming them all, so that it can

@@ -69,16 +69,22 @@ type scope struct {
 // read reads, with GETs only, the project's services, and the replica
 // sets of each service of the scope whose sets it asks for and that
 // exists: one List of the project's services, and one List of sets for
-// each such service.
+// each such service, up to readsAtOnce of those at once.
 func read(ctx context.Context, c *dbcloud.Client, projectID string, sc scope) (*world, error) {
 	all, err := c.Services.List(ctx, projectID)
 	if err != nil {
 		return nil, err
 	}
 	w := &world{}
+	live := map[string]int{} // live services by name
+	for i := range all {
+		if !deletingStatus(all[i].Status) {
+			live[all[i].Name]++
+		}
+	}
 	parents := map[string]string{} // the id of each named service that has one live service, to its name
 	for i := range all {
-		if sc.named(all[i].Name) && liveCount(all, all[i].Name) == 1 && !deletingStatus(all[i].Status) {
+		if sc.named(all[i].Name) && live[all[i].Name] == 1 && !deletingStatus(all[i].Status) {
 			parents[all[i].ServiceID] = all[i].Name
 		}
 	}
@@ -90,19 +96,42 @@ func read(ctx context.Context, c *dbcloud.Client, projectID string, sc scope) (*
 			w.putService(dbcloud.KindService, svc.Name, svc)
 		}
 	}
+	return w, w.readSets(ctx, c, projectID, parents, sc)
+}
+
+// readsAtOnce bounds the lists of replica sets a read sends at once: as
+// many as the steps of a run at the default parallelism.
+const readsAtOnce = 10
+
+// readSets lists the replica sets of each of parents (ids to names) whose
+// sets sc asks for, readsAtOnce lists at a time, and returns the first
+// error.
+func (w *world) readSets(ctx context.Context, c *dbcloud.Client, projectID string, parents map[string]string, sc scope) error {
+	slots := make(chan struct{}, readsAtOnce)
+	errs := make(chan error, len(parents))
+	var wg sync.WaitGroup
 	for id, name := range parents {
 		if !sc.sets(name) {
 			continue
 		}
-		sets, err := c.ReplicaSets.List(ctx, projectID, id)
+		slots <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-slots }()
+			sets, err := c.ReplicaSets.List(ctx, projectID, id)
+			for i := range sets {
+				w.putSet(name, id, &sets[i])
+			}
+			errs <- err
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
 		if err != nil {
-			return nil, err
-		}
-		for i := range sets {
-			w.putSet(name, id, &sets[i])
+			return err
 		}
 	}
-	return w, nil
+	return nil
 }
 
 func forkedFrom(svc *dbcloud.Service) string {
@@ -114,17 +143,6 @@ func forkedFrom(svc *dbcloud.Service) string {
 
 func deletingStatus(s dbcloud.ServiceStatus) bool {
 	return s == dbcloud.StatusDeleting || s == dbcloud.StatusDeleted
-}
-
-// liveCount is how many live services of all have a name.
-func liveCount(all []dbcloud.Service, name string) int {
-	n := 0
-	for i := range all {
-		if all[i].Name == name && !deletingStatus(all[i].Status) {
-			n++
-		}
-	}
-	return n
 }
 
 // live returns the live resources of a kind, service and name.
