@@ -17,16 +17,23 @@ import (
 
 // A state with every field set goes to JSON and back unchanged.
 func TestStateRoundTrip(t *testing.T) {
-	st := &deploy.State{ProjectID: "proj-1", Prune: true, Services: []deploy.Service{{Name: "orders", Addons: []dbcloud.Addon{dbcloud.AddonTimeSeries, dbcloud.AddonAI},
-		RegionCode: "us-east-1", CPUMillis: 1000, MemoryGBs: 4, HAReplicas: new(0), Pooler: new(false),
-		Environment: dbcloud.EnvironmentProd, VPCID: "vpc-1", ReplicaSets: []deploy.ReplicaSet{
-			{Name: "orders-read", Nodes: 2, CPUMillis: 500, MemoryGBs: 2, Pooler: new(true), Environment: dbcloud.EnvironmentDev},
-			{Name: "kept"},
-		}, Forks: []deploy.Fork{
-			{Name: "orders-staging", Strategy: dbcloud.ForkPITR, TargetTime: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC),
-				CPUMillis: 500, MemoryGBs: 2, Environment: dbcloud.EnvironmentDev},
-			{Name: "orders-copy", Strategy: dbcloud.ForkNow},
-		}}}}
+	st := &deploy.State{
+		ProjectID: "proj-1", Prune: true, PruneServices: true, Protected: []string{"legacy"},
+		Services: []deploy.Service{{
+			Name: "orders", Addons: []dbcloud.Addon{dbcloud.AddonTimeSeries, dbcloud.AddonAI},
+			RegionCode: "us-east-1", CPUMillis: 1000, MemoryGBs: 4, HAReplicas: new(0), Pooler: new(false),
+			Environment: dbcloud.EnvironmentProd, VPCID: "vpc-1",
+			ReplicaSets: []deploy.ReplicaSet{
+				{Name: "orders-read", Nodes: 2, CPUMillis: 500, MemoryGBs: 2, Pooler: new(true), Environment: dbcloud.EnvironmentDev},
+				{Name: "kept"},
+			},
+			Forks: []deploy.Fork{
+				{Name: "orders-staging", Strategy: dbcloud.ForkPITR, TargetTime: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC),
+					CPUMillis: 500, MemoryGBs: 2, Environment: dbcloud.EnvironmentDev},
+				{Name: "orders-copy", Strategy: dbcloud.ForkNow},
+			},
+		}, {Name: "billing"}},
+	}
 	data, err := json.MarshalIndent(st, "", "  ")
 	if err != nil {
 		t.Fatal(err)
