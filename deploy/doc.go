@@ -90,12 +90,14 @@
 //
 // Observers. When the client has a dbcloud.Observer, each run is a unit of
 // work ("deploy.Apply" or "deploy.Destroy", a dbcloud.CallInfo of the
-// project without a Method) under the context the run was given, and each
-// step one inside it, at once where the steps ran at once ("deploy.create", "deploy.update", "deploy.delete", naming its
-// resource; its EndCall names the resource's id, the one its create gave
-// it for a create), and every call of a step, its waits' polls included,
-// runs under the step's context: a tracer (the otel module's Observer)
-// shows run, step, call and attempt.
+// project without a Method) under the context the run was given; each
+// service's changes are one inside it ("deploy.service", or "deploy.fork"
+// for a fork's), at once where they ran at once; each step is one inside
+// its service's ("deploy.create", "deploy.update", "deploy.delete",
+// naming its resource; its EndCall names the resource's id, the one its
+// create gave it for a create); and every call of a step, its waits'
+// polls included, runs under the step's context: a tracer (the otel
+// module's Observer) shows run, service, step, call and attempt.
 //
 // This package uses only the dbcloud package's public API: what it does, a
 // user's code could do too.

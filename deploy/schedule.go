@@ -126,10 +126,10 @@ func btoi(b bool) int {
 	return 0
 }
 
-// chain makes the changes of ch once the chains it waits for are done,
-// and stops at its first error, or at a step it finds the run cancelled
-// before.
-func (r *run) chain(ctx context.Context, ch *chain) error {
+// chain makes the changes of ch once the chains it waits for are done, as
+// a unit of work of their own (see chainInfo), and stops at its first
+// error, or at a step it finds the run cancelled before.
+func (r *run) chain(ctx context.Context, ch *chain) (err error) {
 	defer close(ch.done)
 	for _, dep := range ch.after {
 		<-dep.done
@@ -137,6 +137,11 @@ func (r *run) chain(ctx context.Context, ch *chain) error {
 			return nil // what it waits for failed: the run's error names that
 		}
 	}
+	if ctx.Err() != nil {
+		return nil
+	}
+	ctx, end := r.unit(ctx, r.chainInfo(ch))
+	defer func() { end(r.chainInfo(ch), err) }()
 	for _, i := range ch.steps {
 		if ctx.Err() != nil {
 			return nil

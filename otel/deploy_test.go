@@ -3,6 +3,7 @@ package dbcloudotel_test
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -58,7 +59,8 @@ func TestDeploySpanTree(t *testing.T) {
 
 // checkDeployTree checks the spans of one run under the span root: the
 // run, named op, is root's only child; the run's children are the plan's
-// reads and one span per change, in order, each with its resource's kind,
+// reads and a span per service's (or fork's) changes, whose children are
+// one span per change, in order, each with its resource's kind,
 // name and id, and the reads of its wait as children (polls[i] reported
 // for the i-th change); every call's children are its attempts (and, for a
 // recovered create, its recovery's reads), every attempt a leaf.
@@ -79,12 +81,18 @@ func checkDeployTree(t *testing.T, spans []sdktrace.ReadOnlySpan, root trace.Spa
 	var steps []sdktrace.ReadOnlySpan
 	for _, s := range children[runSpan.SpanContext().SpanID()] {
 		switch {
-		case strings.HasPrefix(s.Name(), "deploy."):
-			steps = append(steps, s)
+		case s.Name() == "deploy.service" || s.Name() == "deploy.fork":
+			for _, step := range children[s.SpanContext().SpanID()] {
+				if !strings.HasPrefix(step.Name(), "deploy.") {
+					t.Errorf("%s directly under %s: only its steps belong there", step.Name(), s.Name())
+				}
+				steps = append(steps, step)
+			}
 		case s.Name() != "Services.List" && s.Name() != "ReplicaSets.List":
-			t.Errorf("%s directly under the run: only the plan's reads belong there", s.Name())
+			t.Errorf("%s directly under the run: only the plan's reads and the services belong there", s.Name())
 		}
 	}
+	slices.SortFunc(steps, func(a, b sdktrace.ReadOnlySpan) int { return a.StartTime().Compare(b.StartTime()) })
 	if len(steps) != len(changes) {
 		t.Fatalf("%d steps %v for %d changes", len(steps), names(steps), len(changes))
 	}
@@ -163,9 +171,9 @@ func names(spans []sdktrace.ReadOnlySpan) []string {
 }
 
 // A fleet's run, as a user traces it: the run is the one child of the
-// user's span, every step of every service a child of the run, one per
-// record of the run, each naming its resource and the id of its own
-// service (a replica set's, its service's).
+// user's span, each service's changes a span under the run, naming the
+// service and its id, and each step a span under its service's, one per
+// record of the run, naming its resource.
 func TestFleetSpanTree(t *testing.T) {
 	dbcloudtest.CheckGoroutines(t)
 	srv := dbcloudtest.NewServer()
@@ -191,17 +199,18 @@ func TestFleetSpanTree(t *testing.T) {
 	if len(top) != 1 || top[0].Name() != "deploy.Apply" {
 		t.Fatalf("under the user's span: %v", names(top))
 	}
-	ids := map[string]string{}
-	for _, svc := range res.Services {
-		ids[svc.ServiceID] = svc.Name
-	}
 	steps := map[string]int{} // by "kind name of service"
-	for _, s := range children[top[0].SpanContext().SpanID()] {
-		if !strings.HasPrefix(s.Name(), "deploy.") {
+	for _, svc := range children[top[0].SpanContext().SpanID()] {
+		if svc.Name() != "deploy.service" {
 			continue
 		}
-		service := ids[value(s, "dbcloud.service_id").AsString()]
-		steps[fmt.Sprintf("%s %s %s of %s", s.Name(), value(s, "dbcloud.resource.kind").AsString(), value(s, "dbcloud.resource.name").AsString(), service)]++
+		service := value(svc, "dbcloud.resource.name").AsString()
+		if res.Service(service) == nil || value(svc, "dbcloud.service_id").AsString() != res.Service(service).ServiceID {
+			t.Errorf("a service's span: %s %s", service, value(svc, "dbcloud.service_id").AsString())
+		}
+		for _, s := range children[svc.SpanContext().SpanID()] {
+			steps[fmt.Sprintf("%s %s %s of %s", s.Name(), value(s, "dbcloud.resource.kind").AsString(), value(s, "dbcloud.resource.name").AsString(), service)]++
+		}
 	}
 	for _, r := range res.Records {
 		key := fmt.Sprintf("deploy.%s %s %s of %s", r.Change.Action, r.Change.Kind, r.Change.Name, r.Change.Service)
