@@ -2,109 +2,151 @@ package deploy
 
 import (
 	"context"
-	"slices"
+	"fmt"
 
 	"github.com/dbcloud/dbcloud-go"
 )
-
-// Result is what a run did and what the state's resources are now. Apply
-// and Destroy always return one, also with an error: what a run created
-// before it failed is in it, with its password.
-type Result struct {
-	// Changes are the plan's changes with their outcomes, in order;
-	// those the run did not reach are Pending.
-	Changes []Change `json:"changes"`
-	// Service, ReplicaSets and Forks are the state's resources as the run
-	// last read them (the plan's read, or the wait that ended a step), in
-	// the order of the state: a new service or fork carries its
-	// InitialPassword. A change that takes effect at once (a pooler, an
-	// environment, a VPC) made after that read is in Changes, not in
-	// them: read the resource for its new endpoints. After a destroy they
-	// are empty.
-	Service     *dbcloud.Service         `json:"service,omitempty"`
-	ReplicaSets []dbcloud.ReadReplicaSet `json:"replica_sets,omitempty"`
-	Forks       []dbcloud.Service        `json:"forks,omitempty"`
-}
-
-// Changed reports whether the run made any change (Outcome Done).
-func (r *Result) Changed() bool {
-	return slices.ContainsFunc(r.Changes, func(c Change) bool { return c.Outcome == Done })
-}
-
-// Option configures a run: State.Apply, State.Destroy, Plan.Apply.
-type Option func(*options)
-
-type options struct {
-	progress  []func(Progress)
-	passwords []func(Password) error
-	waits     []dbcloud.WaitOption
-}
-
-// WithWaitOptions adds options to every wait of a run: a timeout, a poll
-// interval, stop statuses (dbcloud.WithStopOn).
-func WithWaitOptions(opts ...dbcloud.WaitOption) Option {
-	return func(o *options) { o.waits = append(o.waits, opts...) }
-}
 
 // Apply plans st (State.Plan) and applies that plan, reusing the plan's
 // reads: a run with nothing to do sends the plan's GETs and nothing else.
 // On an error, run the same Apply again: it plans afresh and finishes
 // what this run started (see the package doc).
 func (st *State) Apply(ctx context.Context, c *dbcloud.Client, opts ...Option) (*Result, error) {
-	return runState(ctx, c, st, "deploy.Apply", (*State).diff, opts)
+	return runState(ctx, c, st, false, opts)
 }
 
-// runState is a one-call run: it reads, plans with diff and applies the
-// plan, all inside the run's unit of work.
-func runState(ctx context.Context, c *dbcloud.Client, st *State, op string, diff func(*State, string, *world) *Plan, opts []Option) (*Result, error) {
+// runState is a one-call run: it reads, plans a deploy or, with destroy,
+// a destroy, and applies the plan, all inside the run's unit of work.
+func runState(ctx context.Context, c *dbcloud.Client, st *State, destroy bool, opts []Option) (*Result, error) {
 	r := newRun(c, opts)
-	if err := st.check(); err != nil {
-		return r.res, err
-	}
-	projectID, err := projectOf(c, st)
+	projectID, err := st.project(c)
 	if err != nil {
 		return r.res, err
 	}
-	info := dbcloud.CallInfo{Operation: op, Kind: dbcloud.KindService, Name: st.Service.Name, ProjectID: projectID}
+	info := runInfo(projectID, destroy)
 	ctx, end := r.unit(ctx, info)
-	w, err := read(ctx, c, projectID, st.Service.Name)
+	w, err := st.read(ctx, c, projectID, destroy)
 	if err == nil {
-		err = r.apply(ctx, diff(st, projectID, w), w)
+		err = r.apply(ctx, st.diffFor(destroy)(projectID, w), w)
 	}
 	end(info, err)
 	return r.result(), err
 }
 
-// Apply makes the plan's changes, in order, and no others: the plan a
-// reviewer approved is the plan that runs. It reads the world once more
-// (the reads of State.Plan) and, before sending anything, checks it
-// against the plan: each resource the plan saw is still there, each
-// setting the state manages as the plan saw it (or as the plan sets it),
-// each change's precondition true; else it returns a *StalePlanError and
-// sends nothing. Each step then re-checks its own precondition, so that a
-// plan applied twice, or after a run of it was cut short, makes each
-// change once. A plan with problems is refused with its *ProblemError.
-// Apply does not change p.
+// Apply makes the plan's changes, and no others: the plan a reviewer
+// approved is the plan that runs. It reads the world once more (the reads
+// of State.Plan) and, before sending anything, checks it against the plan
+// whole: each resource the plan saw is still there, each setting the
+// state manages as the plan saw it (or as the plan sets it), each
+// change's precondition true; else it returns the *StalePlanError of each
+// stale service, joined, and sends nothing. Each step then re-checks its
+// own precondition, so that a plan applied twice, or after a run of it
+// was cut short, makes each change once. A plan with problems is refused
+// with its *ProblemError. Apply does not change p.
 func (p *Plan) Apply(ctx context.Context, c *dbcloud.Client, opts ...Option) (*Result, error) {
 	r := newRun(c, opts)
-	op := "deploy.Apply"
-	if p.Destroy {
-		op = "deploy.Destroy"
-	}
-	info := dbcloud.CallInfo{Operation: op, Kind: dbcloud.KindService, Name: p.Service, ProjectID: p.ProjectID}
+	info := runInfo(p.ProjectID, p.Destroy)
 	ctx, end := r.unit(ctx, info)
 	err := p.err()
 	if err == nil {
 		var w *world
-		if w, err = read(ctx, c, p.ProjectID, p.Service); err == nil {
+		if w, err = read(ctx, c, p.ProjectID, p.scope()); err == nil {
 			if err = p.check(w); err == nil {
 				err = r.apply(ctx, p, w)
 			}
 		}
 	}
 	if r.p == nil {
-		r.res.Changes = slices.Clone(p.Changes)
+		r.res.Records = records(p)
 	}
 	end(info, err)
 	return r.result(), err
+}
+
+// Plan reads the project and returns every change that brings it to st:
+// for each service of st, the service (created, or started and waited
+// for, then updated), each of its replica sets (created, then updated),
+// each of its forks (created), then, with Prune, the deletions of its sets
+// and forks st does not name; last, with PruneServices, the deletions of
+// the project's services st does not name. It sends only GETs (a List of
+// the project's services, and a List of replica sets for each existing
+// service whose sets st names or prunes, ten of those at once), so it
+// works on a client made with dbcloud.WithReadOnly.
+//
+// A plan with problems (Plan.Problems), those of every service, is
+// returned together with a *ProblemError naming them all, so that it can
+// still be printed; no Apply runs it. An error in the state itself (a
+// name missing, a size without the other) is returned before anything is
+// read.
+func (st *State) Plan(ctx context.Context, c *dbcloud.Client) (*Plan, error) {
+	return st.plan(ctx, c, false)
+}
+
+// plan checks st, reads its project and plans a deploy or, with destroy,
+// a destroy.
+func (st *State) plan(ctx context.Context, c *dbcloud.Client, destroy bool) (*Plan, error) {
+	projectID, err := st.project(c)
+	if err != nil {
+		return nil, err
+	}
+	w, err := st.read(ctx, c, projectID, destroy)
+	if err != nil {
+		return nil, err
+	}
+	p := st.diffFor(destroy)(projectID, w)
+	return p, p.err()
+}
+
+// diffFor is the planner of a deploy or, with destroy, of a destroy.
+func (st *State) diffFor(destroy bool) func(string, *world) *Plan {
+	if destroy {
+		return st.destroyDiff
+	}
+	return st.diff
+}
+
+// project checks st and returns its project.
+func (st *State) project(c *dbcloud.Client) (string, error) {
+	if err := st.check(); err != nil {
+		return "", err
+	}
+	if st.ProjectID != "" {
+		return st.ProjectID, nil
+	}
+	if c.ProjectID() == "" {
+		return "", fmt.Errorf("deploy: no project: set State.ProjectID or dbcloud.WithProjectID")
+	}
+	return c.ProjectID(), nil
+}
+
+// read reads st's project, for a deploy or, with destroy, a destroy,
+// which lists the replica sets of every service it deletes.
+func (st *State) read(ctx context.Context, c *dbcloud.Client, projectID string, destroy bool) (*world, error) {
+	return read(ctx, c, projectID, scope{
+		named: func(name string) bool { return st.service(name) != nil },
+		sets: func(name string) bool {
+			svc := st.service(name)
+			return svc != nil && (destroy || st.Prune || len(svc.ReplicaSets) > 0)
+		},
+	})
+}
+
+// PlanDestroy reads the project and returns the plan that takes st down:
+// for each service of st, the forks of it that st names (with Prune,
+// every fork of it), then every replica set of it, then the service, each
+// deleted and waited for until gone. A run makes them in the reverse of a
+// deploy's order: a service's forks before the service, the services at
+// once. A resource being deleted already is waited for; one already gone
+// is not in the plan. It sends only GETs, as Plan does, so it works on a
+// read-only client. A service name that several live services have, and a
+// service st protects (State.Protected), are problems.
+func (st *State) PlanDestroy(ctx context.Context, c *dbcloud.Client) (*Plan, error) {
+	return st.plan(ctx, c, true)
+}
+
+// Destroy plans the destroy of st (PlanDestroy) and applies that plan, as
+// State.Apply does for a deploy: on any failure, run the same Destroy
+// again; a resource already gone counts as done.
+func (st *State) Destroy(ctx context.Context, c *dbcloud.Client, opts ...Option) (*Result, error) {
+	return runState(ctx, c, st, true, opts)
 }

@@ -2,8 +2,6 @@ package deploy
 
 import (
 	"slices"
-
-	"github.com/dbcloud/dbcloud-go"
 )
 
 // The preconditions of the steps. A step re-checks its own before it
@@ -18,20 +16,20 @@ import (
 // resource is gone.
 
 // find returns the resource a create or update is about: the live one of
-// its kind and name (and, once the plan knew it, id); nil when there is
-// none. A delete's is found by id.
-func (w *world) find(ch *Change) (*entry, error) {
+// its kind, service and name (and, once the plan knew it, id); nil when
+// there is none. A delete's is found by id.
+func (w *world) findFor(ch *Change) (*entry, error) {
 	if ch.Action == Delete {
 		return w.byID(ch.Kind, ch.ID), nil
 	}
-	e, err := w.one(ch.Kind, ch.Name)
+	e, err := w.one(ch.Kind, ch.Service, ch.Name)
 	if e != nil && ch.Action == Update && ch.ID != "" && e.id != ch.ID {
 		return nil, nil // the resource the plan saw is gone; another has its name
 	}
 	return e, err
 }
 
-// precondition says whether ch's step is to act on e, the resource find
+// precondition says whether ch's step is to act on e, the resource findFor
 // returned, or finds it done already; a *StalePlanError when the resource
 // is not as the plan expected.
 func precondition(ch *Change, e *entry) (act bool, err error) {
@@ -44,12 +42,9 @@ func precondition(ch *Change, e *entry) (act bool, err error) {
 		return false, &StalePlanError{Kind: ch.Kind, Name: ch.Name, ID: ch.ID, Field: ch.Field, Expected: ch.From}
 	case e.planned:
 		return true, nil
-	}
-	cur := e.vals.text(ch.Field)
-	switch {
-	case cur == ch.To.text(ch.Field):
+	case e.vals.same(ch.Field, ch.To):
 		return false, nil
-	case ch.Field == FieldStatus, cur == ch.From.text(ch.Field):
+	case ch.Field == FieldStatus, e.vals.same(ch.Field, ch.From):
 		return true, nil
 	}
 	return false, &StalePlanError{Kind: ch.Kind, Name: ch.Name, ID: e.id, Field: ch.Field, Expected: ch.From.only(ch.Field), Found: e.vals.only(ch.Field)}
@@ -59,58 +54,83 @@ func precondition(ch *Change, e *entry) (act bool, err error) {
 // anything is sent: each resource the plan saw is there, with each
 // setting as the plan saw it or as the plan's changes set it (a run of
 // the plan cut short leaves some of each), and every change's
-// precondition holds once the changes before it are made.
+// precondition holds once the changes before it are made. It returns
+// every service's first stale resource, joined.
 func (p *Plan) check(w *world) error {
-	for _, s := range p.Seen {
-		e, err := w.one(s.Kind, s.Name)
-		switch {
-		case err != nil:
-			return err
-		case s.ID == "":
-			continue // planned as a create: its precondition says
-		case e == nil || e.id != s.ID:
-			return &StalePlanError{Kind: s.Kind, Name: s.Name, ID: s.ID, Expected: s.Values}
+	var errs []error
+	stale := map[string]bool{} // the services found stale: their first error is enough
+	fail := func(service string, err error) {
+		if !stale[service] {
+			stale[service] = true
+			errs = append(errs, err)
 		}
-		for _, f := range allFields {
-			want, got := s.Values.text(f), e.vals.text(f)
-			if want != "" && got != want && !slices.Contains(p.targets(s.Kind, s.Name, f), got) {
-				return &StalePlanError{Kind: s.Kind, Name: s.Name, ID: s.ID, Field: f, Expected: s.Values.only(f), Found: e.vals.only(f)}
-			}
+	}
+	for _, s := range p.Seen {
+		if err := p.checkSeen(w, &s); err != nil {
+			fail(s.Service, err)
 		}
 	}
 	sim := w.clone()
 	for i := range p.Changes {
 		ch := &p.Changes[i]
-		e, err := sim.find(ch)
+		if stale[ch.Service] {
+			continue
+		}
+		e, err := sim.findFor(ch)
 		if err != nil {
-			return err
+			fail(ch.Service, err)
+			continue
 		}
 		act, err := precondition(ch, e)
 		switch {
 		case err != nil:
-			return err
+			fail(ch.Service, err)
 		case !act:
-			continue
 		case ch.Action == Create:
 			// Its settings are the create's answer's: what the plan
 			// derived the changes after it from.
-			sim.entries = append(sim.entries, &entry{kind: ch.Kind, name: ch.Name, planned: true, vals: &Values{}})
+			sim.plan(ch)
 		case ch.Action == Delete:
 			sim.remove(e)
 		default:
-			e.vals.copyField(ch.Field, ch.To)
+			sim.set(e, ch.Field, ch.To)
+		}
+	}
+	return join(errs)
+}
+
+// checkSeen checks one resource the plan saw against w.
+func (p *Plan) checkSeen(w *world, s *Seen) error {
+	e, err := w.one(s.Kind, s.Service, s.Name)
+	switch {
+	case err != nil:
+		return err
+	case s.ID == "":
+		return nil // planned as a create: its precondition says
+	case e == nil && p.Destroy:
+		return nil // gone already: what a destroy makes
+	case e == nil || e.id != s.ID:
+		return &StalePlanError{Kind: s.Kind, Name: s.Name, ID: s.ID, Expected: s.Values}
+	}
+	for _, f := range allFields {
+		if s.Values.has(f) && !e.vals.same(f, s.Values) && !slices.ContainsFunc(p.targets(s, f), func(to *Values) bool { return e.vals.same(f, to) }) {
+			return &StalePlanError{Kind: s.Kind, Name: s.Name, ID: s.ID, Field: f, Expected: s.Values.only(f), Found: e.vals.only(f)}
 		}
 	}
 	return nil
 }
 
+// targets are the values the plan's changes of a resource's field set.
+func (p *Plan) targets(s *Seen, f Field) []*Values {
+	var out []*Values
+	for i := range p.Changes {
+		c := &p.Changes[i]
+		if c.Kind == s.Kind && c.Service == s.Service && c.Name == s.Name && c.Action == Update && c.Field == f {
+			out = append(out, c.To)
+		}
+	}
+	return out
+}
+
 // allFields are the fields a plan can have seen.
 var allFields = []Field{FieldStatus, FieldSize, FieldHAReplicas, FieldEnvironment, FieldPooler, FieldVPC, FieldNodes}
-
-// ready holds for a service READY or a replica set active.
-func (e *entry) ready() bool {
-	if e.kind == dbcloud.KindReplicaSet {
-		return e.vals.Status == string(dbcloud.ReplicaSetActive)
-	}
-	return e.vals.Status == string(dbcloud.StatusReady)
-}

@@ -19,12 +19,11 @@ import (
 // fork as of the moment the fork step runs (from the real clock: no clock
 // parameter anywhere).
 func trial() *deploy.State {
-	return &deploy.State{
-		Service: deploy.Service{Name: "orders", Addons: []dbcloud.Addon{dbcloud.AddonTimeSeries},
-			CPUMillis: 1000, MemoryGBs: 4, HAReplicas: new(2), Pooler: new(true), Environment: dbcloud.EnvironmentProd},
+	return &deploy.State{Services: []deploy.Service{{Name: "orders", Addons: []dbcloud.Addon{dbcloud.AddonTimeSeries},
+		CPUMillis: 1000, MemoryGBs: 4, HAReplicas: new(2), Pooler: new(true), Environment: dbcloud.EnvironmentProd,
 		ReplicaSets: []deploy.ReplicaSet{{Name: "orders-read", Nodes: 2, CPUMillis: 500, MemoryGBs: 2, Pooler: new(true)}},
 		Forks:       []deploy.Fork{{Name: "orders-staging", Strategy: dbcloud.ForkPITR}},
-	}
+	}}}
 }
 
 func newServer(t *testing.T, opts ...dbcloudtest.Option) *dbcloudtest.Server {
@@ -111,10 +110,10 @@ func checkDeployed(t *testing.T, srv *dbcloudtest.Server) {
 }
 
 // ends returns a progress hook that appends the end of each change.
-func ends(into *[]deploy.Change) deploy.Option {
+func ends(into *[]deploy.Record) deploy.Option {
 	return deploy.WithProgress(func(p deploy.Progress) {
-		if p.Poll == nil && p.Change.Outcome != deploy.Running {
-			*into = append(*into, p.Change)
+		if p.Poll == nil && p.Record.Outcome != deploy.Running {
+			*into = append(*into, p.Record)
 		}
 	})
 }
@@ -131,9 +130,9 @@ func TestPlanReadOnly(t *testing.T) {
 	want := `project proj-fake: 5 change(s)
   + create service "orders": addons time-series, 1000m CPU / 4 GB, 2 HA replica(s), PROD
   ~ update service "orders": pooler off -> on
-  + create replica set "orders-read": 2 node(s), 500m CPU / 2 GB
-  ~ update replica set "orders-read": pooler off -> on
-  + create fork "orders-staging": PITR as of when the fork step runs
+  + create replica set "orders-read" of "orders": 2 node(s), 500m CPU / 2 GB
+  ~ update replica set "orders-read" of "orders": pooler off -> on
+  + create fork "orders-staging" of "orders": PITR as of when the fork step runs
 `
 	if got := plan.String(); got != want {
 		t.Errorf("plan text:\n%s\nwant:\n%s", got, want)
@@ -168,13 +167,13 @@ func TestApplyTwice(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkDeployed(t, srv)
-	if !res.Changed() || res.Service.InitialPassword == "" || len(res.Forks) != 1 || res.Forks[0].InitialPassword == "" {
-		t.Errorf("first run: changed %v, passwords kept %v", res.Changed(), res.Service.InitialPassword != "")
+	if !res.Changed() || res.Services[0].InitialPassword == "" || len(res.Forks) != 1 || res.Forks[0].InitialPassword == "" {
+		t.Errorf("first run: changed %v, passwords kept %v", res.Changed(), res.Services[0].InitialPassword != "")
 	}
-	if !strings.Contains(strings.Join(lines, "\n"), `replica set "orders-read" (`) {
+	if !strings.Contains(strings.Join(lines, "\n"), `replica set "orders-read" of "orders" (`) {
 		t.Errorf("progress does not name the replica set:\n%s", strings.Join(lines, "\n"))
 	}
-	for _, ch := range res.Changes {
+	for _, ch := range res.Records {
 		if ch.Outcome != deploy.Done || ch.Started.IsZero() || ch.ID == "" {
 			t.Errorf("change %v: outcome %q, started %v", ch, ch.Outcome, ch.Started)
 		}
@@ -184,10 +183,10 @@ func TestApplyTwice(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := mutations(srv, mark); n != 0 || res.Changed() || len(res.Changes) != 0 {
+	if n := mutations(srv, mark); n != 0 || res.Changed() || len(res.Records) != 0 {
 		t.Errorf("second run sent %d mutating requests (%v), changed %v", n, byMethod(srv, mark), res.Changed())
 	}
-	if res.Service == nil || len(res.ReplicaSets) != 1 || len(res.Forks) != 1 {
+	if res.Service("orders") == nil || len(res.ReplicaSets) != 1 || len(res.Forks) != 1 {
 		t.Errorf("second run's result lacks the resources: %+v", res)
 	}
 	checkDeployed(t, srv)
@@ -207,7 +206,7 @@ func interrupt(t *testing.T, setup func(*dbcloudtest.Server, *dbcloud.Client), r
 		ctx, cancel := context.WithCancel(t.Context())
 		steps := 0
 		_, err := run(ctx, c, deploy.WithProgress(func(p deploy.Progress) {
-			if p.Poll == nil && p.Change.Outcome != deploy.Running {
+			if p.Poll == nil && p.Record.Outcome != deploy.Running {
 				if steps++; steps == k {
 					cancel()
 				}
@@ -310,7 +309,7 @@ func TestApplyFaults(t *testing.T) {
 func TestApplyPrune(t *testing.T) {
 	srv, c := deployed(t)
 	st := trial()
-	st.ReplicaSets, st.Forks = []deploy.ReplicaSet{{Name: "reports", Nodes: 1, CPUMillis: 500, MemoryGBs: 2}}, nil
+	st.Services[0].ReplicaSets, st.Services[0].Forks = []deploy.ReplicaSet{{Name: "reports", Nodes: 1, CPUMillis: 500, MemoryGBs: 2}}, nil
 	plan, err := st.Plan(t.Context(), c)
 	if err != nil || len(plan.Changes) != 1 || plan.Changes[0].Action != deploy.Create {
 		t.Fatalf("without Prune: %v\n%s", err, plan)
@@ -352,8 +351,8 @@ func TestApplyStartsAPausedService(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Service.Status != dbcloud.StatusReady || srv.Count(http.MethodPost, "/projects/*/services/*/start") != 1 {
-		t.Errorf("after Apply: %s, %d starts sent", res.Service.Status, srv.Count(http.MethodPost, "/projects/*/services/*/start"))
+	if res.Services[0].Status != dbcloud.StatusReady || srv.Count(http.MethodPost, "/projects/*/services/*/start") != 1 {
+		t.Errorf("after Apply: %s, %d starts sent", res.Services[0].Status, srv.Count(http.MethodPost, "/projects/*/services/*/start"))
 	}
 }
 
@@ -363,9 +362,9 @@ func TestApplyStartsAPausedService(t *testing.T) {
 func TestApplyUpdates(t *testing.T) {
 	srv, c := deployed(t)
 	st := trial()
-	st.Service.CPUMillis, st.Service.MemoryGBs, st.Service.HAReplicas = 2000, 8, new(1)
-	st.ReplicaSets[0].CPUMillis, st.ReplicaSets[0].Environment, st.ReplicaSets[0].Pooler = 1000, dbcloud.EnvironmentDev, new(false)
-	st.Forks[0].Environment = dbcloud.EnvironmentProd
+	st.Services[0].CPUMillis, st.Services[0].MemoryGBs, st.Services[0].HAReplicas = 2000, 8, new(1)
+	st.Services[0].ReplicaSets[0].CPUMillis, st.Services[0].ReplicaSets[0].Environment, st.Services[0].ReplicaSets[0].Pooler = 1000, dbcloud.EnvironmentDev, new(false)
+	st.Services[0].Forks[0].Environment = dbcloud.EnvironmentProd
 	plan, err := st.Plan(t.Context(), c)
 	if err != nil {
 		t.Fatal(err)
@@ -405,14 +404,14 @@ func TestApplyUpdates(t *testing.T) {
 func TestApplyRefusesProblems(t *testing.T) {
 	srv, c := deployed(t)
 	st := trial()
-	st.ReplicaSets[0].Nodes = 3
-	st.Service.Addons = []dbcloud.Addon{dbcloud.AddonAI}
-	st.Service.Pooler = new(false)
+	st.Services[0].ReplicaSets[0].Nodes = 3
+	st.Services[0].Addons = []dbcloud.Addon{dbcloud.AddonAI}
+	st.Services[0].Pooler = new(false)
 	plan, err := st.Plan(t.Context(), c)
 	pe, ok := errors.AsType[*deploy.ProblemError](err)
-	if !ok || plan == nil || len(plan.Problems) != 2 || len(pe.Problems) != 2 || !strings.Contains(plan.String(), `! replica set "orders-read"`) ||
+	if !ok || plan == nil || len(plan.Problems) != 2 || len(pe.Problems) != 2 || !strings.Contains(plan.String(), `! replica set "orders-read" of "orders"`) ||
 		!strings.Contains(plan.String(), "is TIMESERIESDB, the state's addons make VECTOR") ||
-		!strings.Contains(err.Error(), `replica set "orders-read"`) || !strings.Contains(err.Error(), "VECTOR") {
+		!strings.Contains(err.Error(), `replica set "orders-read" of "orders"`) || !strings.Contains(err.Error(), "VECTOR") {
 		t.Fatalf("plan: %v\n%s", err, plan)
 	}
 	if p := plan.Problems[0]; p.Kind != dbcloud.KindService || p.Field != deploy.FieldType || len(p.IDs) != 1 {

@@ -20,9 +20,9 @@ func TestDestroy(t *testing.T) {
 	svc, fork := orders(t, srv)
 	mark := len(srv.Requests())
 	plan, err := trial().PlanDestroy(t.Context(), srv.Client(dbcloud.WithReadOnly()))
-	want := `project proj-fake, destroy of service "orders": 3 change(s)
-  - delete fork "orders-staging" (` + fork.ServiceID + `)
-  - delete replica set "orders-read" (` + svc.ReadReplicaSets[0].ID + `)
+	want := `project proj-fake, destroy of "orders": 3 change(s)
+  - delete fork "orders-staging" of "orders" (` + fork.ServiceID + `)
+  - delete replica set "orders-read" of "orders" (` + svc.ReadReplicaSets[0].ID + `)
   - delete service "orders" (` + svc.ServiceID + `)
 `
 	if err != nil || plan.String() != want {
@@ -31,20 +31,20 @@ func TestDestroy(t *testing.T) {
 	if n := mutations(srv, mark); n != 0 {
 		t.Errorf("PlanDestroy sent %d mutating requests", n)
 	}
-	var changes []deploy.Change
+	var changes []deploy.Record
 	if _, err := plan.Apply(t.Context(), c, ends(&changes)); err != nil {
 		t.Fatal(err)
 	}
 	if n := len(srv.Services()); n != 0 {
 		t.Errorf("%d services left", n)
 	}
-	if len(changes) != 3 || changes[2].Kind != dbcloud.KindService || changes[2].Outcome != deploy.Done {
+	if len(changes) != 3 || changes[2].Change.Kind != dbcloud.KindService || changes[2].Outcome != deploy.Done {
 		t.Errorf("changes: %v", changes)
 	}
 	mark = len(srv.Requests())
 	res, err := trial().Destroy(t.Context(), c)
-	if err != nil || len(res.Changes) != 0 || mutations(srv, mark) != 0 {
-		t.Errorf("second destroy: %v, %v, %d mutating requests", err, res.Changes, mutations(srv, mark))
+	if err != nil || len(res.Records) != 0 || mutations(srv, mark) != 0 {
+		t.Errorf("second destroy: %v, %v, %d mutating requests", err, res.Records, mutations(srv, mark))
 	}
 }
 
@@ -80,10 +80,10 @@ func cutWhileDeleting(t *testing.T, st *deploy.State, run func(*deploy.State, co
 	srv, c, advance := stepped(t)
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
-	var cut deploy.Change
+	var cut deploy.Record
 	_, err := run(st, ctx, c, deploy.WithProgress(func(p deploy.Progress) {
-		if p.Poll != nil && p.Change.Action == deploy.Delete && cut.ID == "" {
-			cut = p.Change
+		if p.Poll != nil && p.Record.Change.Action == deploy.Delete && cut.ID == "" {
+			cut = p.Record
 			cancel()
 		}
 	}))
@@ -95,7 +95,7 @@ func cutWhileDeleting(t *testing.T, st *deploy.State, run func(*deploy.State, co
 		t.Fatal(err)
 	}
 	if !gone(srv, cut.ID) {
-		t.Errorf("%s %s is still there after the run that finished its delete", cut.Kind, cut.ID)
+		t.Errorf("%s %s is still there after the run that finished its delete", cut.Change.Kind, cut.ID)
 	}
 	if !strings.Contains(strings.Join(lines, "\n"), "("+cut.ID+"): DELETING already, wait until gone") &&
 		!strings.Contains(strings.Join(lines, "\n"), "("+cut.ID+"): deleting already, wait until gone") {
@@ -129,10 +129,10 @@ func TestDestroyWaitsForADeleteUnderWay(t *testing.T) {
 // fork it prunes are DELETING waits until they are gone.
 func TestPruneWaitsForADeleteUnderWay(t *testing.T) {
 	st := trial()
-	st.ReplicaSets, st.Prune = nil, true
+	st.Services[0].ReplicaSets, st.Prune = nil, true
 	cutWhileDeleting(t, st, (*deploy.State).Apply, setGone)
 	st = trial()
-	st.Forks, st.Prune = nil, true
+	st.Services[0].Forks, st.Prune = nil, true
 	cutWhileDeleting(t, st, (*deploy.State).Apply, serviceGone)
 }
 

@@ -1,29 +1,46 @@
 // Package deploy brings a project to a desired state of dbcloud services:
-// one service, its read replica sets and its forks, described as a State;
-// and takes it down again.
+// its fleet, any number of services, each with its read replica sets and
+// its forks, described as a State; and takes it down again.
 //
-// State.Plan reads what exists and computes, once, every change a run
-// makes, in the order it makes them: the service (created, or started
-// and waited for until READY, then resized, HA replicas, environment,
-// pooler, VPC), each replica set (created, then resized, environment,
-// pooler), each fork (created), then, with State.Prune, the deletions of
-// what the state does not name. It sends only GETs, so it works on a
-// client made with dbcloud.WithReadOnly, and prints as text for a
-// reviewer's CI log (Plan.String) and as JSON. What a plan cannot do (a
-// replica set's node count, a service's type, a name two live resources
-// share) is a Problem: Plan returns the plan with a *ProblemError naming
-// every problem, and no Apply runs it.
+// State.Plan reads the project once (a list of its services, and a list
+// of replica sets for each existing service whose sets the state manages
+// or prunes) and computes, once, every change a run makes. For each
+// service, in the order a run makes them: the service (created, or
+// started and waited for until READY, then resized, HA replicas,
+// environment, pooler, VPC), each replica set (created, then resized,
+// environment, pooler), each fork (created), then, with State.Prune, the
+// deletions of its sets and forks the state does not name; last, with
+// State.PruneServices, the deletions of the project's services it does not
+// name. It sends only GETs, so it works on a client made with
+// dbcloud.WithReadOnly, and prints as text for a reviewer's CI log
+// (Plan.String) and as JSON. What a plan cannot do (a replica set's node
+// count, a service's type, a name two live resources share, the deletion
+// of a service the state protects) is a Problem: Plan returns the plan
+// with a *ProblemError naming every problem of every service, and no
+// Apply runs it.
 //
-// Plan.Apply makes exactly the plan's changes, in order, and no others:
-// the plan a reviewer approved is the plan that runs. Each step re-checks
-// its own precondition before it sends anything: an update finds its field
-// as the plan expected (it sends) or as it wants (already done, nothing
-// sent), a create finds no resource of its name (it creates) or one
-// (already done), a delete finds its resource or not. Anything else
-// stops the run with a *StalePlanError naming the resource, the field,
-// what the plan expected and what it found. A plan applied later (a
-// Plan value kept, or one read back from JSON) is first checked whole
-// against a fresh read, before anything is sent. State.Apply is the
+// Plan.Apply makes exactly the plan's changes and no others: the plan a
+// reviewer approved is the plan that runs. It makes the changes of one
+// service in order, a fork's after its parent's, and those of different
+// services at once, up to WithParallelism (DefaultParallelism, 10); their
+// waits share the client's poller, so a hundred services waited for cost
+// the polls of one. A service whose change fails stops, with its forks;
+// the others go on. The run's error joins one error per failed service,
+// each naming its resource, and its Result holds a Record of every change:
+// what the run made of it. A cancelled context stops every service before
+// its next step; a create already sent is seen to its answer (within the
+// run's deadline), so that the resource and its password are not lost in
+// flight.
+//
+// Each step re-checks its own precondition before it sends anything: an
+// update finds its field as the plan expected (it sends) or as it wants
+// (already done, nothing sent), a create finds no resource of its name
+// (it creates) or one (already done), a delete finds its resource or not.
+// Anything else stops its service with a *StalePlanError naming the
+// resource, the field, what the plan expected and what it found. A plan
+// applied later (a Plan value kept, or one read back from JSON) is first
+// checked whole, every service of it, against a fresh read, before
+// anything is sent. State.Apply is the
 // one-call form: it plans and applies that plan, reusing the plan's reads.
 //
 // Files. A State and a Plan are JSON files too, for a script or a CI job
@@ -36,9 +53,11 @@
 // that applying it later refuses it once it is stale. docs/deploy.md gives
 // the schema.
 //
-// State.PlanDestroy and State.Destroy are the same for a teardown: the
-// forks the state names, every replica set, then the service, each deleted
-// and waited for until gone; what is gone already is done.
+// State.PlanDestroy and State.Destroy are the same for a teardown, in the
+// reverse order: of each service, the forks the state names, every replica
+// set, then the service, each deleted and waited for until gone; what is
+// gone already is done. A service is deleted by a plan only by a destroy
+// or with PruneServices, never one that State.Protected names.
 //
 // Every run can be cut short at any point (a crash, a cancelled context,
 // a network fault) and is finished by the next run of the same call,
@@ -55,25 +74,30 @@
 // fails or is cancelled right after the create. Its creates use create
 // recovery (dbcloud.WithCreateRecovery, on a client made with
 // dbcloud.Client.With), so a create whose answer was lost is found within
-// the run, with a new password that reaches the hook the same way. Only a
-// crash between a create's answer and the hook's return leaves a service
-// nobody holds the password of: set a new one with
+// the run, with a new password that reaches the hook the same way. Two
+// cases leave a service nobody holds the password of: a crash between a
+// create's answer and the hook's return, and a create whose answer was
+// lost so close to the run's deadline that recovery could not finish (the
+// run's error says the service may have been created). The next run finds
+// the service, and has no password to hand: set a new one with
 // dbcloud.ServicesClient.UpdatePassword.
 //
-// Resources are found by name: the service by its name in the project,
-// replica sets by name in the service, forks by name and parent. Names are
+// Resources are found by name: a service by its name in the project,
+// replica sets by name in their service, forks by name and parent. Names are
 // the identity, so two deploys of one project must not run at once (a CI
 // concurrency group); two racing runs still make each change once, the
 // loser reading the API's 409 as already done.
 //
 // Observers. When the client has a dbcloud.Observer, each run is a unit of
-// work ("deploy.Apply" or "deploy.Destroy", a dbcloud.CallInfo without a
-// Method) under the context the run was given, and each step one inside
-// it ("deploy.create", "deploy.update", "deploy.delete", naming its
-// resource; its EndCall names the resource's id, the one its create gave
-// it for a create), and every call of a step, its waits' polls included,
-// runs under the step's context: a tracer (the otel module's Observer)
-// shows run, step, call and attempt.
+// work ("deploy.Apply" or "deploy.Destroy", a dbcloud.CallInfo of the
+// project without a Method) under the context the run was given; each
+// service's changes are one inside it ("deploy.service", or "deploy.fork"
+// for a fork's), at once where they ran at once; each step is one inside
+// its service's ("deploy.create", "deploy.update", "deploy.delete",
+// naming its resource; its EndCall names the resource's id, the one its
+// create gave it for a create); and every call of a step, its waits'
+// polls included, runs under the step's context: a tracer (the otel
+// module's Observer) shows run, service, step, call and attempt.
 //
 // This package uses only the dbcloud package's public API: what it does, a
 // user's code could do too.

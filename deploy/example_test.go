@@ -19,19 +19,19 @@ func Example() {
 	client := srv.Client()
 	ctx := context.Background()
 
-	st := &deploy.State{
-		Service: deploy.Service{Name: "orders", CPUMillis: 1000, MemoryGBs: 4,
-			HAReplicas: new(2), Pooler: new(true), Environment: dbcloud.EnvironmentProd},
+	st := &deploy.State{Services: []deploy.Service{{
+		Name: "orders", CPUMillis: 1000, MemoryGBs: 4,
+		HAReplicas: new(2), Pooler: new(true), Environment: dbcloud.EnvironmentProd,
 		ReplicaSets: []deploy.ReplicaSet{{Name: "orders-read", Nodes: 2, CPUMillis: 500, MemoryGBs: 2, Pooler: new(true)}},
 		Forks:       []deploy.Fork{{Name: "orders-staging", Strategy: dbcloud.ForkPITR}},
-	}
+	}}}
 	plan, err := st.Plan(ctx, client)
 	if err != nil {
 		log.Fatal(err)
 	}
 	fmt.Print(plan)
 	res, err := st.Apply(ctx, client, deploy.WithProgress(func(p deploy.Progress) {
-		if p.Poll == nil && p.Change.Outcome == deploy.Done {
+		if p.Poll == nil && p.Record.Outcome == deploy.Done {
 			fmt.Println(p)
 		}
 	}))
@@ -49,14 +49,14 @@ func Example() {
 	// project proj-fake: 5 change(s)
 	//   + create service "orders": 1000m CPU / 4 GB, 2 HA replica(s), PROD
 	//   ~ update service "orders": pooler off -> on
-	//   + create replica set "orders-read": 2 node(s), 500m CPU / 2 GB
-	//   ~ update replica set "orders-read": pooler off -> on
-	//   + create fork "orders-staging": PITR as of when the fork step runs
+	//   + create replica set "orders-read" of "orders": 2 node(s), 500m CPU / 2 GB
+	//   ~ update replica set "orders-read" of "orders": pooler off -> on
+	//   + create fork "orders-staging" of "orders": PITR as of when the fork step runs
 	// + create service "orders" (tsqcr8jka9): 1000m CPU / 4 GB, 2 HA replica(s), PROD: done
 	// ~ update service "orders" (tsqcr8jka9): pooler off -> on: done
-	// + create replica set "orders-read" (rs-qyjmm8): 2 node(s), 500m CPU / 2 GB: done
-	// ~ update replica set "orders-read" (rs-qyjmm8): pooler off -> on: done
-	// + create fork "orders-staging" (oezwuw3rw8): PITR as of when the fork step runs: done
+	// + create replica set "orders-read" of "orders" (rs-qyjmm8): 2 node(s), 500m CPU / 2 GB: done
+	// ~ update replica set "orders-read" of "orders" (rs-qyjmm8): pooler off -> on: done
+	// + create fork "orders-staging" of "orders" (oezwuw3rw8): PITR as of when the fork step runs: done
 	// changed: true
 	// project proj-fake: no changes
 }
@@ -69,14 +69,14 @@ func ExamplePlan_Apply() {
 	defer srv.Close()
 	client := srv.Client()
 	ctx := context.Background()
-	st := &deploy.State{Service: deploy.Service{Name: "orders", CPUMillis: 1000, MemoryGBs: 4}}
+	st := &deploy.State{Services: []deploy.Service{{Name: "orders", CPUMillis: 1000, MemoryGBs: 4}}}
 	res, err := st.Apply(ctx, client)
 	if err != nil {
 		log.Fatal(err)
 	}
-	svc := res.Service
+	svc := res.Service("orders")
 
-	st.Service.CPUMillis, st.Service.MemoryGBs = 2000, 8
+	st.Services[0].CPUMillis, st.Services[0].MemoryGBs = 2000, 8
 	plan, err := st.Plan(ctx, client) // the plan a reviewer approves
 	if err != nil {
 		log.Fatal(err)
@@ -105,11 +105,11 @@ func ExampleState_Destroy() {
 	defer srv.Close()
 	client := srv.Client()
 	ctx := context.Background()
-	st := &deploy.State{
-		Service:     deploy.Service{Name: "orders"},
+	st := &deploy.State{Services: []deploy.Service{{
+		Name:        "orders",
 		ReplicaSets: []deploy.ReplicaSet{{Name: "orders-read", Nodes: 1, CPUMillis: 500, MemoryGBs: 2}},
 		Forks:       []deploy.Fork{{Name: "orders-staging", Strategy: dbcloud.ForkNow}},
-	}
+	}}}
 	if _, err := st.Apply(ctx, client); err != nil {
 		log.Fatal(err)
 	}
@@ -123,13 +123,13 @@ func ExampleState_Destroy() {
 	if err != nil {
 		log.Fatal(err) // run the same destroy again: what is gone is done
 	}
-	for _, c := range res.Changes {
-		fmt.Println(c.Kind, c.Name, c.Outcome)
+	for _, c := range res.Records {
+		fmt.Println(c.Change.Kind, c.Change.Name, c.Outcome)
 	}
 	// Output:
-	// project proj-fake, destroy of service "orders": 3 change(s)
-	//   - delete fork "orders-staging" (oezwuw3rw8)
-	//   - delete replica set "orders-read" (rs-qyjmm8)
+	// project proj-fake, destroy of "orders": 3 change(s)
+	//   - delete fork "orders-staging" of "orders" (oezwuw3rw8)
+	//   - delete replica set "orders-read" of "orders" (rs-qyjmm8)
 	//   - delete service "orders" (tsqcr8jka9)
 	// fork orders-staging done
 	// replica set orders-read done
@@ -142,10 +142,10 @@ func ExampleWithPasswords() {
 	srv := dbcloudtest.NewServer()
 	defer srv.Close()
 	client := srv.Client()
-	st := &deploy.State{
-		Service: deploy.Service{Name: "orders"},
-		Forks:   []deploy.Fork{{Name: "orders-staging", Strategy: dbcloud.ForkNow}},
-	}
+	st := &deploy.State{Services: []deploy.Service{{
+		Name:  "orders",
+		Forks: []deploy.Fork{{Name: "orders-staging", Strategy: dbcloud.ForkNow}},
+	}}}
 	store := func(p deploy.Password) error {
 		fmt.Printf("%s %s (%s): %v\n", p.Kind, p.Name, p.ServiceID, p.Password)
 		return nil // a secret manager's Put; its error stops the run
@@ -156,4 +156,59 @@ func ExampleWithPasswords() {
 	// Output:
 	// service orders (tsqcr8jka9): [redacted]
 	// fork orders-staging (qyjmm8oezw): [redacted]
+}
+
+// A project's fleet as one state: each service with its own replica sets
+// and forks, planned with one read of the project and applied at once, a
+// few services at a time (WithParallelism). A service of the project that
+// the state does not name is deleted only with PruneServices, and never
+// when the state protects it: then the plan has a problem instead, and no
+// Apply runs it.
+func ExampleState_fleet() {
+	srv := dbcloudtest.NewServer()
+	defer srv.Close()
+	client, projectID := srv.Client(), srv.ProjectID
+	ctx := context.Background()
+	if _, err := client.Services.Create(ctx, projectID, &dbcloud.CreateServiceRequest{Name: "legacy"}); err != nil {
+		log.Fatal(err)
+	}
+
+	st := &deploy.State{
+		Services: []deploy.Service{
+			{Name: "orders", Pooler: new(true),
+				ReplicaSets: []deploy.ReplicaSet{{Name: "read", Nodes: 1, CPUMillis: 500, MemoryGBs: 2}}},
+			{Name: "billing", Environment: dbcloud.EnvironmentProd,
+				Forks: []deploy.Fork{{Name: "billing-staging", Strategy: dbcloud.ForkNow}}},
+		},
+		PruneServices: true,
+		Protected:     []string{"legacy"},
+	}
+	if plan, err := st.Plan(ctx, client); err != nil {
+		fmt.Print(plan)
+		fmt.Println(err)
+	}
+
+	st.Protected = nil // legacy may go
+	res, err := st.Apply(ctx, client, deploy.WithParallelism(4))
+	if err != nil {
+		log.Fatal(err) // names every service that failed; run the same Apply again
+	}
+	for _, r := range res.Records { // in the plan's order, whatever order they ran in
+		fmt.Println(r.Change, "->", r.Outcome)
+	}
+	// Output:
+	// project proj-fake: 5 change(s), 1 problem(s)
+	//   + create service "orders"
+	//   ~ update service "orders": pooler off -> on
+	//   + create replica set "read" of "orders": 1 node(s), 500m CPU / 2 GB
+	//   + create service "billing": PROD
+	//   + create fork "billing-staging" of "billing": NOW
+	//   ! service "legacy" (tsqcr8jka9): is protected (the state's protected names it), and this plan would delete it
+	// deploy: the plan has 1 problem(s): service "legacy" (tsqcr8jka9): is protected (the state's protected names it), and this plan would delete it
+	// + create service "orders" -> done
+	// ~ update service "orders": pooler off -> on -> done
+	// + create replica set "read" of "orders": 1 node(s), 500m CPU / 2 GB -> done
+	// + create service "billing": PROD -> done
+	// + create fork "billing-staging" of "billing": NOW -> done
+	// - delete service "legacy" (tsqcr8jka9) -> done
 }

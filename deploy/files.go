@@ -1,6 +1,7 @@
 package deploy
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -12,18 +13,27 @@ import (
 // reads this format and no other, so that a plan written by another
 // version of the SDK, whose fields may mean something else, is refused
 // rather than misread.
-const PlanFormat = "dbcloud-deploy-plan/v1"
+//
+// v2 is the plan of a fleet: each change and each resource seen names its
+// service ("service"), and the plan no longer has one "service". A v1
+// plan, of one service, is refused: plan again.
+const PlanFormat = "dbcloud-deploy-plan/v2"
 
 // ParseState reads a state file: a State as JSON, with the fields of its
 // json tags (see "Files" in docs/deploy.md for the schema). It refuses,
 // with a *ParseError naming the field and its line, an unknown field, a
-// field given twice and a required one left out (service, service.name,
-// a replica set's name, a fork's name and strategy); then it checks the
-// state as State.Plan would (names unique, sizes in pairs, fork targets),
+// field given twice and a required one left out (services, a service's
+// name, a replica set's name, a fork's name and strategy); then it checks
+// the state as State.Plan would (names unique, sizes in pairs, fork
+// targets),
 // so that a bad file fails before any request.
 func ParseState(data []byte) (*State, error) {
 	st := &State{}
 	if err := decodeStrict(data, st); err != nil {
+		if pe, ok := err.(*ParseError); ok && slices.Contains([]string{"service", "replica_sets", "forks"}, pe.Path) {
+			// The one-service form of earlier versions.
+			pe.Reason += `; a service, with its replica_sets and forks, is now an element of "services"`
+		}
 		return nil, err
 	}
 	if err := st.check(); err != nil {
@@ -52,9 +62,9 @@ func (p Plan) MarshalJSON() ([]byte, error) {
 // Plan.Apply: a plan made in one job, reviewed, and applied in another.
 // It refuses a file of another format than PlanFormat, and, with a
 // *ParseError naming the field and its line, an unknown field, a field
-// given twice, a required one left out (format, project_id, service,
-// changes; a change's action, kind and name) and a change that no plan
-// makes (an update without its field's values, a delete without an id...).
+// given twice, a required one left out (format, project_id, changes; a
+// change's action, kind, service and name) and a change that no plan makes
+// (an update without its field's values, a delete without an id...).
 // What the plan was planned against travels with it (Plan.Seen), so that
 // its Apply refuses it when it is stale.
 func ParsePlan(data []byte) (*Plan, error) {
@@ -64,11 +74,14 @@ func ParsePlan(data []byte) (*Plan, error) {
 	// The format first: a plan of another format, or a state, is refused
 	// as such, not for a field this version does not know.
 	if err := json.Unmarshal(data, &head); err == nil {
+		// The object's line, as the strict reading names it for a
+		// required field left out.
+		line := 1 + bytes.Count(data[:bytes.IndexByte(data, '{')], []byte("\n"))
 		switch {
 		case head.Format == nil:
-			return nil, &ParseError{Path: "format", Reason: "required, missing: not a plan file"}
+			return nil, &ParseError{Line: line, Path: "format", Reason: "required, missing: not a plan file"}
 		case *head.Format != PlanFormat:
-			return nil, &ParseError{Path: "format", Reason: fmt.Sprintf("%q, and this SDK reads %q: plan again with this version", *head.Format, PlanFormat)}
+			return nil, &ParseError{Line: line, Path: "format", Reason: fmt.Sprintf("%q, and this SDK reads %q: plan again with this version", *head.Format, PlanFormat)}
 		}
 	}
 	p := &Plan{}
@@ -95,24 +108,24 @@ func (p *Plan) validate() error {
 	bad := func(path, format string, args ...any) error {
 		return &ParseError{Path: path, Reason: fmt.Sprintf(format, args...)}
 	}
-	if p.ProjectID == "" || p.Service == "" {
-		return bad("", "project_id and service must not be empty")
+	if p.ProjectID == "" {
+		return bad("", "project_id must not be empty")
 	}
 	for i, s := range p.Seen {
-		if _, ok := updatable[s.Kind]; !ok || s.Name == "" {
-			return bad(fmt.Sprintf("seen[%d]", i), "kind %q or name %q is not a resource's", s.Kind, s.Name)
+		if _, ok := updatable[s.Kind]; !ok || s.Name == "" || s.Service == "" {
+			return bad(fmt.Sprintf("seen[%d]", i), "kind %q, service %q or name %q is not a resource's", s.Kind, s.Service, s.Name)
 		}
 	}
 	for i, c := range p.Changes {
 		path := fmt.Sprintf("changes[%d]", i)
 		fields, ok := updatable[c.Kind]
 		switch {
-		case !ok || c.Name == "":
-			return bad(path, "kind %q or name %q is not a resource's", c.Kind, c.Name)
+		case !ok || c.Name == "" || c.Service == "":
+			return bad(path, "kind %q, service %q or name %q is not a resource's", c.Kind, c.Service, c.Name)
+		case c.Kind == dbcloud.KindService && c.Service != c.Name:
+			return bad(path+".service", "%q: a service's change names the service itself, %q", c.Service, c.Name)
 		case c.Action != Create && c.Action != Update && c.Action != Delete:
 			return bad(path+".action", "%q is not create, update or delete", c.Action)
-		case c.Outcome != Pending:
-			return bad(path+".outcome", "a plan's changes have none: is this a run's result?")
 		case c.Action == Create && c.To == nil:
 			return bad(path+".to", "a create needs what it creates")
 		case c.Action == Create && c.Kind == dbcloud.KindReplicaSet && (c.To.Nodes < 1 || c.To.CPUMillis < 1 || c.To.MemoryGBs < 1):
@@ -121,7 +134,7 @@ func (p *Plan) validate() error {
 			return bad(path+".to", "a fork's create needs its strategy")
 		case c.Action == Update && !slices.Contains(fields, c.Field):
 			return bad(path+".field", "%q is not a field an update of a %s changes", c.Field, c.Kind)
-		case c.Action == Update && (c.From.text(c.Field) == "" || c.To.text(c.Field) == ""):
+		case c.Action == Update && (!c.From.has(c.Field) || !c.To.has(c.Field)):
 			return bad(path, "an update needs its field's value in from and to")
 		case c.Action == Delete && c.ID == "":
 			return bad(path+".id", "a delete needs the id of what it deletes")

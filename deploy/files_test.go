@@ -18,20 +18,21 @@ import (
 // A state with every field set goes to JSON and back unchanged.
 func TestStateRoundTrip(t *testing.T) {
 	st := &deploy.State{
-		ProjectID: "proj-1",
-		Service: deploy.Service{Name: "orders", Addons: []dbcloud.Addon{dbcloud.AddonTimeSeries, dbcloud.AddonAI},
+		ProjectID: "proj-1", Prune: true, PruneServices: true, Protected: []string{"legacy"},
+		Services: []deploy.Service{{
+			Name: "orders", Addons: []dbcloud.Addon{dbcloud.AddonTimeSeries, dbcloud.AddonAI},
 			RegionCode: "us-east-1", CPUMillis: 1000, MemoryGBs: 4, HAReplicas: new(0), Pooler: new(false),
-			Environment: dbcloud.EnvironmentProd, VPCID: "vpc-1"},
-		ReplicaSets: []deploy.ReplicaSet{
-			{Name: "orders-read", Nodes: 2, CPUMillis: 500, MemoryGBs: 2, Pooler: new(true), Environment: dbcloud.EnvironmentDev},
-			{Name: "kept"},
-		},
-		Forks: []deploy.Fork{
-			{Name: "orders-staging", Strategy: dbcloud.ForkPITR, TargetTime: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC),
-				CPUMillis: 500, MemoryGBs: 2, Environment: dbcloud.EnvironmentDev},
-			{Name: "orders-copy", Strategy: dbcloud.ForkNow},
-		},
-		Prune: true,
+			Environment: dbcloud.EnvironmentProd, VPCID: "vpc-1",
+			ReplicaSets: []deploy.ReplicaSet{
+				{Name: "orders-read", Nodes: 2, CPUMillis: 500, MemoryGBs: 2, Pooler: new(true), Environment: dbcloud.EnvironmentDev},
+				{Name: "kept"},
+			},
+			Forks: []deploy.Fork{
+				{Name: "orders-staging", Strategy: dbcloud.ForkPITR, TargetTime: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC),
+					CPUMillis: 500, MemoryGBs: 2, Environment: dbcloud.EnvironmentDev},
+				{Name: "orders-copy", Strategy: dbcloud.ForkNow},
+			},
+		}, {Name: "billing"}},
 	}
 	data, err := json.MarshalIndent(st, "", "  ")
 	if err != nil {
@@ -50,8 +51,8 @@ func TestStateRoundTrip(t *testing.T) {
 // a new replica set: an update and a create on the trial.
 func poolerOffAndReports() *deploy.State {
 	st := trial()
-	st.Service.Pooler = new(false)
-	st.ReplicaSets = append(st.ReplicaSets, deploy.ReplicaSet{Name: "reports", Nodes: 1, CPUMillis: 500, MemoryGBs: 2})
+	st.Services[0].Pooler = new(false)
+	st.Services[0].ReplicaSets = append(st.Services[0].ReplicaSets, deploy.ReplicaSet{Name: "reports", Nodes: 1, CPUMillis: 500, MemoryGBs: 2})
 	return st
 }
 
@@ -68,8 +69,8 @@ func TestPlanJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	svc, _ := orders(t, srv)
-	want := `[{"action":"update","kind":"service","name":"orders","id":"` + svc.ServiceID + `","field":"pooler","from":{"pooler":true},"to":{"pooler":false}},` +
-		`{"action":"create","kind":"replica set","name":"reports","to":{"nodes":1,"cpu_millis":500,"memory_gbs":2}}]`
+	want := `[{"action":"update","kind":"service","service":"orders","name":"orders","id":"` + svc.ServiceID + `","field":"pooler","from":{"pooler":true},"to":{"pooler":false}},` +
+		`{"action":"create","kind":"replica set","service":"orders","name":"reports","to":{"nodes":1,"cpu_millis":500,"memory_gbs":2}}]`
 	if string(b) != want {
 		t.Errorf("JSON:\n%s\nwant:\n%s", b, want)
 	}
@@ -82,7 +83,7 @@ func TestPlanJSON(t *testing.T) {
 func TestPlanRoundTrip(t *testing.T) {
 	srv, c := deployed(t)
 	st := poolerOffAndReports()
-	st.Forks, st.Prune = nil, true // deletes the fork
+	st.Services[0].Forks, st.Prune = nil, true // deletes the fork
 	plan, err := st.Plan(t.Context(), srv.Client(dbcloud.WithReadOnly()))
 	if err != nil {
 		t.Fatal(err)
@@ -126,9 +127,11 @@ func TestPlanRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d := cmp.Diff(plan.Changes, res.Changes, cmp.FilterPath(func(p cmp.Path) bool {
-		return p.Last().String() == ".ID" || p.Last().String() == ".Outcome" || p.Last().String() == ".Started" || p.Last().String() == ".Duration"
-	}, cmp.Ignore())); d != "" || !res.Changed() {
+	var applied []deploy.Change
+	for _, rec := range res.Records {
+		applied = append(applied, rec.Change)
+	}
+	if d := cmp.Diff(plan.Changes, applied); d != "" || !res.Changed() {
 		t.Errorf("applied other changes than planned (-planned +applied):\n%s", d)
 	}
 	if again, err := st.Plan(t.Context(), c); err != nil || !again.Empty() {
@@ -141,36 +144,42 @@ func TestPlanRoundTrip(t *testing.T) {
 func TestParseStateRefuses(t *testing.T) {
 	for _, tc := range []struct{ name, file, want string }{
 		{"an unknown field", `{
-  "service": {"name": "orders"},
-  "replica_sets": [
-    {"name": "a", "nodes": 1, "cpu_millis": 500, "memory_gbs": 2},
-    {"name": "b",
-     "polar": true}
-  ]
-}`, `deploy: line 6: replica_sets[1].polar: unknown field (the fields here: cpu_millis, environment, memory_gbs, name, nodes, pooler)`},
-		{"a field in another case", `{"service": {"Name": "orders"}}`, `deploy: line 1: service.Name: unknown field`},
-		{"a field given twice", "{\"service\": {\"name\": \"a\",\n\"name\": \"b\"}}", `deploy: line 2: service.name: given twice`},
-		{"no service", `{"prune": true}`, `deploy: line 1: service: required, missing`},
-		{"a service without its name", "{\n\"service\": {\n  \"cpu_millis\": 1000, \"memory_gbs\": 4}}", `deploy: line 2: service.name: required, missing`},
-		{"a fork without its strategy", "{\"service\": {\"name\": \"a\"},\n\"forks\": [{\"name\": \"b\"}]}", `deploy: line 2: forks[0].strategy: required, missing`},
-		{"a size of the wrong type", "{\"service\": {\"name\": \"a\",\n \"cpu_millis\": \"1000\", \"memory_gbs\": 4}}", `deploy: line 2: service.cpu_millis: a JSON string, want an integer`},
-		{"a size in a set of the wrong type", "{\"service\": {\"name\": \"a\"},\n\"replica_sets\": [{\"name\": \"r\"}, {\"name\": \"s\",\n \"nodes\": 1.5}]}", `deploy: line 3: replica_sets[1].nodes: 1.5 is not an integer`},
-		{"a set that is not an object", `{"service": {"name": "a"}, "replica_sets": ["r"]}`, `deploy: line 1: replica_sets[0]: a JSON string, want an object`},
-		{"a time that is not a string", `{"service": {"name": "a"}, "forks": [{"name": "f", "strategy": "PITR", "target_time": {}}]}`, `deploy: line 1: forks[0].target_time: a JSON object, want a string`},
-		{"a null", `{"service": {"name": "a", "pooler": null, "addons": null}, "forks": null}`, ``},
-		{"a time that is not one", "{\"service\": {\"name\": \"a\"},\n\"forks\": [{\"name\": \"b\", \"strategy\": \"PITR\",\n \"target_time\": \"yesterday\"}]}", `deploy: line 3: forks[0].target_time: parsing time`},
+  "services": [{"name": "orders",
+    "replica_sets": [
+      {"name": "a", "nodes": 1, "cpu_millis": 500, "memory_gbs": 2},
+      {"name": "b",
+       "polar": true}
+    ]
+  }]
+}`, `deploy: line 6: services[0].replica_sets[1].polar: unknown field (the fields here: cpu_millis, environment, memory_gbs, name, nodes, pooler)`},
+		{"a field in another case", `{"services": [{"Name": "orders"}]}`, `deploy: line 1: services[0].Name: unknown field`},
+		{"a field given twice", "{\"services\": [{\"name\": \"a\",\n\"name\": \"b\"}]}", `deploy: line 2: services[0].name: given twice`},
+		{"no services", `{"prune": true}`, `deploy: line 1: services: required, missing`},
+		{"the one-service form of v1", `{"service": {"name": "a"}}`, `deploy: line 1: service: unknown field`},
+		{"the one-service form's sets", `{"services": [{"name": "a"}], "replica_sets": []}`, `deploy: line 1: replica_sets: unknown field (the fields here: project_id, protected, prune, prune_services, services); a service, with its replica_sets and forks, is now an element of "services"`},
+		{"a service without its name", "{\n\"services\": [{\n  \"cpu_millis\": 1000, \"memory_gbs\": 4}]}", `deploy: line 2: services[0].name: required, missing`},
+		{"a fork without its strategy", "{\"services\": [{\"name\": \"a\",\n\"forks\": [{\"name\": \"b\"}]}]}", `deploy: line 2: services[0].forks[0].strategy: required, missing`},
+		{"a size of the wrong type", "{\"services\": [{\"name\": \"a\",\n \"cpu_millis\": \"1000\", \"memory_gbs\": 4}]}", `deploy: line 2: services[0].cpu_millis: a JSON string, want an integer`},
+		{"a size in a set of the wrong type", "{\"services\": [{\"name\": \"a\",\n\"replica_sets\": [{\"name\": \"r\"}, {\"name\": \"s\",\n \"nodes\": 1.5}]}]}", `deploy: line 3: services[0].replica_sets[1].nodes: 1.5 is not an integer`},
+		{"a set that is not an object", `{"services": [{"name": "a", "replica_sets": ["r"]}]}`, `deploy: line 1: services[0].replica_sets[0]: a JSON string, want an object`},
+		{"a time that is not a string", `{"services": [{"name": "a", "forks": [{"name": "f", "strategy": "PITR", "target_time": {}}]}]}`, `deploy: line 1: services[0].forks[0].target_time: a JSON object, want a string`},
+		{"a null", `{"services": [{"name": "a", "pooler": null, "addons": null, "forks": null}]}`, ``},
+		{"a time that is not one", "{\"services\": [{\"name\": \"a\",\n\"forks\": [{\"name\": \"b\", \"strategy\": \"PITR\",\n \"target_time\": \"yesterday\"}]}]}", `deploy: line 3: services[0].forks[0].target_time: parsing time`},
 		// A comma left out: where Go's decoders of 1.26 and after agree on
 		// the character and its line (for a comma too many, they name the
 		// comma or the brace after it).
-		{"broken JSON", "{\"service\": {\"name\": \"a\"}\n\"prune\": true}", `deploy: line 2: invalid character '"' after object key:value pair`},
-		{"cut short", `{"service": {"name": "a"`, `deploy: line 1: the file ends inside its JSON`},
+		{"broken JSON", "{\"services\": [{\"name\": \"a\"}]\n\"prune\": true}", `deploy: line 2: invalid character '"' after object key:value pair`},
+		{"cut short", `{"services": [{"name": "a"`, `deploy: line 1: the file ends inside its JSON`},
 		{"not an object", `["orders"]`, `deploy: line 1: not a JSON object`},
-		{"two objects", "{\"service\": {\"name\": \"a\"}}\n{}", `deploy: line 2: more after the object`},
-		{"a size without the other", `{"service": {"name": "a", "cpu_millis": 1000}}`, `deploy: service "a": CPUMillis and MemoryGBs go together`},
-		{"an environment of none", `{"service": {"name": "a"}, "replica_sets": [{"name": "r", "environment": "prod"}]}`, `deploy: replica set "r": environment "prod" is neither DEV nor PROD`},
-		{"an addon of none", `{"service": {"name": "a", "addons": ["timescale"]}}`, `deploy: service "a": addon "timescale" is neither "time-series" nor "ai"`},
-		{"a fork's environment of none", `{"service": {"name": "a"}, "forks": [{"name": "f", "strategy": "NOW", "environment": "QA"}]}`, `deploy: fork "f": `},
-		{"a strategy of none", `{"service": {"name": "a"}, "forks": [{"name": "f", "strategy": "SOON"}]}`, `deploy: fork "f": `},
+		{"two objects", "{\"services\": [{\"name\": \"a\"}]}\n{}", `deploy: line 2: more after the object`},
+		{"no service at all", `{"services": []}`, `deploy: the state names no service`},
+		{"a service named twice", `{"services": [{"name": "a"}, {"name": "a"}]}`, `deploy: service name "a" is empty or repeated`},
+		{"a fork named as a service", `{"services": [{"name": "a"}, {"name": "b", "forks": [{"name": "a", "strategy": "NOW"}]}]}`, `deploy: service "b": fork name "a" is empty, or repeats`},
+		{"a size without the other", `{"services": [{"name": "a", "cpu_millis": 1000}]}`, `deploy: service "a": CPUMillis and MemoryGBs go together`},
+		{"an environment of none", `{"services": [{"name": "a", "replica_sets": [{"name": "r", "environment": "prod"}]}]}`, `deploy: replica set "r": environment "prod" is neither DEV nor PROD`},
+		{"an addon of none", `{"services": [{"name": "a", "addons": ["timescale"]}]}`, `deploy: service "a": addon "timescale" is neither "time-series" nor "ai"`},
+		{"a fork's environment of none", `{"services": [{"name": "a", "forks": [{"name": "f", "strategy": "NOW", "environment": "QA"}]}]}`, `deploy: fork "f": `},
+		{"a strategy of none", `{"services": [{"name": "a", "forks": [{"name": "f", "strategy": "SOON"}]}]}`, `deploy: fork "f": `},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			st, err := deploy.ParseState([]byte(tc.file))
@@ -179,31 +188,34 @@ func TestParseStateRefuses(t *testing.T) {
 			}
 		})
 	}
-	_, err := deploy.ParseState([]byte(`{"service": {"name": "orders", "pooler": true, "polar": true}}`))
-	if pe, ok := errors.AsType[*deploy.ParseError](err); !ok || pe.Line != 1 || pe.Path != "service.polar" {
-		t.Errorf("err = %#v, want a *ParseError of service.polar on line 1", err)
+	_, err := deploy.ParseState([]byte(`{"services": [{"name": "orders", "pooler": true, "polar": true}]}`))
+	if pe, ok := errors.AsType[*deploy.ParseError](err); !ok || pe.Line != 1 || pe.Path != "services[0].polar" {
+		t.Errorf("err = %#v, want a *ParseError of services[0].polar on line 1", err)
 	}
 }
 
 // A plan file of another format, or holding what no plan holds, is
 // refused before anything is read or sent.
 func TestParsePlanRefuses(t *testing.T) {
-	const format = `"format": "` + deploy.PlanFormat + `", "project_id": "p", "service": "orders"`
+	const format = `"format": "` + deploy.PlanFormat + `", "project_id": "p"`
 	for _, tc := range []struct{ name, file, want string }{
-		{"another format", `{"format": "dbcloud-deploy-plan/v2", "whatever": 1}`, `deploy: format: "dbcloud-deploy-plan/v2", and this SDK reads "` + deploy.PlanFormat + `"`},
-		{"no format: a state", `{"service": {"name": "orders"}}`, `deploy: format: required, missing: not a plan file`},
+		{"another format", `{"format": "dbcloud-deploy-plan/v1", "whatever": 1}`, `deploy: line 1: format: "dbcloud-deploy-plan/v1", and this SDK reads "` + deploy.PlanFormat + `"`},
+		{"no format: a state", "\n\n  {\"services\": [{\"name\": \"orders\"}]}", `deploy: line 3: format: required, missing: not a plan file`},
 		{"no changes", `{` + format + `}`, `deploy: line 1: changes: required, missing`},
 		{"a change that is not an object", `{` + format + `, "changes": [[]]}`, `deploy: line 1: changes[0]: a JSON array, want an object`},
 		{"an unknown field of a change", `{` + format + `, "changes": [
-  {"action": "update", "kind": "service", "name": "orders", "field": "pooler",
+  {"action": "update", "kind": "service", "service": "orders", "name": "orders", "field": "pooler",
    "from": {"pooler": false}, "to": {"polar": true}}]}`, `deploy: line 3: changes[0].to.polar: unknown field`},
-		{"an update without its value", `{` + format + `, "changes": [{"action": "update", "kind": "service", "name": "orders", "field": "pooler", "from": {"pooler": false}}]}`, `deploy: changes[0]: an update needs its field's value in from and to`},
-		{"an update of a field no update changes", `{` + format + `, "changes": [{"action": "update", "kind": "replica set", "name": "r", "field": "vpc", "from": {"vpc_id": ""}, "to": {"vpc_id": "1"}}]}`, `deploy: changes[0].field: "vpc" is not a field an update of a replica set changes`},
-		{"a create of nothing", `{` + format + `, "changes": [{"action": "create", "kind": "service", "name": "orders"}]}`, `deploy: changes[0].to: a create needs what it creates`},
-		{"a delete without an id", `{` + format + `, "changes": [{"action": "delete", "kind": "fork", "name": "f"}]}`, `deploy: changes[0].id: a delete needs the id`},
-		{"an action of none", `{` + format + `, "changes": [{"action": "rename", "kind": "fork", "name": "f"}]}`, `deploy: changes[0].action: "rename" is not create, update or delete`},
-		{"a kind of none", `{` + format + `, "changes": [{"action": "create", "kind": "database", "name": "f", "to": {}}]}`, `deploy: changes[0]: kind "database"`},
-		{"a run's result", `{` + format + `, "changes": [{"action": "delete", "kind": "fork", "name": "f", "id": "1", "outcome": "done"}]}`, `deploy: changes[0].outcome: a plan's changes have none`},
+		{"a change without its service", `{` + format + `, "changes": [
+  {"action": "update", "kind": "service", "name": "orders", "field": "pooler", "from": {"pooler": false}, "to": {"pooler": true}}]}`, `deploy: line 2: changes[0].service: required, missing`},
+		{"a service's change of another service", `{` + format + `, "changes": [{"action": "update", "kind": "service", "service": "billing", "name": "orders", "field": "pooler", "from": {"pooler": false}, "to": {"pooler": true}}]}`, `deploy: changes[0].service: "billing": a service's change names the service itself`},
+		{"an update without its value", `{` + format + `, "changes": [{"action": "update", "kind": "service", "service": "orders", "name": "orders", "field": "pooler", "from": {"pooler": false}}]}`, `deploy: changes[0]: an update needs its field's value in from and to`},
+		{"an update of a field no update changes", `{` + format + `, "changes": [{"action": "update", "kind": "replica set", "service": "orders", "name": "r", "field": "vpc", "from": {"vpc_id": ""}, "to": {"vpc_id": "1"}}]}`, `deploy: changes[0].field: "vpc" is not a field an update of a replica set changes`},
+		{"a create of nothing", `{` + format + `, "changes": [{"action": "create", "kind": "service", "service": "orders", "name": "orders"}]}`, `deploy: changes[0].to: a create needs what it creates`},
+		{"a delete without an id", `{` + format + `, "changes": [{"action": "delete", "kind": "fork", "service": "orders", "name": "f"}]}`, `deploy: changes[0].id: a delete needs the id`},
+		{"an action of none", `{` + format + `, "changes": [{"action": "rename", "kind": "fork", "service": "orders", "name": "f"}]}`, `deploy: changes[0].action: "rename" is not create, update or delete`},
+		{"a kind of none", `{` + format + `, "changes": [{"action": "create", "kind": "database", "service": "orders", "name": "f", "to": {}}]}`, `deploy: changes[0]: kind "database"`},
+		{"a run's record", `{` + format + `, "changes": [{"action": "delete", "kind": "fork", "service": "orders", "name": "f", "id": "1", "outcome": "done"}]}`, `deploy: line 1: changes[0].outcome: unknown field`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p, err := deploy.ParsePlan([]byte(tc.file))
@@ -219,11 +231,11 @@ func TestParsePlanRefuses(t *testing.T) {
 // left out); neither panics.
 func FuzzParse(f *testing.F) {
 	same := cmpopts.EquateEmpty()
-	f.Add([]byte(`{"service": {"name": "orders", "pooler": true, "ha_replicas": 2}, "forks": [{"name": "f", "strategy": "PITR", "target_time": "2026-01-02T03:04:05Z"}]}`))
-	f.Add([]byte(`{"format": "` + deploy.PlanFormat + `", "project_id": "p", "service": "orders", "changes": [
-		{"action": "update", "kind": "service", "name": "orders", "id": "s", "field": "vpc", "from": {"vpc_id": "1"}, "to": {"vpc_id": ""}},
-		{"action": "create", "kind": "replica set", "name": "r", "to": {"nodes": 1, "cpu_millis": 500, "memory_gbs": 2}}],
-		"seen": [{"kind": "service", "name": "orders", "id": "s", "values": {"pooler": false}}]}`))
+	f.Add([]byte(`{"services": [{"name": "orders", "pooler": true, "ha_replicas": 2, "forks": [{"name": "f", "strategy": "PITR", "target_time": "2026-01-02T03:04:05Z"}]}]}`))
+	f.Add([]byte(`{"format": "` + deploy.PlanFormat + `", "project_id": "p", "changes": [
+		{"action": "update", "kind": "service", "service": "orders", "name": "orders", "id": "s", "field": "vpc", "from": {"vpc_id": "1"}, "to": {"vpc_id": ""}},
+		{"action": "create", "kind": "replica set", "service": "orders", "name": "r", "to": {"nodes": 1, "cpu_millis": 500, "memory_gbs": 2}}],
+		"seen": [{"kind": "service", "service": "orders", "name": "orders", "id": "s", "values": {"pooler": false}}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if st, err := deploy.ParseState(data); err == nil {
 			checkBackFromJSON(t, "state", st, deploy.ParseState, same)

@@ -26,13 +26,47 @@ func (r *run) unit(ctx context.Context, info dbcloud.CallInfo) (context.Context,
 	}
 }
 
+// runInfo names a run's unit of work: "deploy.Apply" or, with destroy,
+// "deploy.Destroy", of a project.
+func runInfo(projectID string, destroy bool) dbcloud.CallInfo {
+	op := "deploy.Apply"
+	if destroy {
+		op = "deploy.Destroy"
+	}
+	return dbcloud.CallInfo{Operation: op, ProjectID: projectID}
+}
+
+// chainInfo names the unit of work of a chain: "deploy.service" for a
+// service's changes, "deploy.fork" for a fork's, and the service or fork,
+// with its id once the run knows it (a change of it names it, or the
+// world has it). Its steps are units inside it: a tracer shows run >
+// service > step.
+func (r *run) chainInfo(c *chain) dbcloud.CallInfo {
+	ch := &r.res.Records[c.steps[0]].Change
+	info := dbcloud.CallInfo{Operation: "deploy.service", Kind: dbcloud.KindService, Name: ch.Service, ProjectID: r.p.ProjectID}
+	if ch.Kind == dbcloud.KindFork {
+		info.Operation, info.Kind, info.Name = "deploy.fork", dbcloud.KindFork, ch.Name
+	}
+	for _, i := range c.steps {
+		if rec := &r.res.Records[i]; rec.Change.Kind == info.Kind && rec.ID != "" {
+			info.ServiceID = rec.ID
+		}
+	}
+	if e, _ := r.w.one(info.Kind, ch.Service, info.Name); e != nil && info.ServiceID == "" {
+		info.ServiceID = e.id
+	}
+	return info
+}
+
 // callInfo names a step's unit of work: "deploy.create", "deploy.update"
-// or "deploy.delete", and its resource.
-func (r *run) callInfo(ch *Change) dbcloud.CallInfo {
-	info := dbcloud.CallInfo{Operation: "deploy." + string(ch.Action), Kind: ch.Kind, Name: ch.Name, ProjectID: r.p.ProjectID, ServiceID: ch.ID}
+// or "deploy.delete", and its resource. The steps of a run's services,
+// made at once, are units of the run's at once.
+func (r *run) callInfo(rec *Record) dbcloud.CallInfo {
+	ch := &rec.Change
+	info := dbcloud.CallInfo{Operation: "deploy." + string(ch.Action), Kind: ch.Kind, Name: ch.Name, ProjectID: r.p.ProjectID, ServiceID: rec.ID}
 	if ch.Kind == dbcloud.KindReplicaSet {
-		info.ServiceID, info.ReplicaSetID = "", ch.ID
-		if svc := r.w.service(); svc != nil {
+		info.ServiceID, info.ReplicaSetID = "", rec.ID
+		if svc := r.w.service(ch.Service); svc != nil {
 			info.ServiceID = svc.id
 		}
 	}

@@ -50,11 +50,12 @@ func (n *nesting) EndCall(_ context.Context, call dbcloud.CallInfo, res dbcloud.
 	}
 }
 
-// A run is a unit of work of the client's Observer, each step one inside
-// it, and every call a step makes, its waits' polls and its recovered
-// creates included, runs under the step: a tracer shows run > step > call.
-// Under the run itself are only the plan's reads. A step's end names its
-// resource's id, a create's too.
+// A run is a unit of work of the client's Observer, each of its services'
+// (and forks') changes one inside it, each step one inside its service's,
+// and every call a step makes, its waits' polls and its recovered creates
+// included, runs under the step: a tracer shows run > service > step >
+// call. Under the run itself are only the plan's reads and the services.
+// A step's end, and a service's, names its resource's id, a create's too.
 func TestObserverSeesRunsAndSteps(t *testing.T) {
 	srv := newServer(t)
 	obs := &nesting{}
@@ -65,35 +66,48 @@ func TestObserverSeesRunsAndSteps(t *testing.T) {
 	if _, err := trial().Destroy(t.Context(), c); err != nil {
 		t.Fatal(err)
 	}
-	runs, steps := 0, 0
+	runs, services, steps := 0, 0, 0
+	isRun := func(op string) bool { return op == "deploy.Apply" || op == "deploy.Destroy" }
+	isService := func(op string) bool { return op == "deploy.service" || op == "deploy.fork" }
 	for _, call := range obs.calls {
 		parent, op, _ := strings.Cut(call, " > ")
 		switch {
-		case op == "deploy.Apply" || op == "deploy.Destroy":
+		case isRun(op):
 			runs++
 			if parent != "" {
 				t.Errorf("run %s under %q", op, parent)
 			}
+		case isService(op):
+			services++
+			if !isRun(parent) {
+				t.Errorf("%s under %q", op, parent)
+			}
 		case strings.HasPrefix(op, "deploy."):
 			steps++
-			if parent != "deploy.Apply" && parent != "deploy.Destroy" {
+			if !isService(parent) {
 				t.Errorf("step %s under %q", op, parent)
 			}
-		case parent == "" || parent == "deploy.Apply" && !strings.HasSuffix(op, ".List"):
+		case parent == "" || isService(parent) || isRun(parent) && !strings.HasSuffix(op, ".List"):
 			// Under a run: only the plan's reads. A create's recovery
 			// lists inside the create, under its step.
 			t.Errorf("call %s under %q, not a step", op, parent)
 		}
 	}
-	if runs != 2 || steps != 8 || obs.starts != obs.ends {
-		t.Errorf("%d runs, %d steps (want 2 and 8); %d calls started, %d ended", runs, steps, obs.starts, obs.ends)
+	// Apply: the service (and its set), the fork; Destroy: the fork, the
+	// service (and its set).
+	if runs != 2 || services != 4 || steps != 8 || obs.starts != obs.ends {
+		t.Errorf("%d runs, %d services, %d steps (want 2, 4 and 8); %d calls started, %d ended", runs, services, steps, obs.starts, obs.ends)
 	}
 	for _, u := range obs.units {
-		if u.Kind == "" || u.Name == "" || u.ProjectID == "" {
+		run := u.Operation == "deploy.Apply" || u.Operation == "deploy.Destroy" // of a fleet: its project
+		if !run && (u.Kind == "" || u.Name == "") || u.ProjectID == "" {
 			t.Errorf("a unit of work without its resource: %+v", u)
 		}
 	}
-	if got := obs.units[1]; got.Operation != "deploy.create" || got.Kind != dbcloud.KindService || got.Name != "orders" || got.ServiceID != "" {
+	if got := obs.units[1]; got.Operation != "deploy.service" || got.Kind != dbcloud.KindService || got.Name != "orders" || got.ServiceID != "" {
+		t.Errorf("the first service: %+v", got)
+	}
+	if got := obs.units[2]; got.Operation != "deploy.create" || got.Kind != dbcloud.KindService || got.Name != "orders" || got.ServiceID != "" {
 		t.Errorf("the first step: %+v", got)
 	}
 	// A step ends naming its resource by id, a create's included: the id
@@ -103,8 +117,8 @@ func TestObserverSeesRunsAndSteps(t *testing.T) {
 		if u.Kind == dbcloud.KindReplicaSet {
 			id = u.ReplicaSetID
 		}
-		if u.Operation != "deploy.Apply" && u.Operation != "deploy.Destroy" && id == "" {
-			t.Errorf("a step ended without its resource's id: %+v", u)
+		if !isRun(u.Operation) && id == "" {
+			t.Errorf("a step or a service ended without its resource's id: %+v", u)
 		}
 	}
 }

@@ -1,8 +1,6 @@
 package deploy
 
 import (
-	"fmt"
-
 	"github.com/dbcloud/dbcloud-go"
 )
 
@@ -21,8 +19,8 @@ type Password struct {
 
 // WithPasswords calls fn with each password a run obtains, as soon as it
 // exists: right after the create's answer (or its recovery), before the
-// create's wait and before any other step, on the goroutine that called
-// the run. Store it there (a secret manager, a CI secret): an error from
+// create's wait and before any other step of its service, one call at a
+// time (see WithProgress). Store it there (a secret manager, a CI secret): an error from
 // fn stops the run with that error, the resource created and its password
 // in the Result. Each WithPasswords adds a callback: all are called, in
 // the order of the options.
@@ -37,17 +35,4 @@ func WithPasswords(fn func(Password) error) Option {
 			o.passwords = append(o.passwords, fn)
 		}
 	}
-}
-
-// password hands svc's password to the hooks.
-func (r *run) password(ch *Change, svc *dbcloud.Service) error {
-	if svc.InitialPassword == "" {
-		return nil
-	}
-	for _, fn := range r.opts.passwords {
-		if err := fn(Password{Kind: ch.Kind, Name: ch.Name, ServiceID: svc.ServiceID, Password: svc.InitialPassword}); err != nil {
-			return fmt.Errorf("the password hook: %w", err)
-		}
-	}
-	return nil
 }

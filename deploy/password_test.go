@@ -34,7 +34,7 @@ func TestPasswordsOfLostCreates(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkDeployed(t, srv)
-	if got["orders"] == "" || got["orders-staging"] == "" || got["orders"] != res.Service.InitialPassword || got["orders-staging"] != res.Forks[0].InitialPassword {
+	if got["orders"] == "" || got["orders-staging"] == "" || got["orders"] != res.Services[0].InitialPassword || got["orders-staging"] != res.Forks[0].InitialPassword {
 		t.Errorf("passwords: hook %d, result %v", len(got), res)
 	}
 	if n := srv.Count(http.MethodPost, "/projects/*/services/*/updatePassword"); n != 2 {
@@ -58,7 +58,7 @@ func TestCancelledRightAfterACreate(t *testing.T) {
 				}
 				return nil
 			}), deploy.WithProgress(func(p deploy.Progress) {
-				if p.Poll != nil && p.Change.Kind == kind {
+				if p.Poll != nil && p.Record.Change.Kind == kind {
 					cancel()
 				}
 			}))
@@ -67,11 +67,11 @@ func TestCancelledRightAfterACreate(t *testing.T) {
 			}
 			switch kind {
 			case dbcloud.KindService:
-				if res.Service == nil || res.Service.InitialPassword == "" || res.Service.InitialPassword != got["orders"] {
-					t.Errorf("result service %v", res.Service)
+				if res.Service("orders") == nil || res.Services[0].InitialPassword == "" || res.Services[0].InitialPassword != got["orders"] {
+					t.Errorf("result service %v", res.Service("orders"))
 				}
 			case dbcloud.KindReplicaSet:
-				if len(res.ReplicaSets) != 1 || res.ReplicaSets[0].ID == "" || res.Service.InitialPassword == "" {
+				if len(res.ReplicaSets) != 1 || res.ReplicaSets["orders"][0].ID == "" || res.Services[0].InitialPassword == "" {
 					t.Errorf("result replica sets %v", res.ReplicaSets)
 				}
 			case dbcloud.KindFork:
@@ -84,8 +84,8 @@ func TestCancelledRightAfterACreate(t *testing.T) {
 	srv := newServer(t)
 	stop := errors.New("the secret store is down")
 	res, err := trial().Apply(t.Context(), srv.Client(), deploy.WithPasswords(func(deploy.Password) error { return stop }))
-	if !errors.Is(err, stop) || res.Service == nil || res.Service.InitialPassword == "" || len(srv.Services()) != 1 {
-		t.Errorf("a failing hook: %v, %v", err, res.Service)
+	if !errors.Is(err, stop) || res.Service("orders") == nil || res.Services[0].InitialPassword == "" || len(srv.Services()) != 1 {
+		t.Errorf("a failing hook: %v, %v", err, res.Service("orders"))
 	}
 }
 
@@ -95,13 +95,13 @@ func TestCancelledRightAfterACreate(t *testing.T) {
 func TestPasswordOfARecoveryUnderReadOnlyProd(t *testing.T) {
 	srv := newServer(t)
 	srv.InjectFault(dbcloudtest.Fault{Method: http.MethodPost, Path: "/projects/*/services", Drop: true, AfterHandling: true})
-	st := &deploy.State{Service: deploy.Service{Name: "orders", Environment: dbcloud.EnvironmentProd, Pooler: new(true)}}
+	st := &deploy.State{Services: []deploy.Service{{Name: "orders", Environment: dbcloud.EnvironmentProd, Pooler: new(true)}}}
 	got := map[string]dbcloud.Secret{}
 	res, err := st.Apply(t.Context(), srv.Client(dbcloud.WithReadOnlyProd()), keep(got))
 	if !errors.Is(err, dbcloud.ErrReadOnly) {
 		t.Fatalf("err = %v, want the pooler refused", err)
 	}
-	if got["orders"] == "" || res.Service == nil || res.Service.InitialPassword != got["orders"] {
-		t.Errorf("the recovered password: hook %v, result %v", got["orders"] != "", res.Service)
+	if got["orders"] == "" || res.Service("orders") == nil || res.Services[0].InitialPassword != got["orders"] {
+		t.Errorf("the recovered password: hook %v, result %v", got["orders"] != "", res.Service("orders"))
 	}
 }

@@ -2,23 +2,23 @@ package deploy
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/dbcloud/dbcloud-go"
 )
 
-// Plan is every change a run makes, in the order it makes them, as of the
-// reads that made the plan: State.Plan's, or State.PlanDestroy's. It is
-// self-contained: Apply needs nothing else, and a reviewed plan applied
-// later (Plan.Apply) makes these changes and no others, or stops with a
-// *StalePlanError where the world is no longer as the plan saw it. It
-// marshals to JSON as a plan file (MarshalJSON: the tags below, after its
-// format), which ParsePlan reads back; String is the text for a log.
+// Plan is every change a run makes, as of the reads that made the plan:
+// State.Plan's, or State.PlanDestroy's. The changes of one service (the
+// service, its replica sets, its forks) are in the order a run makes them;
+// a run makes those of different services at once (see WithParallelism).
+// It is self-contained: Apply needs nothing else, and a reviewed plan
+// applied later (Plan.Apply) makes these changes and no others, or stops
+// with a *StalePlanError where the world is no longer as the plan saw it.
+// It marshals to JSON as a plan file (MarshalJSON: the tags below, after
+// its format), which ParsePlan reads back; String is the text for a log.
 type Plan struct {
 	ProjectID string `json:"project_id"`
-	// Service is the name of the state's service, which the run finds its
-	// resources by (replica sets by name in it, forks by name and parent).
-	Service string `json:"service"`
 	// Destroy marks a plan of State.PlanDestroy: it deletes.
 	Destroy bool     `json:"destroy,omitempty"`
 	Changes []Change `json:"changes"`
@@ -27,14 +27,18 @@ type Plan struct {
 	Problems []Problem `json:"problems,omitempty"`
 	// Seen is what the plan found of each resource the state names, in
 	// the state's order, as planned against: Apply of a saved plan checks
-	// the world against it before sending anything.
+	// the world against it before sending anything. Its services are the
+	// state's.
 	Seen []Seen `json:"seen,omitempty"`
 }
 
 // Seen is a resource of the state as a plan found it.
 type Seen struct {
 	Kind dbcloud.ResourceKind `json:"kind"`
-	Name string               `json:"name"`
+	// Service is the state's service the resource belongs to, as in
+	// Change.Service.
+	Service string `json:"service"`
+	Name    string `json:"name"`
 	// ID is the resource's id; "" when the plan found none, and then
 	// plans its create.
 	ID string `json:"id,omitempty"`
@@ -61,13 +65,19 @@ func (p *Plan) err() error {
 }
 
 // String is the plan as a reviewer reads it in a CI log: a line for the
-// plan, then one per change in the order Apply makes them, "+" create,
-// "~" update, "-" delete, then one per problem, "!".
+// plan, then one per change, "+" create, "~" update, "-" delete, each
+// service's in the order Apply makes them, then one per problem, "!".
 func (p *Plan) String() string {
 	var b strings.Builder
 	b.WriteString("project " + p.ProjectID)
 	if p.Destroy {
-		fmt.Fprintf(&b, ", destroy of service %q", p.Service)
+		var names []string
+		for _, s := range p.Seen {
+			if s.Kind == dbcloud.KindService {
+				names = append(names, fmt.Sprintf("%q", s.Name))
+			}
+		}
+		b.WriteString(", destroy of " + strings.Join(names, ", "))
 	}
 	switch {
 	case p.Empty() && !p.HasProblems():
@@ -86,14 +96,18 @@ func (p *Plan) String() string {
 	return b.String()
 }
 
-// targets are the values the plan's changes of a resource's field set.
-func (p *Plan) targets(kind dbcloud.ResourceKind, name string, f Field) []string {
-	var out []string
-	for i := range p.Changes {
-		c := &p.Changes[i]
-		if c.Kind == kind && c.Name == name && c.Action == Update && c.Field == f {
-			out = append(out, c.To.text(f))
-		}
+// scope is what Apply of the plan reads: the services of its Seen are the
+// state's, and the sets of a service are listed when the plan saw or
+// changes one of them.
+func (p *Plan) scope() scope {
+	has := func(kind dbcloud.ResourceKind, service string) bool {
+		return slices.ContainsFunc(p.Seen, func(s Seen) bool { return s.Kind == kind && s.Service == service }) ||
+			slices.ContainsFunc(p.Changes, func(c Change) bool { return c.Kind == kind && c.Service == service })
 	}
-	return out
+	return scope{
+		named: func(name string) bool {
+			return slices.ContainsFunc(p.Seen, func(s Seen) bool { return s.Kind == dbcloud.KindService && s.Name == name })
+		},
+		sets: func(service string) bool { return has(dbcloud.KindReplicaSet, service) },
+	}
 }

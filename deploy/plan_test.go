@@ -45,9 +45,9 @@ func TestPlanReportsDuplicates(t *testing.T) {
 func TestExistingResourcesAreKept(t *testing.T) {
 	srv, c := deployed(t)
 	st := trial()
-	st.ReplicaSets[0] = deploy.ReplicaSet{Name: "orders-read"}
-	st.Service.Addons = nil
-	st.Forks[0].Environment = dbcloud.EnvironmentProd
+	st.Services[0].ReplicaSets[0] = deploy.ReplicaSet{Name: "orders-read"}
+	st.Services[0].Addons = nil
+	st.Services[0].Forks[0].Environment = dbcloud.EnvironmentProd
 	plan, err := st.Plan(t.Context(), c)
 	if err != nil || !plan.Empty() || plan.HasProblems() {
 		t.Fatalf("plan: %v\n%s", err, plan)
@@ -57,7 +57,7 @@ func TestExistingResourcesAreKept(t *testing.T) {
 		t.Errorf("Apply: %v, %d mutating requests", err, mutations(srv, mark))
 	}
 	// Sizes are needed to create a set, and only then.
-	st.ReplicaSets = append(st.ReplicaSets, deploy.ReplicaSet{Name: "reports"})
+	st.Services[0].ReplicaSets = append(st.Services[0].ReplicaSets, deploy.ReplicaSet{Name: "reports"})
 	if plan, err = st.Plan(t.Context(), c); !errors.As(err, new(*deploy.ProblemError)) || len(plan.Problems) != 1 || plan.Problems[0].Name != "reports" {
 		t.Errorf("a new set without sizes: %v\n%s", err, plan)
 	}
@@ -68,7 +68,7 @@ func TestExistingResourcesAreKept(t *testing.T) {
 func TestEmptyAndProblems(t *testing.T) {
 	_, c := deployed(t)
 	st := trial()
-	st.ReplicaSets[0].Nodes = 3
+	st.Services[0].ReplicaSets[0].Nodes = 3
 	plan, err := st.Plan(t.Context(), c)
 	if err == nil || !plan.Empty() || !plan.HasProblems() || !strings.HasPrefix(plan.String(), "project proj-fake: 0 change(s), 1 problem(s)\n") {
 		t.Errorf("plan: %v\n%s", err, plan)

@@ -14,7 +14,10 @@ import (
 // a problem is not applied.
 type Problem struct {
 	Kind dbcloud.ResourceKind `json:"kind"`
-	Name string               `json:"name"`
+	// Service is the state's service the resource belongs to, as in
+	// Change.Service.
+	Service string `json:"service"`
+	Name    string `json:"name"`
 	// IDs is the resource's id, the ids of the resources sharing the name
 	// for a duplicate, or nothing for a resource that does not exist.
 	IDs []string `json:"ids,omitempty"`
@@ -27,6 +30,9 @@ type Problem struct {
 // String is the problem as one line of a plan, after its "!".
 func (p Problem) String() string {
 	s := fmt.Sprintf("%s %q", p.Kind, p.Name)
+	if p.Kind != dbcloud.KindService {
+		s += fmt.Sprintf(" of %q", p.Service)
+	}
 	if len(p.IDs) > 0 {
 		s += " (" + strings.Join(p.IDs, ", ") + ")"
 	}
@@ -78,19 +84,22 @@ type DuplicateNameError struct {
 
 // Error names the resources.
 func (e *DuplicateNameError) Error() string {
-	return fmt.Sprintf("deploy: %d %ss are named %q (%s): delete the extra ones or deploy by id", len(e.IDs), e.Kind, e.Name, strings.Join(e.IDs, ", "))
+	return fmt.Sprintf("deploy: %s (%s)", e.reason(), strings.Join(e.IDs, ", "))
+}
+
+// reason is what is wrong, as the error and the plan's problem say it.
+func (e *DuplicateNameError) reason() string {
+	return fmt.Sprintf("%d %ss are named %q: delete the extra ones", len(e.IDs), e.Kind, e.Name)
+}
+
+// problem is the duplicate, of the state's service service, as a plan's
+// problem.
+func (e *DuplicateNameError) problem(service string) Problem {
+	return Problem{Kind: e.Kind, Service: service, Name: e.Name, IDs: e.IDs, Reason: e.reason()}
 }
 
 // Is makes errors.Is(err, ErrDuplicateName) hold.
 func (e *DuplicateNameError) Is(target error) bool { return target == ErrDuplicateName }
-
-func duplicate(kind dbcloud.ResourceKind, name string, found []*entry) *DuplicateNameError {
-	e := &DuplicateNameError{Kind: kind, Name: name}
-	for _, f := range found {
-		e.IDs = append(e.IDs, f.id)
-	}
-	return e
-}
 
 // ErrStalePlan matches a *StalePlanError.
 var ErrStalePlan = errors.New("deploy: the plan is stale")
@@ -121,8 +130,16 @@ func (e *StalePlanError) Error() string {
 	if e.Found == nil {
 		return s + ": the plan expected it, it is gone"
 	}
-	return s + fmt.Sprintf(": %s: the plan expected %s, found %s", e.Field, orNone(e.Expected.text(e.Field)), orNone(e.Found.text(e.Field)))
+	return s + fmt.Sprintf(": %s: the plan expected %s, found %s", e.Field, e.Expected.show(e.Field), e.Found.show(e.Field))
 }
 
 // Is makes errors.Is(err, ErrStalePlan) hold.
 func (e *StalePlanError) Is(target error) bool { return target == ErrStalePlan }
+
+// join is errs as one error: nil, the one, or errors.Join's.
+func join(errs []error) error {
+	if len(errs) == 1 {
+		return errs[0]
+	}
+	return errors.Join(errs...)
+}

@@ -14,8 +14,8 @@ import (
 // bigger: a plan of two resizes on the trial.
 func resized() *deploy.State {
 	st := trial()
-	st.Service.CPUMillis, st.Service.MemoryGBs = 2000, 8
-	st.ReplicaSets[0].CPUMillis, st.ReplicaSets[0].MemoryGBs = 1000, 4
+	st.Services[0].CPUMillis, st.Services[0].MemoryGBs = 2000, 8
+	st.Services[0].ReplicaSets[0].CPUMillis, st.Services[0].ReplicaSets[0].MemoryGBs = 1000, 4
 	return st
 }
 
@@ -93,7 +93,7 @@ func TestStaleStepStopsTheRun(t *testing.T) {
 	svc, _ := orders(t, srv)
 	rs := svc.ReadReplicaSets[0]
 	res, err := resized().Apply(t.Context(), c, advance, deploy.WithProgress(func(p deploy.Progress) {
-		if p.Poll == nil && p.Change.Kind == dbcloud.KindService && p.Change.Outcome == deploy.Done {
+		if p.Poll == nil && p.Record.Change.Kind == dbcloud.KindService && p.Record.Outcome == deploy.Done {
 			if err := c.ReplicaSets.Resize(t.Context(), srv.ProjectID, svc.ServiceID, rs.ID, &dbcloud.ResizeRequest{CPUMillis: 3000, MemoryGBs: 12}); err != nil {
 				t.Error(err)
 			}
@@ -103,7 +103,7 @@ func TestStaleStepStopsTheRun(t *testing.T) {
 	if !ok || stale.Kind != dbcloud.KindReplicaSet || stale.ID != rs.ID || stale.Found.CPUMillis != 3000 || stale.Expected.CPUMillis != 500 {
 		t.Fatalf("err = %v, want the replica set's size found changed", err)
 	}
-	if got := []deploy.Outcome{res.Changes[0].Outcome, res.Changes[1].Outcome}; got[0] != deploy.Done || got[1] != deploy.Failed {
+	if got := []deploy.Outcome{res.Records[0].Outcome, res.Records[1].Outcome}; got[0] != deploy.Done || got[1] != deploy.Failed {
 		t.Errorf("outcomes %v", got)
 	}
 	if got, _ := srv.Service(svc.ServiceID); got.ReadReplicaSets[0].CPUMillis != 3000 {
@@ -120,7 +120,7 @@ func TestVPCMove(t *testing.T) {
 		t.Fatal(err)
 	}
 	st := trial()
-	st.Service.VPCID = "222"
+	st.Services[0].VPCID = "222"
 	plan, err := st.Plan(t.Context(), c)
 	want := `project proj-fake: 2 change(s)
   ~ update service "orders" (` + svc.ServiceID + `): vpc 111 -> none

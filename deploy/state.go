@@ -2,26 +2,37 @@ package deploy
 
 import (
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/dbcloud/dbcloud-go"
 )
 
-// State is what should exist in a project: one service, its read replica
-// sets and its forks. A field left zero is not managed: a run leaves that
-// setting as it is (or as the API makes it, at creation).
+// State is what should exist in a project: its fleet of services, each
+// with its read replica sets and its forks. A field left zero is not
+// managed: a run leaves that setting as it is (or as the API makes it, at
+// creation). A service of the project that the state does not name is
+// left alone, unless PruneServices.
 type State struct {
 	// ProjectID is the project; "" is the client's (dbcloud.WithProjectID).
-	ProjectID   string       `json:"project_id,omitempty"`
-	Service     Service      `json:"service"`
-	ReplicaSets []ReplicaSet `json:"replica_sets,omitempty"`
-	Forks       []Fork       `json:"forks,omitempty"`
-	// Prune deletes the service's replica sets and forks that the state
-	// does not name. Off by default: a deploy deletes only when told to.
+	ProjectID string    `json:"project_id,omitempty"`
+	Services  []Service `json:"services"`
+	// Prune deletes, of each service of the state, the replica sets and
+	// forks that the state does not name. Off by default: a deploy
+	// deletes only when told to.
 	Prune bool `json:"prune,omitempty"`
+	// PruneServices deletes the project's services that the state does
+	// not name (a fork of a service of the state is Prune's, not this
+	// one's): deleting a service, and its data, is never a side effect of
+	// Prune.
+	PruneServices bool `json:"prune_services,omitempty"`
+	// Protected names services that no plan of this state deletes, named
+	// by the state or not: a plan that would (PruneServices, a destroy)
+	// has a Problem instead, as Terraform's prevent_destroy.
+	Protected []string `json:"protected,omitempty"`
 }
 
-// Service is the service of a State.
+// Service is a service of a State, with its replica sets and forks.
 type Service struct {
 	Name string `json:"name"` // required; the service's identity in the project
 	// Addons decide the service's type, at creation (see dbcloud.Addon).
@@ -42,10 +53,14 @@ type Service struct {
 	// VPCID is the VPC the service is attached to; "": not managed. A
 	// service attached to another VPC is detached from it, then attached:
 	// two changes of the plan.
-	VPCID string `json:"vpc_id,omitempty"`
+	VPCID       string       `json:"vpc_id,omitempty"`
+	ReplicaSets []ReplicaSet `json:"replica_sets,omitempty"`
+	// Forks are forks of this service: a run makes them once the service
+	// is as the state wants it.
+	Forks []Fork `json:"forks,omitempty"`
 }
 
-// ReplicaSet is a read replica set of the service.
+// ReplicaSet is a read replica set of a service.
 type ReplicaSet struct {
 	Name string `json:"name"` // required; the set's identity in the service
 	// Nodes, CPUMillis and MemoryGBs are required to create the set, and
@@ -59,10 +74,11 @@ type ReplicaSet struct {
 	Environment dbcloud.Environment `json:"environment,omitempty"` // "": not managed (a set starts with its service's)
 }
 
-// Fork is a fork of the service. A fork is made once, and every field but
-// Name is used at its creation only: an existing fork (found by name and
-// parent) is kept as it is, since the API reports neither its strategy nor
-// its target, and a copy made for a purpose is the user's to change.
+// Fork is a fork of the service that lists it, its parent. A fork is made
+// once, and every field but Name is used at its creation only: an existing
+// fork (found by name and parent) is kept as it is, since the API reports
+// neither its strategy nor its target, and a copy made for a purpose is
+// the user's to change.
 type Fork struct {
 	Name     string               `json:"name"`     // required; the fork's identity with its parent
 	Strategy dbcloud.ForkStrategy `json:"strategy"` // required
@@ -76,31 +92,60 @@ type Fork struct {
 	Environment dbcloud.Environment `json:"environment,omitempty"` // "": the API's default, DEV
 }
 
+// service returns the state's service of a name, nil when it names none.
+func (s *State) service(name string) *Service {
+	i := slices.IndexFunc(s.Services, func(svc Service) bool { return svc.Name == name })
+	if i < 0 {
+		return nil
+	}
+	return &s.Services[i]
+}
+
 // check returns what is wrong with the state itself, before any request.
 func (s *State) check() error {
-	if s.Service.Name == "" {
-		return fmt.Errorf("deploy: the state's service has no name")
+	if len(s.Services) == 0 {
+		return fmt.Errorf("deploy: the state names no service")
 	}
-	if (s.Service.CPUMillis == 0) != (s.Service.MemoryGBs == 0) {
-		return fmt.Errorf("deploy: service %q: CPUMillis and MemoryGBs go together", s.Service.Name)
+	names := map[string]string{} // every service and fork name, to what it is
+	for i := range s.Services {
+		svc := &s.Services[i]
+		if svc.Name == "" || names[svc.Name] != "" {
+			return fmt.Errorf("deploy: service name %q is empty or repeated", svc.Name)
+		}
+		names[svc.Name] = "service"
+	}
+	for i := range s.Services {
+		if err := s.Services[i].check(names); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// check returns what is wrong with one service of the state; names are
+// the names of the state's services and of the forks checked so far,
+// which a fork's name must not repeat.
+func (svc *Service) check(names map[string]string) error {
+	if (svc.CPUMillis == 0) != (svc.MemoryGBs == 0) {
+		return fmt.Errorf("deploy: service %q: CPUMillis and MemoryGBs go together", svc.Name)
 	}
 	// What the API would refuse is refused here, before a run's first
 	// step rather than at the step that sends it.
-	for _, a := range s.Service.Addons {
+	for _, a := range svc.Addons {
 		if a != dbcloud.AddonTimeSeries && a != dbcloud.AddonAI {
-			return fmt.Errorf("deploy: service %q: addon %q is neither %q nor %q", s.Service.Name, a, dbcloud.AddonTimeSeries, dbcloud.AddonAI)
+			return fmt.Errorf("deploy: service %q: addon %q is neither %q nor %q", svc.Name, a, dbcloud.AddonTimeSeries, dbcloud.AddonAI)
 		}
 	}
-	if err := checkEnvironment(dbcloud.KindService, s.Service.Name, s.Service.Environment); err != nil {
+	if err := checkEnvironment(dbcloud.KindService, svc.Name, svc.Environment); err != nil {
 		return err
 	}
-	if s.Service.CPUMillis < 0 || s.Service.MemoryGBs < 0 || s.Service.HAReplicas != nil && *s.Service.HAReplicas < 0 {
-		return fmt.Errorf("deploy: service %q: a size or a number of HA replicas is negative", s.Service.Name)
+	if svc.CPUMillis < 0 || svc.MemoryGBs < 0 || svc.HAReplicas != nil && *svc.HAReplicas < 0 {
+		return fmt.Errorf("deploy: service %q: a size or a number of HA replicas is negative", svc.Name)
 	}
 	seen := map[string]bool{}
-	for _, rs := range s.ReplicaSets {
+	for _, rs := range svc.ReplicaSets {
 		if rs.Name == "" || seen[rs.Name] {
-			return fmt.Errorf("deploy: replica set name %q is empty or repeated", rs.Name)
+			return fmt.Errorf("deploy: service %q: replica set name %q is empty or repeated", svc.Name, rs.Name)
 		}
 		seen[rs.Name] = true
 		if (rs.CPUMillis == 0) != (rs.MemoryGBs == 0) || rs.Nodes < 0 || rs.CPUMillis < 0 || rs.MemoryGBs < 0 {
@@ -110,12 +155,11 @@ func (s *State) check() error {
 			return err
 		}
 	}
-	seen = map[string]bool{}
-	for _, f := range s.Forks {
-		if f.Name == "" || seen[f.Name] || f.Name == s.Service.Name {
-			return fmt.Errorf("deploy: fork name %q is empty, repeated or the service's", f.Name)
+	for _, f := range svc.Forks {
+		if f.Name == "" || names[f.Name] != "" {
+			return fmt.Errorf("deploy: service %q: fork name %q is empty, or repeats a service's or fork's of the state", svc.Name, f.Name)
 		}
-		seen[f.Name] = true
+		names[f.Name] = "fork"
 		if err := forkRequest(f.Name, f.values(), time.Now()).Validate(nil); err != nil {
 			return fmt.Errorf("deploy: fork %q: %w", f.Name, err)
 		}
@@ -132,18 +176,18 @@ func checkEnvironment(kind dbcloud.ResourceKind, name string, env dbcloud.Enviro
 }
 
 // wanted are the settings the state manages of the service.
-func (s *Service) wanted() *Values {
-	v := &Values{CPUMillis: s.CPUMillis, MemoryGBs: s.MemoryGBs, HAReplicas: s.HAReplicas, Environment: s.Environment, Pooler: s.Pooler}
-	if s.VPCID != "" {
-		v.VPCID = &s.VPCID
+func (svc *Service) wanted() *Values {
+	v := &Values{CPUMillis: svc.CPUMillis, MemoryGBs: svc.MemoryGBs, HAReplicas: svc.HAReplicas, Environment: svc.Environment, Pooler: svc.Pooler}
+	if svc.VPCID != "" {
+		v.VPCID = &svc.VPCID
 	}
 	return v
 }
 
 // created is what the service's create sends.
-func (s *Service) created() *Values {
-	return &Values{Addons: s.Addons, RegionCode: s.RegionCode, CPUMillis: s.CPUMillis, MemoryGBs: s.MemoryGBs,
-		HAReplicas: s.HAReplicas, Environment: s.Environment}
+func (svc *Service) created() *Values {
+	return &Values{Addons: svc.Addons, RegionCode: svc.RegionCode, CPUMillis: svc.CPUMillis, MemoryGBs: svc.MemoryGBs,
+		HAReplicas: svc.HAReplicas, Environment: svc.Environment}
 }
 
 // wanted are the settings the state manages of the set.

@@ -3,6 +3,8 @@ package deploy
 import (
 	"context"
 	"errors"
+	"fmt"
+	"slices"
 	"time"
 
 	"github.com/dbcloud/dbcloud-go"
@@ -16,61 +18,116 @@ import (
 // create makes a service, replica set or fork, hands its password to the
 // hook at once, and waits until it is READY (active). Its creates go
 // through create recovery, so that a create whose answer was lost is
-// found (with a new password) within the run.
-func (r *run) create(ctx context.Context, ch *Change) error {
+// found (with a new password) within the run; and a create, once sent,
+// is seen to its answer though the run is cancelled meanwhile (sending):
+// cut in flight, it would leave a resource the next run might not see
+// yet, and a password nobody holds.
+func (r *run) create(ctx context.Context, rec *Record) error {
+	ch := &rec.Change
 	cr, err := r.creatorClient()
 	if err != nil {
 		return err
 	}
 	if ch.Kind == dbcloud.KindReplicaSet {
-		svc := r.w.service()
-		if svc == nil {
-			return &StalePlanError{Kind: dbcloud.KindService, Name: r.p.Service}
-		}
-		if err := r.ready(ctx, ch, svc); err != nil {
-			return err
-		}
-		rs, err := cr.ReplicaSets.Create(ctx, r.p.ProjectID, svc.id, &dbcloud.CreateReplicaSetRequest{
-			Name: ch.Name, Nodes: ch.To.Nodes, CPUMillis: ch.To.CPUMillis, MemoryGBs: ch.To.MemoryGBs})
-		if err != nil {
-			return err
-		}
-		ch.ID = rs.ID
-		return r.wait(ctx, ch, r.w.putSet(svc.id, rs), dbcloud.WithCreated(rs))
+		return r.createSet(ctx, rec, cr)
 	}
-	var svc *dbcloud.Service
-	if ch.Kind == dbcloud.KindService {
-		svc, err = cr.Services.Create(ctx, r.p.ProjectID, &dbcloud.CreateServiceRequest{
-			Name: ch.Name, Addons: ch.To.Addons, RegionCode: ch.To.RegionCode, CPUMillis: ch.To.CPUMillis,
-			MemoryGBs: ch.To.MemoryGBs, ReplicaCount: ch.To.HAReplicas, EnvironmentTag: ch.To.Environment})
-	} else {
-		parent := r.w.service()
-		if parent == nil {
-			return &StalePlanError{Kind: dbcloud.KindService, Name: r.p.Service}
-		}
-		if err := r.ready(ctx, ch, parent); err != nil {
-			return err
-		}
-		req := forkRequest(ch.Name, ch.To, time.Now())
-		if err := req.Validate(parent.svc); err != nil {
-			return err
-		}
-		svc, err = cr.Services.Fork(ctx, r.p.ProjectID, parent.id, req)
-	}
+	svc, err := r.sendCreate(ctx, rec, cr)
 	if svc == nil {
 		return err
 	}
 	// Recorded before anything else: a run that ends here still returns
 	// the resource, and its password, in its Result.
-	e := r.w.putService(ch.Kind, svc)
-	ch.ID = svc.ServiceID
+	e := r.w.putService(ch.Kind, ch.Service, svc)
+	rec.ID = svc.ServiceID
 	if err != nil {
 		return err // recovery found it, but could not set a new password
 	}
 	if err := r.password(ch, svc); err != nil {
 		return err
 	}
-	return r.wait(ctx, ch, e, dbcloud.WithCreated(svc))
+	return r.wait(ctx, rec, e, dbcloud.WithCreated(svc))
+}
+
+// sendCreate sends the create of a service or, once its parent is READY,
+// a fork, with cr.
+func (r *run) sendCreate(ctx context.Context, rec *Record, cr *dbcloud.Client) (*dbcloud.Service, error) {
+	ch := &rec.Change
+	var parent *entry
+	var req *dbcloud.ForkServiceRequest
+	if ch.Kind == dbcloud.KindFork {
+		var err error
+		if parent, err = r.parent(ctx, rec); err != nil {
+			return nil, err
+		}
+		req = forkRequest(ch.Name, ch.To, time.Now())
+		if err := req.Validate(parent.svc); err != nil {
+			return nil, err
+		}
+	}
+	sendCtx, done, err := sending(ctx, ch)
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	if parent != nil {
+		return cr.Services.Fork(sendCtx, r.p.ProjectID, parent.id, req)
+	}
+	return cr.Services.Create(sendCtx, r.p.ProjectID, &dbcloud.CreateServiceRequest{
+		Name: ch.Name, Addons: ch.To.Addons, RegionCode: ch.To.RegionCode, CPUMillis: ch.To.CPUMillis,
+		MemoryGBs: ch.To.MemoryGBs, ReplicaCount: ch.To.HAReplicas, EnvironmentTag: ch.To.Environment})
+}
+
+// createSet makes a replica set, once its service is READY, with cr, and
+// waits until it is active.
+func (r *run) createSet(ctx context.Context, rec *Record, cr *dbcloud.Client) error {
+	ch := &rec.Change
+	svc, err := r.parent(ctx, rec)
+	if err != nil {
+		return err
+	}
+	sendCtx, done, err := sending(ctx, ch)
+	if err != nil {
+		return err
+	}
+	rs, err := cr.ReplicaSets.Create(sendCtx, r.p.ProjectID, svc.id, &dbcloud.CreateReplicaSetRequest{
+		Name: ch.Name, Nodes: ch.To.Nodes, CPUMillis: ch.To.CPUMillis, MemoryGBs: ch.To.MemoryGBs})
+	done()
+	if err != nil {
+		return err
+	}
+	rec.ID = rs.ID
+	return r.wait(ctx, rec, r.w.putSet(ch.Service, svc.id, rs), dbcloud.WithCreated(rs))
+}
+
+// parent is the service of a replica set or fork that rec creates, once it
+// is READY: a *StalePlanError when it is gone.
+func (r *run) parent(ctx context.Context, rec *Record) (*entry, error) {
+	svc := r.w.service(rec.Change.Service)
+	if svc == nil {
+		return nil, &StalePlanError{Kind: dbcloud.KindService, Name: rec.Change.Service}
+	}
+	return svc, r.ready(ctx, rec, svc)
+}
+
+// createBound bounds a create sent under a run cancelled meanwhile, when
+// the run has no deadline of its own: a create's retries and recovery
+// under the client's defaults take less.
+const createBound = 2 * time.Minute
+
+// sending is the context a create is sent under: ctx's values and
+// deadline (or createBound), without its cancellation. A run cancelled
+// before the create is sent does not send it: its error names the
+// change, a fork's as a fork's.
+func sending(ctx context.Context, ch *Change) (context.Context, context.CancelFunc, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, nil, fmt.Errorf("the %s create was not sent: %w", ch.Kind, context.Cause(ctx))
+	}
+	deadline, ok := ctx.Deadline()
+	if !ok {
+		deadline = time.Now().Add(createBound)
+	}
+	sendCtx, cancel := context.WithDeadline(context.WithoutCancel(ctx), deadline)
+	return sendCtx, cancel, nil
 }
 
 // update sends the change of one field. The API's 409 is read again: a
@@ -79,7 +136,8 @@ func (r *run) create(ctx context.Context, ch *Change) error {
 // change made behind the run (a stale plan). A resize or new HA replicas
 // is waited for until READY (active); the other changes take effect at
 // once.
-func (r *run) update(ctx context.Context, ch *Change, e *entry) (bool, error) {
+func (r *run) update(ctx context.Context, rec *Record, e *entry) (bool, error) {
+	ch := &rec.Change
 	err := r.send(ctx, ch, e)
 	if errors.Is(err, dbcloud.ErrConflict) && r.reread(ctx, e) == nil {
 		if act, stale := precondition(ch, e); stale != nil || !act {
@@ -90,52 +148,20 @@ func (r *run) update(ctx context.Context, ch *Change, e *entry) (bool, error) {
 		return true, err
 	}
 	if needsReady(ch) {
-		return true, r.wait(ctx, ch, e)
+		return true, r.wait(ctx, rec, e)
 	}
-	e.vals.copyField(ch.Field, ch.To)
+	r.w.set(e, ch.Field, ch.To)
 	return true, nil
 }
 
-// send sends the request of an update.
+// send sends the request of an update, as the field's entry of fieldDefs
+// says.
 func (r *run) send(ctx context.Context, ch *Change, e *entry) error {
-	p, to := r.p.ProjectID, ch.To
+	at := target{project: r.p.ProjectID, service: e.id}
 	if e.kind == dbcloud.KindReplicaSet {
-		rc := r.c.ReplicaSets
-		switch ch.Field {
-		case FieldSize:
-			return rc.Resize(ctx, p, e.parent, e.id, &dbcloud.ResizeRequest{CPUMillis: to.CPUMillis, MemoryGBs: to.MemoryGBs})
-		case FieldEnvironment:
-			return rc.SetEnvironment(ctx, p, e.parent, e.id, to.Environment)
-		case FieldPooler:
-			if *to.Pooler {
-				return rc.EnablePooler(ctx, p, e.parent, e.id)
-			}
-			return rc.DisablePooler(ctx, p, e.parent, e.id)
-		}
+		at.service, at.set = e.parentID, e.id
 	}
-	sc := r.c.Services
-	var err error
-	switch ch.Field {
-	case FieldSize:
-		_, err = sc.Resize(ctx, p, e.id, &dbcloud.ResizeRequest{CPUMillis: to.CPUMillis, MemoryGBs: to.MemoryGBs})
-	case FieldHAReplicas:
-		_, err = sc.SetHA(ctx, p, e.id, &dbcloud.SetHARequest{ReplicaCount: to.HAReplicas})
-	case FieldEnvironment:
-		err = sc.SetEnvironment(ctx, p, e.id, to.Environment)
-	case FieldPooler:
-		if *to.Pooler {
-			err = sc.EnablePooler(ctx, p, e.id)
-		} else {
-			err = sc.DisablePooler(ctx, p, e.id)
-		}
-	case FieldVPC:
-		if *to.VPCID != "" {
-			err = sc.AttachToVPC(ctx, p, e.id, *to.VPCID)
-		} else {
-			err = sc.DetachFromVPC(ctx, p, e.id, *ch.From.VPCID)
-		}
-	}
-	return err
+	return fieldDefs[ch.Field].send(ctx, r.c, at, ch.From, ch.To)
 }
 
 // reread reads e again, after a 409.
@@ -143,14 +169,14 @@ func (r *run) reread(ctx context.Context, e *entry) error {
 	if e.kind != dbcloud.KindReplicaSet {
 		svc, err := r.c.Services.Get(ctx, r.p.ProjectID, e.id)
 		if err == nil {
-			r.w.putService(e.kind, svc)
+			r.w.putService(e.kind, e.service, svc)
 		}
 		return err
 	}
-	sets, err := r.c.ReplicaSets.List(ctx, r.p.ProjectID, e.parent)
+	sets, err := r.c.ReplicaSets.List(ctx, r.p.ProjectID, e.parentID)
 	for i := range sets {
 		if sets[i].ID == e.id {
-			r.w.putSet(e.parent, &sets[i])
+			r.w.putSet(e.service, e.parentID, &sets[i])
 		}
 	}
 	return err
@@ -161,17 +187,17 @@ func (r *run) reread(ctx context.Context, e *entry) error {
 // the API refuses to start it before) and waits. A 409 to the start is
 // another deployer's start landing first: the wait covers it. A paused
 // fork is kept as it is.
-func (r *run) settle(ctx context.Context, ch *Change, e *entry) (bool, error) {
+func (r *run) settle(ctx context.Context, rec *Record, e *entry) (bool, error) {
 	status := dbcloud.ServiceStatus(e.vals.Status)
 	if e.kind == dbcloud.KindFork && (status == dbcloud.StatusPaused || status == dbcloud.StatusPausing) {
 		return false, nil
 	}
 	if e.kind == dbcloud.KindService && status == dbcloud.StatusPausing {
-		got, err := r.c.Services.WaitForStatus(ctx, r.p.ProjectID, e.id, dbcloud.StatusPaused, r.waits(ch)...)
+		got, err := r.c.Services.WaitForStatus(ctx, r.p.ProjectID, e.id, dbcloud.StatusPaused, r.waits(rec)...)
 		if err != nil {
 			return true, err
 		}
-		r.w.putService(e.kind, got)
+		r.w.putService(e.kind, e.service, got)
 		status = got.Status
 	}
 	if e.kind == dbcloud.KindService && status == dbcloud.StatusPaused {
@@ -179,17 +205,17 @@ func (r *run) settle(ctx context.Context, ch *Change, e *entry) (bool, error) {
 			return true, err
 		}
 	}
-	return true, r.wait(ctx, ch, e)
+	return true, r.wait(ctx, rec, e)
 }
 
 // delete deletes a resource, unless it is being deleted already, and
 // waits until it is gone. A 404 is a resource already gone.
-func (r *run) delete(ctx context.Context, ch *Change, e *entry) error {
+func (r *run) delete(ctx context.Context, rec *Record, e *entry) error {
 	p := r.p.ProjectID
 	var err error
 	if !e.deleting() {
 		if e.kind == dbcloud.KindReplicaSet {
-			err = r.c.ReplicaSets.Delete(ctx, p, e.parent, e.id)
+			err = r.c.ReplicaSets.Delete(ctx, p, e.parentID, e.id)
 		} else {
 			err = r.c.Services.Delete(ctx, p, e.id)
 		}
@@ -199,12 +225,99 @@ func (r *run) delete(ctx context.Context, ch *Change, e *entry) error {
 	case err != nil:
 		return err
 	case e.kind == dbcloud.KindReplicaSet:
-		err = r.c.ReplicaSets.WaitForDeleted(ctx, p, e.parent, e.id, r.waits(ch)...)
+		err = r.c.ReplicaSets.WaitForDeleted(ctx, p, e.parentID, e.id, r.waits(rec)...)
 	default:
-		err = r.c.Services.WaitForDeleted(ctx, p, e.id, r.waits(ch)...)
+		err = r.c.Services.WaitForDeleted(ctx, p, e.id, r.waits(rec)...)
 	}
 	if err == nil {
 		r.w.remove(e)
 	}
 	return err
+}
+
+// do makes rec's change and reports whether it acted (sent a request or
+// waited).
+func (r *run) do(ctx context.Context, rec *Record) (bool, error) {
+	ch := &rec.Change
+	e, err := r.w.findFor(ch)
+	if err != nil {
+		return false, err
+	}
+	if ch.Action == Update && e != nil && needsReady(ch) {
+		// The wait's read is the precondition's source.
+		if err := r.ready(ctx, rec, e); err != nil {
+			return false, err
+		}
+	}
+	act, err := precondition(ch, e)
+	if err != nil || !act {
+		if err == nil && ch.Action == Create {
+			err = r.ready(ctx, rec, e) // found: its create may still be under way
+		}
+		return false, err
+	}
+	switch ch.Action {
+	case Create:
+		return true, r.create(ctx, rec)
+	case Delete:
+		return true, r.delete(ctx, rec, e)
+	}
+	if ch.Field == FieldStatus {
+		return r.settle(ctx, rec, e)
+	}
+	return r.update(ctx, rec, e)
+}
+
+// needsReady holds for the updates the API takes only from a READY
+// service or an active set: a resize, HA replicas.
+func needsReady(ch *Change) bool { return ch.Field == FieldSize || ch.Field == FieldHAReplicas }
+
+// ready waits until e is READY (active), unless it is.
+func (r *run) ready(ctx context.Context, rec *Record, e *entry) error {
+	if e.ready() {
+		return nil
+	}
+	return r.wait(ctx, rec, e)
+}
+
+// wait waits until e is READY (active) and records the read. Waits of a
+// run's services at once share the client's poller: one list a tick for
+// the project's services, one for each service's sets.
+func (r *run) wait(ctx context.Context, rec *Record, e *entry, opts ...dbcloud.WaitOption) error {
+	opts = append(opts, r.waits(rec)...)
+	if e.kind == dbcloud.KindReplicaSet {
+		got, err := r.c.ReplicaSets.WaitForActive(ctx, r.p.ProjectID, e.parentID, e.id, opts...)
+		if err == nil {
+			r.w.putSet(e.service, e.parentID, got)
+		}
+		return err
+	}
+	got, err := r.c.Services.WaitForReady(ctx, r.p.ProjectID, e.id, opts...)
+	if err == nil {
+		r.w.putService(e.kind, e.service, got)
+	}
+	return err
+}
+
+// waits are the run's wait options, with a progress report of each poll
+// as part of rec, as it is when the wait starts.
+func (r *run) waits(rec *Record) []dbcloud.WaitOption {
+	at := *rec
+	return append(slices.Clip(r.opts.waits), dbcloud.WithProgress(func(p dbcloud.WaitProgress) {
+		r.emit(Progress{Record: at, Poll: &p})
+	}))
+}
+
+// creatorClient is the run's client with create recovery.
+func (r *run) creatorClient() (*dbcloud.Client, error) {
+	r.creatorMu.Lock()
+	defer r.creatorMu.Unlock()
+	if r.creator == nil {
+		c, err := r.c.With(dbcloud.WithCreateRecovery())
+		if err != nil {
+			return nil, err
+		}
+		r.creator = c
+	}
+	return r.creator, nil
 }

@@ -32,7 +32,10 @@ func newFake(t testing.TB, opts []dbcloudtest.Option, extra ...dbcloud.Option) (
 // plan is a plan of changes to the service named service, as a reviewer
 // could have approved it.
 func plan(project, service string, changes ...Change) *Plan {
-	return &Plan{ProjectID: project, Service: service, Changes: changes}
+	for i := range changes {
+		changes[i].Service = service
+	}
+	return &Plan{ProjectID: project, Changes: changes, Seen: []Seen{{Kind: dbcloud.KindService, Service: service, Name: service}}}
 }
 
 // update is an update change of a field from one value to another.
@@ -44,8 +47,8 @@ func update(kind dbcloud.ResourceKind, name string, f Field, from, to Values) Ch
 // field "create" for a create.
 func done(res *Result) []string {
 	var out []string
-	for _, c := range res.Changes {
-		if c.Outcome == Done {
+	for _, r := range res.Records {
+		if c := r.Change; r.Outcome == Done {
 			out = append(out, string(c.Kind)+" "+cmpStr(string(c.Field), string(c.Action)))
 		}
 	}
@@ -95,8 +98,8 @@ func TestDeployTwiceChangesNothingTheSecondTime(t *testing.T) {
 	if changes := done(second); len(changes) != 0 {
 		t.Errorf("second run changed %v, want nothing", changes)
 	}
-	if first.Service.ServiceID != second.Service.ServiceID || len(srv.Services()) != 1 {
-		t.Errorf("second run: service %s (first %s), %d services on the server", second.Service.ServiceID, first.Service.ServiceID, len(srv.Services()))
+	if first.Service("orders-db").ServiceID != second.Service("orders-db").ServiceID || len(srv.Services()) != 1 {
+		t.Errorf("second run: service %s (first %s), %d services on the server", second.Service("orders-db").ServiceID, first.Service("orders-db").ServiceID, len(srv.Services()))
 	}
 	for i, r := range srv.Requests() {
 		if r.Status >= 400 || r.Status == 0 {
@@ -106,11 +109,11 @@ func TestDeployTwiceChangesNothingTheSecondTime(t *testing.T) {
 			t.Errorf("second run sent %s %s", r.Method, r.Path)
 		}
 	}
-	sets, err := c.ReplicaSets.List(t.Context(), srv.ProjectID, second.Service.ServiceID)
+	sets, err := c.ReplicaSets.List(t.Context(), srv.ProjectID, second.Service("orders-db").ServiceID)
 	if err != nil || len(sets) != 1 || sets[0].PoolerEndpoint() == nil || sets[0].CPUMillis != 2000 || sets[0].Environment() != dbcloud.EnvironmentDev {
 		t.Errorf("replica sets: %v, %v", sets, err)
 	}
-	got, _ := srv.Service(second.Service.ServiceID)
+	got, _ := srv.Service(second.Service("orders-db").ServiceID)
 	cpu, mem := got.Size()
 	if cpu != 2000 || mem != 8 || got.ReplicaCount() != 2 || got.PoolerEndpoint() == nil ||
 		got.Environment() != dbcloud.EnvironmentProd || got.VPCEndpoint == nil || got.VPCEndpoint.VPCID != "1234" {
@@ -169,8 +172,8 @@ func TestEnsureConflictAfterAStaleRead(t *testing.T) {
 	stale := `{"service_id":"` + svc.ServiceID + `","name":"orders","status":"READY"}`
 	srv.InjectFault(dbcloudtest.Fault{Method: "GET", Path: "/projects/*/services", Status: 200, Body: "[" + stale + "]"})
 	res, err := plan(srv.ProjectID, "orders", poolerOn).Apply(t.Context(), c)
-	if len(done(res)) != 0 || err != nil || res.Changes[0].Outcome != AlreadyDone {
-		t.Errorf("the pooler step after a stale read: %v, %v; want already done, nil", res.Changes, err)
+	if len(done(res)) != 0 || err != nil || res.Records[0].Outcome != AlreadyDone {
+		t.Errorf("the pooler step after a stale read: %v, %v; want already done, nil", res.Records, err)
 	}
 	if n := srv.Count("POST", "/projects/*/services/*/enablePooler"); n != 2 {
 		t.Errorf("%d enablePooler requests, want 2 (the setup's and the stale step's)", n)
@@ -199,7 +202,7 @@ func TestCreateUnlessExistsDuplicateName(t *testing.T) {
 		}
 		ids = append(ids, svc.ServiceID)
 	}
-	st := &State{Service: Service{Name: "orders"}}
+	st := &State{Services: []Service{{Name: "orders"}}}
 	create := Change{Action: Create, Kind: dbcloud.KindService, Name: "orders", To: &Values{}}
 	_, planErr := st.Plan(t.Context(), c)
 	res, err := plan(srv.ProjectID, "orders", create).Apply(t.Context(), c)
@@ -224,7 +227,7 @@ func TestCreateUnlessExistsDuplicateName(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	setState := &State{Service: Service{Name: "solo"}, ReplicaSets: []ReplicaSet{{Name: "reports", Nodes: 1, CPUMillis: 1000, MemoryGBs: 4}}}
+	setState := &State{Services: []Service{{Name: "solo", ReplicaSets: []ReplicaSet{{Name: "reports", Nodes: 1, CPUMillis: 1000, MemoryGBs: 4}}}}}
 	if _, err := setState.Plan(t.Context(), c); !errors.Is(err, ErrDuplicateName) || !strings.Contains(err.Error(), `2 replica sets are named "reports"`) {
 		t.Errorf("a deploy with two replica sets named reports: %v", err)
 	}
@@ -235,7 +238,7 @@ func TestCreateUnlessExistsDuplicateName(t *testing.T) {
 		}
 	}
 	res, err = st.Apply(t.Context(), c)
-	if err != nil || len(done(res)) != 1 || res.Service.InitialPassword == "" {
+	if err != nil || len(done(res)) != 1 || res.Services[0].InitialPassword == "" {
 		t.Errorf("after deleting both: created %v, %v", done(res), err)
 	}
 }
@@ -277,7 +280,7 @@ func TestEnsureStepsBothWays(t *testing.T) {
 	}
 	before := len(srv.Requests())
 	_, err := plan(p, "orders", update(s, "orders", FieldVPC, Values{VPCID: new("")}, Values{VPCID: new("78")})).Apply(ctx, c)
-	if stale, ok := errors.AsType[*StalePlanError](err); !ok || stale.Field != FieldVPC || stale.Found.text(FieldVPC) != "77" || !strings.Contains(err.Error(), "found 77") {
+	if stale, ok := errors.AsType[*StalePlanError](err); !ok || stale.Field != FieldVPC || *stale.Found.VPCID != "77" || !strings.Contains(err.Error(), "found 77") {
 		t.Errorf("attaching to a second VPC: %v", err)
 	}
 	for _, r := range srv.Requests()[before:] {
@@ -305,27 +308,27 @@ func TestForkUnlessExists(t *testing.T) {
 		{Strategy: dbcloud.ForkPITR, TargetTime: time.Now(), Name: "staging"},
 		{Strategy: dbcloud.ForkNow, Name: "orders-fork"},
 	} {
-		st := &State{Service: Service{Name: "orders"}, Forks: []Fork{fork}}
+		st := &State{Services: []Service{{Name: "orders", Forks: []Fork{fork}}}}
 		first, err := st.Apply(ctx, c)
 		if err != nil || len(done(first)) != 1 || first.Forks[0].InitialPassword == "" {
 			t.Fatalf("first fork %+v: created %v, err %v", fork, done(first), err)
 		}
 		again, err := st.Apply(ctx, c)
-		if err != nil || len(again.Changes) != 0 || again.Forks[0].ServiceID != first.Forks[0].ServiceID {
-			t.Fatalf("second run %+v: %v, err %v; want %s found", fork, again.Changes, err, first.Forks[0].ServiceID)
+		if err != nil || len(again.Records) != 0 || again.Forks[0].ServiceID != first.Forks[0].ServiceID {
+			t.Fatalf("second run %+v: %v, err %v; want %s found", fork, again.Records, err, first.Forks[0].ServiceID)
 		}
 		// The same name under another parent is another fork.
 		if fork.Strategy == dbcloud.ForkPITR {
 			fork.TargetTime = time.Now()
 		}
-		other, err := (&State{Service: Service{Name: "other"}, Forks: []Fork{fork}}).Apply(ctx, c)
+		other, err := (&State{Services: []Service{{Name: "other", Forks: []Fork{fork}}}}).Apply(ctx, c)
 		if err != nil || len(done(other)) != 1 || other.Forks[0].ServiceID == first.Forks[0].ServiceID {
 			t.Fatalf("fork of another parent named %s: created %v, err %v", fork.Name, done(other), err)
 		}
 	}
 	// A service of the name that is not a fork is not the fork either.
 	fixture.CreateService(t, c, p, "plain")
-	res, err := (&State{Service: Service{Name: "orders"}, Forks: []Fork{{Strategy: dbcloud.ForkNow, Name: "plain"}}}).Apply(ctx, c)
+	res, err := (&State{Services: []Service{{Name: "orders", Forks: []Fork{{Strategy: dbcloud.ForkNow, Name: "plain"}}}}}).Apply(ctx, c)
 	if err != nil || len(done(res)) != 1 || res.Forks[0].ForkedFrom == nil {
 		t.Fatalf("fork named as a plain service: created %v, err %v", done(res), err)
 	}
@@ -345,7 +348,7 @@ func TestForkTargetValidated(t *testing.T) {
 	parent := fixture.CreateService(t, c, p, "orders")
 	future, early := time.Now().Add(time.Hour), parent.Created.Add(-time.Minute)
 	withFork := func(target time.Time) *State {
-		return &State{Service: Service{Name: "orders"}, Forks: []Fork{{Name: "f", Strategy: dbcloud.ForkPITR, TargetTime: target}}}
+		return &State{Services: []Service{{Name: "orders", Forks: []Fork{{Name: "f", Strategy: dbcloud.ForkPITR, TargetTime: target}}}}}
 	}
 	for _, call := range []func() error{
 		func() error { _, err := withFork(future).Plan(t.Context(), c); return err },
@@ -424,17 +427,17 @@ func TestReadOnlyComposites(t *testing.T) {
 	if res, err := plan(p, "db", update(s, "db", FieldEnvironment, Values{Environment: other}, Values{Environment: env})).Apply(ctx, ro); len(done(res)) != 0 || err != nil {
 		t.Errorf("the environment step to the same tag: changed %v, err %v", done(res), err)
 	}
-	if res, err := plan(p, "db", Change{Action: Create, Kind: s, Name: "db", To: &Values{}}).Apply(ctx, ro); err != nil || len(done(res)) != 0 || res.Service.ServiceID != svc.ServiceID {
+	if res, err := plan(p, "db", Change{Action: Create, Kind: s, Name: "db", To: &Values{}}).Apply(ctx, ro); err != nil || len(done(res)) != 0 || res.Services[0].ServiceID != svc.ServiceID {
 		t.Errorf("the create step of an existing name: %v, err %v", res, err)
 	}
-	if res, err := plan(p, "db", Change{Action: Create, Kind: r, Name: "r", To: &Values{Nodes: 1, CPUMillis: 500, MemoryGBs: 2}}).Apply(ctx, ro); err != nil || len(done(res)) != 0 || res.Changes[0].ID != set.ID {
+	if res, err := plan(p, "db", Change{Action: Create, Kind: r, Name: "r", To: &Values{Nodes: 1, CPUMillis: 500, MemoryGBs: 2}}).Apply(ctx, ro); err != nil || len(done(res)) != 0 || res.Records[0].ID != set.ID {
 		t.Errorf("the replica set create step of an existing name: %v, err %v", res, err)
 	}
 	fork, err := rw.Services.Fork(ctx, p, svc.ServiceID, &dbcloud.ForkServiceRequest{Strategy: dbcloud.ForkNow})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res, err := plan(p, "db", Change{Action: Create, Kind: dbcloud.KindFork, Name: fork.Name, To: &Values{Strategy: dbcloud.ForkNow}}).Apply(ctx, ro); err != nil || len(done(res)) != 0 || res.Changes[0].ID != fork.ServiceID {
+	if res, err := plan(p, "db", Change{Action: Create, Kind: dbcloud.KindFork, Name: fork.Name, To: &Values{Strategy: dbcloud.ForkNow}}).Apply(ctx, ro); err != nil || len(done(res)) != 0 || res.Records[0].ID != fork.ServiceID {
 		t.Errorf("the fork step of an existing fork: %v, err %v", res, err)
 	}
 }

@@ -50,14 +50,14 @@ func (e *ParseError) Error() string {
 // required are the fields a file must give, by the Go type of the object
 // that holds them.
 var required = map[reflect.Type][]string{
-	reflect.TypeFor[State]():      {"service"},
+	reflect.TypeFor[State]():      {"services"},
 	reflect.TypeFor[Service]():    {"name"},
 	reflect.TypeFor[ReplicaSet](): {"name"},
 	reflect.TypeFor[Fork]():       {"name", "strategy"},
-	reflect.TypeFor[planFile]():   {"format", "project_id", "service", "changes"},
-	reflect.TypeFor[Change]():     {"action", "kind", "name"},
-	reflect.TypeFor[Seen]():       {"kind", "name"},
-	reflect.TypeFor[Problem]():    {"kind", "name", "reason"},
+	reflect.TypeFor[planFile]():   {"format", "project_id", "changes"},
+	reflect.TypeFor[Change]():     {"action", "kind", "service", "name"},
+	reflect.TypeFor[Seen]():       {"kind", "service", "name"},
+	reflect.TypeFor[Problem]():    {"kind", "service", "name", "reason"},
 }
 
 // decodeStrict decodes data, one JSON object, into v, a pointer to a
@@ -124,7 +124,7 @@ func (s *strictDecoder) object(t reflect.Type, path string) error {
 			return s.syntax(err)
 		}
 		key, _ := tok.(string)
-		at := &ParseError{Line: s.line(s.dec.InputOffset()), Path: join(path, key)}
+		at := &ParseError{Line: s.line(s.dec.InputOffset()), Path: joinPath(path, key)}
 		ft, ok := fields[key]
 		switch {
 		case !ok:
@@ -144,7 +144,7 @@ func (s *strictDecoder) object(t reflect.Type, path string) error {
 	}
 	for _, name := range required[t] {
 		if !slices.Contains(seen, name) {
-			return &ParseError{Line: line, Path: join(path, name), Reason: "required, missing"}
+			return &ParseError{Line: line, Path: joinPath(path, name), Reason: "required, missing"}
 		}
 	}
 	return nil
@@ -265,7 +265,7 @@ func jsonFields(t reflect.Type) map[string]reflect.Type {
 	return out
 }
 
-func join(path, key string) string {
+func joinPath(path, key string) string {
 	if path == "" {
 		return key
 	}

@@ -3,6 +3,7 @@ package dbcloudotel_test
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -23,11 +24,11 @@ func TestDeploySpanTree(t *testing.T) {
 	dbcloudtest.CheckGoroutines(t)
 	srv := dbcloudtest.NewServer(dbcloudtest.WithStep(time.Minute))
 	t.Cleanup(srv.Close)
-	st := &deploy.State{
-		Service:     deploy.Service{Name: "orders", Pooler: new(true)},
+	st := &deploy.State{Services: []deploy.Service{{
+		Name: "orders", Pooler: new(true),
 		ReplicaSets: []deploy.ReplicaSet{{Name: "orders-read", Nodes: 1, CPUMillis: 500, MemoryGBs: 2}},
 		Forks:       []deploy.Fork{{Name: "orders-staging", Strategy: dbcloud.ForkNow}},
-	}
+	}}}
 	for _, run := range []struct {
 		op string
 		do func(context.Context, *dbcloud.Client, ...deploy.Option) (*deploy.Result, error)
@@ -36,13 +37,13 @@ func TestDeploySpanTree(t *testing.T) {
 			h := newHarness(t)
 			c := srv.Client(dbcloud.WithObserver(h.obs))
 			polls := map[int]int{} // the polls of each change, by its index in the plan
-			var changes []deploy.Change
+			var changes []deploy.Record
 			progress := deploy.WithProgress(func(p deploy.Progress) {
 				if p.Poll != nil {
 					polls[len(changes)]++
 					srv.Advance(time.Minute)
-				} else if p.Change.Outcome != deploy.Running {
-					changes = append(changes, p.Change)
+				} else if p.Record.Outcome != deploy.Running {
+					changes = append(changes, p.Record)
 				}
 			})
 			ctx, pipeline := h.tp.Tracer("test").Start(t.Context(), "pipeline")
@@ -51,18 +52,19 @@ func TestDeploySpanTree(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			checkDeployTree(t, h.spans.Ended(), pipeline.SpanContext(), run.op, res.Changes, polls)
+			checkDeployTree(t, h.spans.Ended(), pipeline.SpanContext(), run.op, res.Records, polls)
 		})
 	}
 }
 
 // checkDeployTree checks the spans of one run under the span root: the
 // run, named op, is root's only child; the run's children are the plan's
-// reads and one span per change, in order, each with its resource's kind,
+// reads and a span per service's (or fork's) changes, whose children are
+// one span per change, in order, each with its resource's kind,
 // name and id, and the reads of its wait as children (polls[i] reported
 // for the i-th change); every call's children are its attempts (and, for a
 // recovered create, its recovery's reads), every attempt a leaf.
-func checkDeployTree(t *testing.T, spans []sdktrace.ReadOnlySpan, root trace.SpanContext, op string, changes []deploy.Change, polls map[int]int) {
+func checkDeployTree(t *testing.T, spans []sdktrace.ReadOnlySpan, root trace.SpanContext, op string, changes []deploy.Record, polls map[int]int) {
 	t.Helper()
 	children := map[trace.SpanID][]sdktrace.ReadOnlySpan{}
 	for _, s := range spans {
@@ -73,24 +75,31 @@ func checkDeployTree(t *testing.T, spans []sdktrace.ReadOnlySpan, root trace.Spa
 		t.Fatalf("under the user's span: %v, want the run %s alone", names(top), op)
 	}
 	runSpan := top[0]
-	if v := value(runSpan, "dbcloud.resource.name").AsString(); v != "orders" {
-		t.Errorf("run: dbcloud.resource.name %q", v)
+	if v := value(runSpan, "dbcloud.project_id").AsString(); v != "proj-fake" {
+		t.Errorf("run: dbcloud.project_id %q, want the fleet's project", v)
 	}
 	var steps []sdktrace.ReadOnlySpan
 	for _, s := range children[runSpan.SpanContext().SpanID()] {
 		switch {
-		case strings.HasPrefix(s.Name(), "deploy."):
-			steps = append(steps, s)
+		case s.Name() == "deploy.service" || s.Name() == "deploy.fork":
+			for _, step := range children[s.SpanContext().SpanID()] {
+				if !strings.HasPrefix(step.Name(), "deploy.") {
+					t.Errorf("%s directly under %s: only its steps belong there", step.Name(), s.Name())
+				}
+				steps = append(steps, step)
+			}
 		case s.Name() != "Services.List" && s.Name() != "ReplicaSets.List":
-			t.Errorf("%s directly under the run: only the plan's reads belong there", s.Name())
+			t.Errorf("%s directly under the run: only the plan's reads and the services belong there", s.Name())
 		}
 	}
+	slices.SortFunc(steps, func(a, b sdktrace.ReadOnlySpan) int { return a.StartTime().Compare(b.StartTime()) })
 	if len(steps) != len(changes) {
 		t.Fatalf("%d steps %v for %d changes", len(steps), names(steps), len(changes))
 	}
 	multiPoll := false
 	for i, step := range steps {
-		ch := changes[i]
+		rec := changes[i]
+		ch := rec.Change
 		if i > 0 && step.StartTime().Before(steps[i-1].EndTime()) {
 			t.Errorf("step %d starts before step %d ends", i, i-1)
 		}
@@ -99,7 +108,7 @@ func checkDeployTree(t *testing.T, spans []sdktrace.ReadOnlySpan, root trace.Spa
 			idKey = "dbcloud.replica_set_id"
 		}
 		got := fmt.Sprintf("%s %s %q %s", step.Name(), value(step, "dbcloud.resource.kind").AsString(), value(step, "dbcloud.resource.name").AsString(), value(step, idKey).AsString())
-		if want := fmt.Sprintf("deploy.%s %s %q %s", ch.Action, ch.Kind, ch.Name, ch.ID); got != want || ch.ID == "" {
+		if want := fmt.Sprintf("deploy.%s %s %q %s", ch.Action, ch.Kind, ch.Name, rec.ID); got != want || rec.ID == "" {
 			t.Errorf("step %d: %s, want %s", i, got, want)
 		}
 		reads := 0
@@ -159,4 +168,57 @@ func names(spans []sdktrace.ReadOnlySpan) []string {
 		out = append(out, s.Name())
 	}
 	return out
+}
+
+// A fleet's run, as a user traces it: the run is the one child of the
+// user's span, each service's changes a span under the run, naming the
+// service and its id, and each step a span under its service's, one per
+// record of the run, naming its resource.
+func TestFleetSpanTree(t *testing.T) {
+	dbcloudtest.CheckGoroutines(t)
+	srv := dbcloudtest.NewServer()
+	t.Cleanup(srv.Close)
+	h := newHarness(t)
+	c := srv.Client(dbcloud.WithObserver(h.obs))
+	st := &deploy.State{}
+	for _, name := range []string{"orders", "billing", "search"} {
+		st.Services = append(st.Services, deploy.Service{Name: name, Pooler: new(true),
+			ReplicaSets: []deploy.ReplicaSet{{Name: "read", Nodes: 1, CPUMillis: 500, MemoryGBs: 2}}})
+	}
+	ctx, pipeline := h.tp.Tracer("test").Start(t.Context(), "pipeline")
+	res, err := st.Apply(ctx, c)
+	pipeline.End()
+	if err != nil {
+		t.Fatal(err)
+	}
+	children := map[trace.SpanID][]sdktrace.ReadOnlySpan{}
+	for _, s := range h.spans.Ended() {
+		children[s.Parent().SpanID()] = append(children[s.Parent().SpanID()], s)
+	}
+	top := children[pipeline.SpanContext().SpanID()]
+	if len(top) != 1 || top[0].Name() != "deploy.Apply" {
+		t.Fatalf("under the user's span: %v", names(top))
+	}
+	steps := map[string]int{} // by "kind name of service"
+	for _, svc := range children[top[0].SpanContext().SpanID()] {
+		if svc.Name() != "deploy.service" {
+			continue
+		}
+		service := value(svc, "dbcloud.resource.name").AsString()
+		if res.Service(service) == nil || value(svc, "dbcloud.service_id").AsString() != res.Service(service).ServiceID {
+			t.Errorf("a service's span: %s %s", service, value(svc, "dbcloud.service_id").AsString())
+		}
+		for _, s := range children[svc.SpanContext().SpanID()] {
+			steps[fmt.Sprintf("%s %s %s of %s", s.Name(), value(s, "dbcloud.resource.kind").AsString(), value(s, "dbcloud.resource.name").AsString(), service)]++
+		}
+	}
+	for _, r := range res.Records {
+		key := fmt.Sprintf("deploy.%s %s %s of %s", r.Change.Action, r.Change.Kind, r.Change.Name, r.Change.Service)
+		if steps[key] != 1 {
+			t.Errorf("%d spans of the step %s, want 1; the run's steps: %v", steps[key], key, steps)
+		}
+	}
+	if len(steps) != len(res.Records) {
+		t.Errorf("%d step spans for %d records: %v", len(steps), len(res.Records), steps)
+	}
 }

@@ -20,12 +20,15 @@
 //
 // A deploy (package github.com/dbcloud/dbcloud-go/deploy, on a Client with
 // this Observer) is a span named by its run ("deploy.Apply",
-// "deploy.Destroy") with a child span for each step, named by the step and
-// carrying its resource's kind, name and ids (a create's, the id the create
-// gave it); each step's calls, its waits' polls included, are children of
-// the step's span, and each call's attempts are children of the call's. The
-// run's span is a child of the span in the context given to the run. These
-// spans are not counted by the metrics, which count the API's calls.
+// "deploy.Destroy") with a child span for each service's changes
+// ("deploy.service", or "deploy.fork" for a fork's), and under it a span
+// for each step, named by the step; each carries its resource's
+// dbcloud.resource.kind, dbcloud.resource.name and ids (a create's, the id
+// the create gave it). Each step's calls, its waits' polls included, are
+// children of the step's span, and each call's attempts are children of
+// the call's. The run's span is a child of the span in the context given
+// to the run. These spans are not counted by the metrics, which count the
+// API's calls.
 //
 // The spans' attributes, each set only when its value is known (an id, an
 // answer's status code) or applies (error.type on a failure):

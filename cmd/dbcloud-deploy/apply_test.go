@@ -18,7 +18,7 @@ import (
 // machine is. A database answers "starting up" for a minute after READY.
 var ticking = []dbcloudtest.Option{dbcloudtest.WithTickingClock(30 * time.Second), dbcloudtest.WithStep(time.Minute), dbcloudtest.WithConnectDelay(time.Minute)}
 
-const service = `{"service": {"name": "orders", "pooler": true}}`
+const service = `{"services": [{"name": "orders", "pooler": true}]}`
 
 // A state applied twice: the first run creates, reporting with -v each
 // status its waits see; the second has nothing to do and sends nothing
@@ -116,7 +116,7 @@ func TestPasswordFileRefusals(t *testing.T) {
 		t.Fatal(errOut)
 	}
 	// The service exists: a change needs no file, and makes none.
-	if code, _, errOut := s.run("apply", s.file("off.json", `{"service": {"name": "orders", "pooler": false}}`), "-password-file", s.path("unused")); code != exitOK {
+	if code, _, errOut := s.run("apply", s.file("off.json", `{"services": [{"name": "orders", "pooler": false}]}`), "-password-file", s.path("unused")); code != exitOK {
 		t.Fatal(errOut)
 	}
 	if _, err := os.Stat(s.path("unused")); !os.IsNotExist(err) {

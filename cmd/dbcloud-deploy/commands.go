@@ -20,10 +20,10 @@ type subcommand struct {
 var subcommands = []subcommand{
 	{"plan", "STATE.json [-out PLAN.json] [-json]",
 		"print what apply would change; -out saves the plan for apply (GETs only)", (*command).plan},
-	{"apply", "PLAN.json|STATE.json [-password-file FILE] [-timeout D] [-v]",
+	{"apply", "PLAN.json|STATE.json [-password-file FILE] [-parallelism N] [-timeout D] [-v]",
 		"make a saved plan's changes, and no others; or plan a state and apply that", (*command).apply},
-	{"destroy", "STATE.json [-plan] [-out PLAN.json] [-json] [-timeout D] [-v]",
-		"delete the state's forks, its service's replica sets and the service", (*command).destroy},
+	{"destroy", "STATE.json [-plan] [-out PLAN.json] [-json] [-parallelism N] [-timeout D] [-v]",
+		"delete the state's services, with their forks and replica sets", (*command).destroy},
 	{"wait", "-service NAME|ID [-pooler] [-timeout D] [-v]",
 		"wait until the service's database answers; print its host:port", (*command).wait},
 }
@@ -41,7 +41,7 @@ func (c *command) plan(ctx context.Context, fs *flag.FlagSet, cn *connection, ar
 // apply applies a plan file's changes, or plans a state and applies that.
 func (c *command) apply(ctx context.Context, fs *flag.FlagSet, cn *connection, args []string) int {
 	passwords := fs.String("password-file", "", "append the passwords of the services and forks the run creates to this file,\none JSON object a line, mode 0600; required when the run creates one")
-	w := addWaiting(fs)
+	w := addRunning(fs)
 	files, code, ok := parse(fs, args, 1)
 	if !ok {
 		return code
@@ -65,7 +65,7 @@ func (c *command) apply(ctx context.Context, fs *flag.FlagSet, cn *connection, a
 func (c *command) destroy(ctx context.Context, fs *flag.FlagSet, cn *connection, args []string) int {
 	planOnly := fs.Bool("plan", false, "print the destroy's plan and stop, sending only GETs (-out and -json imply it):\nexit 2 when there is something to delete")
 	o := addPlanOutput(fs, "the destroy's plan")
-	w := addWaiting(fs)
+	w := addRunning(fs)
 	st, code := c.stateArg(fs, args)
 	if st == nil {
 		return code

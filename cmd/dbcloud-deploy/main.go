@@ -1,5 +1,5 @@
-// Command dbcloud-deploy brings a project's dbcloud services to a desired
-// state described in a JSON file, for shell scripts and CI: it plans, saves
+// Command dbcloud-deploy brings a project's dbcloud services, a fleet of
+// them, to a desired state described in a JSON file, for shell scripts and CI: it plans, saves
 // the plan a reviewer approves, applies that plan later (or refuses it once
 // it is stale), tears down, and waits until a database answers. It is the
 // deploy package (github.com/dbcloud/dbcloud-go/deploy) as a command.
@@ -11,8 +11,8 @@
 // Usage:
 //
 //	dbcloud-deploy plan STATE.json [-out PLAN.json] [-json]
-//	dbcloud-deploy apply PLAN.json|STATE.json [-password-file FILE] [-timeout D] [-v]
-//	dbcloud-deploy destroy STATE.json [-plan] [-out PLAN.json] [-json] [-timeout D] [-v]
+//	dbcloud-deploy apply PLAN.json|STATE.json [-password-file FILE] [-parallelism N] [-timeout D] [-v]
+//	dbcloud-deploy destroy STATE.json [-plan] [-out PLAN.json] [-json] [-parallelism N] [-timeout D] [-v]
 //	dbcloud-deploy wait -service NAME|ID [-pooler] [-timeout D] [-v]
 //
 // plan prints on stdout what apply would change, as text (or, with -json,
@@ -20,9 +20,11 @@
 // as reviewed; it sends only GETs, on a read-only client. apply makes a
 // plan file's changes, and no others, or refuses the plan, sending
 // nothing, once the world has changed since it was planned (exit 3); given
-// a state, it plans it and applies that plan. destroy deletes the forks
-// the state names, every replica set and the service, or with -plan (or
-// -out, or -json) plans that, for apply. wait waits until the service's database
+// a state, it plans it and applies that plan. destroy deletes, of each
+// service of the state, the forks the state names, every replica set and
+// the service, or with -plan (or -out, or -json) plans that, for apply.
+// apply and destroy make the changes of up to -parallelism services at
+// once (deploy.DefaultParallelism unless told), each service's in order. wait waits until the service's database
 // answers connections and prints its host:port on stdout. A file name "-"
 // reads the standard input. The state file's schema is in the deploy
 // package's guide (docs/deploy.md, "Files").
@@ -46,7 +48,8 @@
 // run ./examples/fakeserver and point DBCLOUD_BASE_URL at it.
 //
 // Progress goes to stderr: the plan, then a line for each step as it ends,
-// with its resource, its outcome and the time it took (with -v, its start
+// with its resource (a replica set or fork with its service), its outcome
+// and the time it took (with -v, its start
 // and each status its wait sees too). No password is ever written to stdout
 // or stderr: the passwords of the services and forks a run creates, which
 // the API hands out once, go to the -password-file, one JSON object a line
@@ -57,7 +60,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -65,14 +67,6 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
-)
-
-// The exit codes.
-const (
-	exitOK      = 0 // nothing to do, or done
-	exitError   = 1 // any error
-	exitChanges = 2 // changes planned
-	exitStale   = 3 // the plan is stale
 )
 
 func main() {
@@ -104,18 +98,6 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	return exitError
 }
 
-// command is one run of the command: where it reads and writes.
-type command struct {
-	stdin          io.Reader
-	stdout, stderr io.Writer
-}
-
-// failf reports an error on stderr and returns exitError.
-func (c *command) failf(format string, args ...any) int {
-	fmt.Fprintf(c.stderr, "dbcloud-deploy: "+format+"\n", args...)
-	return exitError
-}
-
 // usage is the usage text: the commands, from subcommands, then the exit
 // codes and the environment.
 func usage() string {
@@ -130,18 +112,8 @@ func usage() string {
 Run "dbcloud-deploy COMMAND -h" for a command's flags. Every command takes
 -fake: run on a fake API inside the process, which starts empty.
 `)
-	return b.String() + exitCodes + environment
+	return b.String() + exitCodes() + environment
 }
-
-const exitCodes = `
-Exit codes:
-  0  nothing to do, or done
-  1  an error: bad arguments, a plan with problems, a run that failed
-     (run the same command again: it finishes what the last run started)
-  2  plan, destroy -plan: changes are planned
-  3  apply: the plan is stale, the world changed after it was planned:
-     plan again, and review the new plan
-`
 
 const environment = `
 Environment (as dbcloud.NewClientFromEnv reads it):
@@ -163,33 +135,7 @@ func (c *command) flags(sc subcommand) *flag.FlagSet {
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: dbcloud-deploy %s %s [-fake]\n\nFlags:\n", sc.name, sc.args)
 		fs.PrintDefaults()
-		fmt.Fprint(fs.Output(), exitCodes+environment)
+		fmt.Fprint(fs.Output(), exitCodes()+environment)
 	}
 	return fs
-}
-
-// parse parses args with fs, flags before and after the arguments, and
-// returns the arguments. The exit code is set when parsing ends the
-// command: 0 for -h, which printed the usage, 1 for a bad flag.
-func parse(fs *flag.FlagSet, args []string, want int) ([]string, int, bool) {
-	var rest []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return nil, exitOK, false
-			}
-			return nil, exitError, false
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		rest = append(rest, fs.Arg(0))
-		args = fs.Args()[1:]
-	}
-	if len(rest) != want {
-		fmt.Fprintf(fs.Output(), "dbcloud-deploy %s: want %d argument(s), got %q\n", fs.Name(), want, rest)
-		fs.Usage()
-		return nil, exitError, false
-	}
-	return rest, 0, true
 }

@@ -127,9 +127,10 @@ func (s *session) mutations(from int) []string {
 }
 
 const orders = `{
-  "service": {"name": "orders", "cpu_millis": 1000, "memory_gbs": 4, "pooler": true},
-  "replica_sets": [{"name": "orders-read", "nodes": 1, "cpu_millis": 500, "memory_gbs": 2}],
-  "forks": [{"name": "orders-staging", "strategy": "NOW"}]
+  "services": [{"name": "orders", "cpu_millis": 1000, "memory_gbs": 4, "pooler": true,
+    "replica_sets": [{"name": "orders-read", "nodes": 1, "cpu_millis": 500, "memory_gbs": 2}],
+    "forks": [{"name": "orders-staging", "strategy": "NOW"}]
+  }]
 }`
 
 // The CI flow: plan (exit 2, the plan on stdout, only GETs sent), apply of
@@ -145,8 +146,8 @@ func TestPlanApplyPlanDestroy(t *testing.T) {
 	want := `project proj-fake: 4 change(s)
   + create service "orders": 1000m CPU / 4 GB
   ~ update service "orders": pooler off -> on
-  + create replica set "orders-read": 1 node(s), 500m CPU / 2 GB
-  + create fork "orders-staging": NOW
+  + create replica set "orders-read" of "orders": 1 node(s), 500m CPU / 2 GB
+  + create fork "orders-staging" of "orders": NOW
 `
 	if code != exitChanges || out != want || errOut != "" {
 		t.Fatalf("plan: exit %d, stdout:\n%s\nwant:\n%s\nstderr: %s", code, out, want, errOut)
@@ -238,7 +239,7 @@ func TestPlanFiles(t *testing.T) {
 		t.Fatalf("apply: %s", errOut)
 	}
 
-	if code, out, _ := s.run("destroy", state, "-out", s.path("destroy.json")); code != exitChanges || !strings.Contains(out, `destroy of service "orders": 3 change(s)`) {
+	if code, out, _ := s.run("destroy", state, "-out", s.path("destroy.json")); code != exitChanges || !strings.Contains(out, `destroy of "orders": 3 change(s)`) {
 		t.Fatalf("destroy -out: exit %d\n%s", code, out)
 	}
 	if code, out, _ := s.run("destroy", state, "-json"); code != exitChanges || !strings.Contains(out, `"destroy": true`) || len(s.srv.Services()) != 2 {
@@ -265,7 +266,7 @@ func TestEnvironment(t *testing.T) {
 	if code, _, errOut := s.runIn("", "plan", state); code != exitError || !strings.Contains(errOut, "no project") {
 		t.Errorf("no project: exit %d, stderr %q", code, errOut)
 	}
-	withProject := s.file("project.json", `{"project_id": "proj-fake", "service": {"name": "orders"}}`)
+	withProject := s.file("project.json", `{"project_id": "proj-fake", "services": [{"name": "orders"}]}`)
 	if code, out, _ := s.runIn("", "plan", withProject); code != exitChanges || !strings.HasPrefix(out, "project proj-fake: 1 change(s)") {
 		t.Errorf("the state's project: exit %d\n%s", code, out)
 	}
@@ -295,8 +296,8 @@ func TestUsageAndErrors(t *testing.T) {
 		{[]string{"plan", state, state}, exitError, "want 1 argument(s)"},
 		{[]string{"plan", state, "-bogus"}, exitError, "flag provided but not defined: -bogus"},
 		{[]string{"plan", s.path("none.json")}, exitError, "no such file"},
-		{[]string{"plan", s.file("typo.json", "{\n  \"service\": {\"name\": \"orders\", \"polar\": true}\n}")}, exitError, "typo.json: line 2: service.polar: unknown field"},
-		{[]string{"apply", s.file("noname.json", `{"service": {}}`)}, exitError, "noname.json: line 1: service.name: required, missing"},
+		{[]string{"plan", s.file("typo.json", "{\n  \"services\": [{\"name\": \"orders\", \"polar\": true}]\n}")}, exitError, "typo.json: line 2: services[0].polar: unknown field"},
+		{[]string{"apply", s.file("noname.json", `{"services": [{}]}`)}, exitError, "noname.json: line 1: services[0].name: required, missing"},
 		{[]string{"wait"}, exitError, "-service is required"},
 		{[]string{"wait", "-service", "nothing"}, exitError, `no service of project proj-fake is named "nothing"`},
 		{[]string{"apply", state}, exitError, `the plan creates service "orders"`},
@@ -326,7 +327,7 @@ func TestUsageAndErrors(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	twin := s.file("twin.json", `{"service": {"name": "twin"}}`)
+	twin := s.file("twin.json", `{"services": [{"name": "twin"}]}`)
 	code, out, errOut := s.run("plan", twin, "-out", s.path("twin-plan.json"))
 	if _, err := os.Stat(s.path("twin-plan.json")); code != exitError || !strings.Contains(out, `  ! service "twin"`) || !strings.Contains(errOut, `2 services are named "twin"`) || err == nil {
 		t.Errorf("twins: exit %d, stdout:\n%s\nstderr:\n%s\nfile: %v", code, out, errOut, err)

@@ -16,6 +16,20 @@ type waiting struct {
 	verbose bool
 }
 
+// running is how apply and destroy run: how they wait, and how many
+// services' changes they make at once.
+type running struct {
+	*waiting
+	parallelism int
+}
+
+// addRunning adds -timeout, -v and -parallelism to fs.
+func addRunning(fs *flag.FlagSet) *running {
+	r := &running{waiting: addWaiting(fs)}
+	fs.IntVar(&r.parallelism, "parallelism", deploy.DefaultParallelism, "how many services' changes to make at once (each service's own changes\nare made in order, a fork's after its parent's)")
+	return r
+}
+
 // addWaiting adds -timeout and -v to fs.
 func addWaiting(fs *flag.FlagSet) *waiting {
 	w := &waiting{}
@@ -33,10 +47,10 @@ func (w *waiting) progress(out io.Writer) func(deploy.Progress) {
 		switch {
 		case p.Poll != nil:
 			polls(*p.Poll)
-		case p.Change.Outcome != deploy.Running:
-			fmt.Fprintf(out, "%s in %v\n", p.Change, took(p.Change.Duration))
+		case p.Record.Outcome != deploy.Running:
+			fmt.Fprintf(out, "%s in %v\n", p.Record, took(p.Record.Duration))
 		case w.verbose:
-			fmt.Fprintln(out, p.Change)
+			fmt.Fprintln(out, p.Record)
 		}
 	}
 }

@@ -78,11 +78,12 @@ func TestReadmeCIRecipe(t *testing.T) {
 		t.Fatalf("plan.txt: %v\n%s", err, plan)
 	}
 	out := job("merge")
-	if len(srv.Services()) != 1 || !regexp.MustCompile(`(?m)^127\.0\.0\.1:\d+$`).MatchString(out) {
+	if len(srv.Services()) != 2 || !regexp.MustCompile(`(?m)^127\.0\.0\.1:\d+$`).MatchString(out) {
 		t.Errorf("after the merge's job, %d services; its output:\n%s", len(srv.Services()), out)
 	}
 	passwords, err := os.ReadFile(filepath.Join(os.Getenv("RUNNER_TEMP"), "passwords"))
-	if err != nil || strings.Count(string(passwords), "\n") != 1 {
+	if err != nil || strings.Count(string(passwords), "\n") != 2 { // the fleet's two services'
+
 		t.Errorf("passwords: %v, %d lines", err, strings.Count(string(passwords), "\n"))
 	}
 	if out := job("pull request"); out != "no changes\n" {

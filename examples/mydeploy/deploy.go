@@ -28,7 +28,7 @@ import (
 func State(projectID string) *deploy.State {
 	return &deploy.State{
 		ProjectID: projectID,
-		Service: deploy.Service{
+		Services: []deploy.Service{{
 			Name:        "orders",
 			Addons:      []dbcloud.Addon{dbcloud.AddonTimeSeries},
 			CPUMillis:   1000,
@@ -36,13 +36,13 @@ func State(projectID string) *deploy.State {
 			HAReplicas:  new(2),
 			Pooler:      new(true),
 			Environment: dbcloud.EnvironmentProd,
-		},
-		ReplicaSets: []deploy.ReplicaSet{
-			{Name: "orders-read", Nodes: 2, CPUMillis: 500, MemoryGBs: 2, Pooler: new(true)},
-		},
-		// TargetTime left zero: the fork restores the service as of the
-		// moment the fork step runs, read from the real clock.
-		Forks: []deploy.Fork{{Name: "orders-staging", Strategy: dbcloud.ForkPITR}},
+			ReplicaSets: []deploy.ReplicaSet{
+				{Name: "orders-read", Nodes: 2, CPUMillis: 500, MemoryGBs: 2, Pooler: new(true)},
+			},
+			// TargetTime left zero: the fork restores the service as of the
+			// moment the fork step runs, read from the real clock.
+			Forks: []deploy.Fork{{Name: "orders-staging", Strategy: dbcloud.ForkPITR}},
+		}},
 	}
 }
 

@@ -76,15 +76,15 @@ func TestDeployTwice(t *testing.T) {
 		t.Fatalf("%v\n%s", err, log.String())
 	}
 	checkDeployed(t, srv)
-	if res.Service.InitialPassword == "" {
+	if res.Services[0].InitialPassword == "" {
 		t.Error("the new service's password was lost")
 	}
 	for _, want := range []string{
 		"project proj-fake: 5 change(s)",
-		`+ create fork "orders-staging": PITR as of when the fork step runs`,
-		`service "orders" (` + res.Service.ServiceID + `): CONFIGURING`,
-		`replica set "orders-read" (` + res.ReplicaSets[0].ID + `): creating`,
-		`fork "orders-staging" (` + res.Forks[0].ServiceID + `): QUEUED`,
+		`+ create fork "orders-staging" of "orders": PITR as of when the fork step runs`,
+		`service "orders" (` + res.Services[0].ServiceID + `): CONFIGURING`,
+		`replica set "orders-read" of "orders" (` + res.ReplicaSets["orders"][0].ID + `): creating`,
+		`fork "orders-staging" of "orders" (` + res.Forks[0].ServiceID + `): QUEUED`,
 	} {
 		if !strings.Contains(log.String(), want) {
 			t.Errorf("log lacks %q:\n%s", want, log.String())
@@ -131,10 +131,10 @@ func TestDeployStartsAPausedService(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.Services.Stop(t.Context(), srv.ProjectID, res.Service.ServiceID); err != nil {
+	if _, err := c.Services.Stop(t.Context(), srv.ProjectID, res.Services[0].ServiceID); err != nil {
 		t.Fatal(err)
 	}
-	if res, err = mydeploy.Deploy(t.Context(), c, srv.ProjectID, new(strings.Builder)); err != nil || res.Service.Status != dbcloud.StatusReady {
+	if res, err = mydeploy.Deploy(t.Context(), c, srv.ProjectID, new(strings.Builder)); err != nil || res.Services[0].Status != dbcloud.StatusReady {
 		t.Fatalf("Deploy of a paused service: %v", err)
 	}
 	if n := srv.Count("POST", "/projects/*/services/*/start"); n != 1 {

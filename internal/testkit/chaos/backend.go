@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"maps"
 	"net"
 	"net/http"
 	"strings"
@@ -45,7 +47,8 @@ type Backend struct {
 	mu        sync.Mutex
 	created   []Created
 	passwords []string
-	errs      []error // what the recorder could not record
+	current   map[string]string // each service's password, as the server last set it
+	errs      []error           // what the recorder could not record
 }
 
 // StartBackend serves a fake API configured by opts (dbcloudtest's
@@ -65,6 +68,7 @@ func StartBackend(opts ...dbcloudtest.Option) (*Backend, error) {
 		URL:       "http://" + ln.Addr().String() + "/v1",
 		APIKey:    fake.APIKey,
 		ProjectID: fake.ProjectID,
+		current:   map[string]string{},
 	}
 	b.srv = serve(ln, &http.Server{Handler: b.record(fake.Handler())})
 	return b, nil
@@ -84,6 +88,15 @@ func (b *Backend) Passwords() []string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return append([]string(nil), b.passwords...)
+}
+
+// CurrentPasswords returns each service's password as the server last set
+// it (its create's answer, or an updatePassword it took), by service id.
+// They are secrets: compare them, never print them.
+func (b *Backend) CurrentPasswords() map[string]string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return maps.Clone(b.current)
 }
 
 // RecordErrors returns what the recorder could not record: a handler that
@@ -112,6 +125,7 @@ const (
 	routeOther route = iota
 	routeCreateService
 	routeCreateReplicaSet
+	routeUpdatePassword
 )
 
 // routeOf classifies a request by method and path: a fork creates a
@@ -130,6 +144,8 @@ func routeOf(r *http.Request) route {
 		return routeCreateService
 	case segs[4] == "replicaSets":
 		return routeCreateReplicaSet
+	case segs[4] == "updatePassword":
+		return routeUpdatePassword
 	}
 	return routeOther
 }
@@ -152,9 +168,23 @@ func (b *Backend) record(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
+		var in struct {
+			Password string `json:"password"`
+		}
+		if rt == routeUpdatePassword {
+			body, _ := io.ReadAll(r.Body)
+			r.Body = io.NopCloser(bytes.NewReader(body))
+			_ = json.Unmarshal(body, &in) // a body the model refuses is not a password it set
+		}
 		cw := &captureWriter{ResponseWriter: w}
 		next.ServeHTTP(cw, r)
 		if cw.status < 200 || cw.status > 299 {
+			return
+		}
+		if rt == routeUpdatePassword {
+			b.mu.Lock()
+			defer b.mu.Unlock()
+			b.current[strings.Split(r.URL.Path, "/")[5]] = in.Password
 			return
 		}
 		var out struct {
@@ -180,6 +210,7 @@ func (b *Backend) record(next http.Handler) http.Handler {
 		b.created = append(b.created, c)
 		if out.InitialPassword != "" {
 			b.passwords = append(b.passwords, out.InitialPassword)
+			b.current[c.ID] = out.InitialPassword
 		}
 	})
 }
