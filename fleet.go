@@ -64,7 +64,7 @@ func (s *ServicesClient) WaitForAll(ctx context.Context, projectID string, servi
 		return nil, invalid("want", "required")
 	}
 	for i, id := range serviceIDs {
-		if err := checkIDs(tplService, ref{projectID, id, ""}); err != nil {
+		if err := (ref{projectID, id, ""}).check(inService); err != nil {
 			return nil, fmt.Errorf("serviceIDs[%d]: %w", i, err)
 		}
 	}
