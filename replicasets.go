@@ -1,6 +1,7 @@
 package dbcloud
 
 import (
+	"cmp"
 	"context"
 	"net/http"
 )
@@ -14,13 +15,10 @@ import (
 // WithCreateRecovery finds the set by listing the service's sets for the
 // requested name.
 func (r *ReplicaSetsClient) Create(ctx context.Context, projectID, serviceID string, req *CreateReplicaSetRequest) (*ReadReplicaSet, error) {
-	at := ref{projectID, serviceID, ""}
-	seg, err := at.escape(inService)
-	if err != nil {
-		return nil, err
-	}
 	body, err := req.body()
-	if err != nil {
+	at := ref{projectID, serviceID, ""}
+	seg, idsErr := at.escape(inService)
+	if err := cmp.Or(idsErr, err); err != nil { // the ids' error first
 		return nil, err
 	}
 	var w replicaSetJSON

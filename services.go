@@ -1,6 +1,7 @@
 package dbcloud
 
 import (
+	"cmp"
 	"context"
 	"net/http"
 )
@@ -19,11 +20,8 @@ import (
 func (s *ServicesClient) Create(ctx context.Context, projectID string, req *CreateServiceRequest) (*Service, error) {
 	at := ref{projectID: projectID}
 	seg, err := at.escape(inProject)
-	if err != nil {
-		return nil, err
-	}
-	body, err := req.body()
-	if err != nil {
+	body, bodyErr := req.body()
+	if err := cmp.Or(err, bodyErr); err != nil { // the ids' error first
 		return nil, err
 	}
 	var w serviceJSON
@@ -147,11 +145,8 @@ func (s *ServicesClient) pooler(ctx context.Context, op, action string, at ref, 
 func (s *ServicesClient) Fork(ctx context.Context, projectID, serviceID string, req *ForkServiceRequest) (*Service, error) {
 	at := ref{projectID, serviceID, ""}
 	seg, err := at.escape(inService)
-	if err != nil {
-		return nil, err
-	}
-	body, err := req.body()
-	if err != nil {
+	body, bodyErr := req.body()
+	if err := cmp.Or(err, bodyErr); err != nil { // the ids' error first
 		return nil, err
 	}
 	var w serviceJSON
