@@ -36,17 +36,20 @@ type Observer interface {
 // low-cardinality: they never hold an id or a name, so they suit metric
 // attributes; the ids and the name are given apart.
 //
-// A call with an empty Method sends no request itself: it is a unit of
-// work of the deploy package (a run, "deploy.Apply" or "deploy.Destroy",
-// or one step of it, such as "deploy.update"), whose calls run inside it,
-// under the context its StartCall returned. Its Kind, Name and ids name
-// the resource the step works on.
+// A call with Unit set sends no request itself: it is a unit of work of
+// the deploy package, whose calls run inside it.
 type CallInfo struct {
 	// Operation is the SDK method, such as "Services.Create" or
 	// "ReplicaSets.Delete", or the deploy package's unit of work.
 	Operation string
-	// Method is the HTTP method; "" for a unit of work of the deploy
-	// package.
+	// Unit reports a unit of work of the deploy package (a run,
+	// "deploy.Apply" or "deploy.Destroy", or one step of it, such as
+	// "deploy.update"), not a call of the API: it sends no request itself
+	// (Method and Path are ""), and its calls run inside it, under the
+	// context its StartCall returned. Its Kind, Name and ids name the
+	// resource the step works on. The Client's own calls never set it.
+	Unit bool
+	// Method is the HTTP method; "" for a unit of work.
 	Method string
 	// Path is the path template after the base URL, ids as placeholders:
 	// "/projects/{project_id}/services/{service_id}/start"; "" for a unit

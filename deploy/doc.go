@@ -67,8 +67,8 @@
 // loser reading the API's 409 as already done.
 //
 // Observers. When the client has a dbcloud.Observer, each run is a unit of
-// work ("deploy.Apply" or "deploy.Destroy", a dbcloud.CallInfo without a
-// Method) under the context the run was given, and each step one inside
+// work ("deploy.Apply" or "deploy.Destroy", a dbcloud.CallInfo with Unit
+// set) under the context the run was given, and each step one inside
 // it ("deploy.create", "deploy.update", "deploy.delete", naming its
 // resource; its EndCall names the resource's id, the one its create gave
 // it for a create), and every call of a step, its waits' polls included,
