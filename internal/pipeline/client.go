@@ -146,7 +146,9 @@ func (c *Client) Secrets() []string { return c.auth.Secrets() }
 // Policy is the client's retry rule.
 func (c *Client) Policy() Policy { return c.policy }
 
-// Sleep waits for d, or returns the context's error when it ends first.
+// Sleep waits for d, or returns the context's error when it ends first:
+// the SDK's one sleep (create recovery's pauses, a follow's polls; the
+// waits' schedule is internal/poll's).
 func Sleep(ctx context.Context, d time.Duration) error {
 	timer := time.NewTimer(max(d, 0))
 	defer timer.Stop()
