@@ -80,7 +80,8 @@ func (s *ServicesClient) WaitForAll(ctx context.Context, projectID string, servi
 		created[cr.id] = cr
 	}
 	// One deadline for all, so that every wait ends together on it.
-	ctx, cancel := cfg.bound(ctx)
+	cfg.setTimes(ctx)
+	ctx, cancel := context.WithDeadline(ctx, cfg.end)
 	defer cancel()
 	cfg.timeout = 0
 
