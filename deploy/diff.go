@@ -1,6 +1,7 @@
 package deploy
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -95,7 +96,7 @@ func (pl *planner) service(e *entry) dbcloud.Environment {
 	if e == nil {
 		pl.add(Change{Action: Create, Kind: dbcloud.KindService, Name: want.Name, To: want.created()})
 		pl.Seen = append(pl.Seen, Seen{Kind: dbcloud.KindService, Name: want.Name})
-		cur = &Values{HAReplicas: want.HAReplicas, Environment: cmpOr(want.Environment, dbcloud.EnvironmentDev),
+		cur = &Values{HAReplicas: want.HAReplicas, Environment: cmp.Or(want.Environment, dbcloud.EnvironmentDev),
 			Pooler: new(false), VPCID: new("")}
 		cur.CPUMillis, cur.MemoryGBs = want.CPUMillis, want.MemoryGBs
 	} else {
@@ -105,7 +106,7 @@ func (pl *planner) service(e *entry) dbcloud.Environment {
 		pl.status(dbcloud.KindService, want.Name, e, true)
 	}
 	pl.updates(dbcloud.KindService, want.Name, id, want.wanted(), cur, serviceFields)
-	return cmpOr(want.Environment, cur.Environment)
+	return cmp.Or(want.Environment, cur.Environment)
 }
 
 // status plans the wait (and, with start, the start of a paused service)
@@ -229,11 +230,4 @@ func deletion(e *entry) Change {
 		c.From = &Values{Status: e.vals.Status}
 	}
 	return c
-}
-
-func cmpOr(a, b dbcloud.Environment) dbcloud.Environment {
-	if a != "" {
-		return a
-	}
-	return b
 }
