@@ -176,9 +176,6 @@ func (api *caller) do(ctx context.Context, r *request, out any) error {
 	if r.method != http.MethodGet && api.readOnly != readWrite && !r.partOf {
 		err = api.guard(ctx, r)
 	}
-	if err == nil && ctx.Err() != nil {
-		err = fmt.Errorf("dbcloud: %s %s: %w", r.method, r.path, ctx.Err())
-	}
 	pr := pipeline.Request{Method: r.method, URL: api.base + r.path, Creating: r.creates, Out: out, Decode: decodeAnswer}
 	if len(r.query) > 0 {
 		pr.URL += "?" + r.query.Encode()
