@@ -79,24 +79,21 @@ const minReplicaSetIDLen = 3
 // replica set id shorter than the API's) is an error, before anything is
 // sent.
 func (at ref) escape(n int) (ref, error) {
-	seg := at
-	ids := [...]struct {
-		field string
-		id    *string
-	}{{"projectID", &seg.projectID}, {"serviceID", &seg.serviceID}, {"replicaSetID", &seg.replicaSetID}}
-	for _, f := range ids[:n] {
-		switch id := *f.id; {
-		case f.field == "replicaSetID" && utf8.RuneCountInString(id) < minReplicaSetIDLen:
-			return ref{}, invalid(f.field, "required, at least "+strconv.Itoa(minReplicaSetIDLen)+" characters")
+	fields := [...]string{"projectID", "serviceID", "replicaSetID"}
+	ids := [...]string{at.projectID, at.serviceID, at.replicaSetID}
+	for i, id := range ids[:n] {
+		switch {
+		case i == 2 && utf8.RuneCountInString(id) < minReplicaSetIDLen:
+			return ref{}, invalid(fields[i], "required, at least "+strconv.Itoa(minReplicaSetIDLen)+" characters")
 		case id == "":
-			return ref{}, invalid(f.field, "required")
+			return ref{}, invalid(fields[i], "required")
 		case id == "." || id == "..":
-			*f.id = strings.Repeat("%2E", len(id))
+			ids[i] = strings.Repeat("%2E", len(id))
 		default:
-			*f.id = url.PathEscape(id)
+			ids[i] = url.PathEscape(id)
 		}
 	}
-	return seg, nil
+	return ref{ids[0], ids[1], ids[2]}, nil
 }
 
 // check is the error of escape, for a wait or a follow to refuse ids
