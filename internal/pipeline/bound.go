@@ -21,9 +21,9 @@ import (
 // What it saves, on the paired loopback benchmarks (Get and Create, 12
 // interleaved rounds, #44): with context.WithTimeout for each attempt
 // instead, a call makes 2 more allocations (140 against 138 for a Get,
-// 1.4% of them) and about 170 more bytes (1.7%). Its time saving was within the
-// noise of the loaded 2-core machine (ratios ±10%); an earlier idle
-// measurement put the bound's cost at 1 to 2% of a Get with the watch
+// 1.4% of them) and about 170 more bytes (1.7%). Its time saving was
+// within the noise of the loaded 2-core machine (ratios ±10%); an earlier
+// idle measurement put the bound's cost at 1 to 2% of a Get with the watch
 // against about 5% with a timer per attempt (docs/performance.md).
 //
 // Almost every attempt ends long before its deadline, so what is paid per
