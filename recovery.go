@@ -35,10 +35,12 @@ func (api *caller) recoverCreate(ctx context.Context, r *request, pr pipeline.Re
 	switch r.kind {
 	case KindService:
 		rc := &recovery[Service]{api: api, kind: services{}, r: *r, pr: pr, at: ref{projectID: r.at.projectID}}
-		return rc.o, rc.run(ctx, (*Service)(&pr.Out.(*serviceJSON).serviceFields))
+		err := rc.run(ctx, (*Service)(&pr.Out.(*serviceJSON).serviceFields))
+		return rc.o, err
 	case KindReplicaSet:
 		rc := &recovery[ReadReplicaSet]{api: api, kind: replicaSets{}, r: *r, pr: pr, at: ref{projectID: r.at.projectID, serviceID: r.at.serviceID}}
-		return rc.o, rc.run(ctx, (*ReadReplicaSet)(pr.Out.(*replicaSetJSON)))
+		err := rc.run(ctx, (*ReadReplicaSet)(pr.Out.(*replicaSetJSON)))
+		return rc.o, err
 	}
 	o := r.outcome(api.pipe.Do(ctx, pr), api.pipe.Secrets())
 	return o, r.failure(&o)
