@@ -37,7 +37,7 @@ type outcome struct {
 // outcome is what the attempts res of r came to, with, when they failed
 // (res is not Usable), the error a failure comes to and the last error
 // answer, which settleFailure reconciles with. secrets are the
-// credentials..
+// credentials'.
 func (r *request) outcome(res pipeline.Result, secrets []string) outcome {
 	o := outcome{acted: res.Acted, earlierActed: res.EarlierActed, attempts: res.Attempts, last: res.Last}
 	if res.Came == pipeline.Usable {
