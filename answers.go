@@ -3,7 +3,7 @@ package dbcloud
 // What the attempts of one request came to (an outcome), and what an
 // answer, or its absence, means as an error for the caller, with the
 // secrets kept out of it. Nothing here knows the Client: the core hands
-// over the request's exchange and the credentials' secrets.
+// over the request and the credentials' secrets.
 
 import (
 	"encoding/json"
@@ -17,17 +17,6 @@ import (
 
 	"github.com/dbcloud/dbcloud-go/internal/pipeline"
 )
-
-// exchange is what the errors of a request name: its method and escaped
-// path, what it creates, and the secret of its own to keep out of them.
-type exchange struct {
-	method string
-	path   string // escaped, after the base URL
-	scrub  string // a secret of this call to keep out of errors
-	// creates names what a request that makes a new resource makes
-	// ("service", "replica set"); "" for every other request.
-	creates string
-}
 
 // outcome is what the attempts of one request came to, for the operation
 // to decide what it means.
@@ -45,29 +34,34 @@ type outcome struct {
 	last pipeline.Answer
 }
 
-// explain sets the errors of o, the outcome of a request that failed
-// (res is not OK): the error a failure comes to, and the last error
-// answer, which the operations reconcile with. secrets are the
+// outcome is what the attempts res of r came to, with, when they failed
+// (res is not Usable), the error a failure comes to and the last error
+// answer, which settleFailure reconciles with. secrets are the
 // credentials'.
-func (x *exchange) explain(o *outcome, res pipeline.Result, secrets []string) {
+func (r *request) outcome(res pipeline.Result, secrets []string) outcome {
+	o := outcome{acted: res.Acted, earlierActed: res.EarlierActed, attempts: res.Attempts, last: res.Last}
+	if res.Came == pipeline.Usable {
+		return o
+	}
 	if res.Failed.Status != 0 {
-		o.lastErr = x.apiError(res.Failed, secrets)
+		o.lastErr = r.apiError(res.Failed, secrets)
 	}
 	switch {
 	case res.Err == nil:
 		o.err = o.lastErr // the last attempt was answered with an error
 	case res.Came == pipeline.Unusable || res.Came == pipeline.TooLarge:
-		o.err = x.responseError(res, secrets)
+		o.err = r.responseError(res, secrets)
 	default:
-		o.err = x.transportError(res, o.lastErr, secrets)
+		o.err = r.transportError(res, o.lastErr, secrets)
 	}
+	return o
 }
 
 // failure is the error a caller gets for o when the operation has nothing
 // to reconcile: a create's that may have acted matches ErrMaybeCreated.
-func (x *exchange) failure(o *outcome) error {
-	if o.err != nil && x.creates != "" && o.acted {
-		return &MaybeCreatedError{Resource: x.creates, Err: o.err}
+func (r *request) failure(o *outcome) error {
+	if o.err != nil && r.creates && o.acted {
+		return &MaybeCreatedError{Resource: string(r.kind), Err: o.err}
 	}
 	return o.err
 }
@@ -83,12 +77,12 @@ func (o *outcome) answeredByEarlier() bool {
 }
 
 // apiError is the *APIError of an error answer.
-func (x *exchange) apiError(a pipeline.Answer, secrets []string) *APIError {
+func (r *request) apiError(a pipeline.Answer, secrets []string) *APIError {
 	e := &APIError{
 		StatusCode: a.Status,
-		RequestID:  serverText(a.Header.Get("X-Request-Id"), secrets, x.scrub),
-		Method:     x.method,
-		Path:       x.path,
+		RequestID:  serverText(a.Header.Get("X-Request-Id"), secrets, r.scrub),
+		Method:     r.method,
+		Path:       r.path,
 	}
 	if d, ok := pipeline.ParseRetryAfter(a.Header.Get("Retry-After"), time.Now()); ok {
 		e.RetryAfter = d
@@ -101,36 +95,36 @@ func (x *exchange) apiError(a pipeline.Answer, secrets []string) *APIError {
 	err := json.Unmarshal(a.Body, &body)
 	_, typeErr := errors.AsType[*json.UnmarshalTypeError](err)
 	if (err == nil || typeErr) && body.Code+body.Message+body.Details != "" {
-		e.Code = serverText(body.Code, secrets, x.scrub)
-		e.Message = serverText(body.Message, secrets, x.scrub)
-		e.Details = serverText(body.Details, secrets, x.scrub)
+		e.Code = serverText(body.Code, secrets, r.scrub)
+		e.Message = serverText(body.Message, secrets, r.scrub)
+		e.Details = serverText(body.Details, secrets, r.scrub)
 	} else {
 		// Scrubbed before it is cut: a key across the cut would leave a
 		// prefix. Only the start of a long body can reach the message.
-		e.Message = textStart([]byte(scrub(string(a.Body[:min(len(a.Body), maxMessageScan)]), secrets, x.scrub)))
+		e.Message = textStart([]byte(scrub(string(a.Body[:min(len(a.Body), maxMessageScan)]), secrets, r.scrub)))
 	}
 	return e
 }
 
 // responseError reports a 2xx whose body could not be used.
-func (x *exchange) responseError(res pipeline.Result, secrets []string) error {
+func (r *request) responseError(res pipeline.Result, secrets []string) error {
 	err := res.Err
-	if x.method != http.MethodGet {
+	if r.method != http.MethodGet {
 		err = fmt.Errorf("%w (the API accepted the request: it took effect, only its answer was lost)", err)
 	}
 	return &ResponseError{
 		StatusCode: res.Last.Status,
-		RequestID:  serverText(res.Last.Header.Get("X-Request-Id"), secrets, x.scrub),
-		Method:     x.method,
-		Path:       x.path,
-		Err:        scrubError(err, secrets, x.scrub),
+		RequestID:  serverText(res.Last.Header.Get("X-Request-Id"), secrets, r.scrub),
+		Method:     r.method,
+		Path:       r.path,
+		Err:        scrubError(err, secrets, r.scrub),
 	}
 }
 
 // transportError wraps a failure that left no answer to report: a network
 // error after the last allowed attempt, the attempt timeout, or the
 // context ending.
-func (x *exchange) transportError(res pipeline.Result, lastErr *APIError, secrets []string) error {
+func (r *request) transportError(res pipeline.Result, lastErr *APIError, secrets []string) error {
 	err := res.Err
 	if res.Came == pipeline.TimedOut && res.Attempts > 0 {
 		// Not the caller's context.DeadlineExceeded: its deadline has not
@@ -141,18 +135,18 @@ func (x *exchange) transportError(res pipeline.Result, lastErr *APIError, secret
 	if res.Attempts > 1 {
 		attempts = fmt.Sprintf(" (after %d attempts)", res.Attempts)
 	}
-	err = scrubError(err, secrets, x.scrub)
+	err = scrubError(err, secrets, r.scrub)
 	switch {
 	case lastErr == nil:
-		return fmt.Errorf("dbcloud: %s %s%s: %w", x.method, x.path, attempts, err)
-	case x.creates != "" && res.Acted:
+		return fmt.Errorf("dbcloud: %s %s%s: %w", r.method, r.path, attempts, err)
+	case r.creates && res.Acted:
 		// An earlier 429 said nothing was created, but a later attempt may
 		// have created it: its sentinel must not match.
-		return fmt.Errorf("dbcloud: %s %s%s: %w; an earlier response: %v", x.method, x.path, attempts, err, lastErr)
+		return fmt.Errorf("dbcloud: %s %s%s: %w; an earlier response: %v", r.method, r.path, attempts, err, lastErr)
 	}
 	// An earlier attempt got a response (a 503, say) before this network
 	// error or the context's end, during the backoff: keep it.
-	return fmt.Errorf("dbcloud: %s %s%s: %w; last response: %w", x.method, x.path, attempts, err, lastErr)
+	return fmt.Errorf("dbcloud: %s %s%s: %w; last response: %w", r.method, r.path, attempts, err, lastErr)
 }
 
 // serverText makes a text the server chose (a header, a field) fit for an

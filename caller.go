@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
@@ -15,13 +16,13 @@ import (
 	"github.com/dbcloud/dbcloud-go/internal/poll"
 )
 
-// The core: every API call of a Client is a request built here (where the
-// resource is, and its path from the ids), sent here through the pipeline,
-// and what its attempts came to is its outcome. A read (read) is the whole
-// call; a change begins with the read-only guard (beginChange) and settles
-// its outcome itself before it ends (endCall).
-// The core calls only downward: into the outcome's errors (answers.go),
-// the attempts' log (log.go), the decoding (decode.go) and the pipeline.
+// The core: every API call of a Client is a request its operation builds
+// (ref.escape checks the ids, the operation writes the path) and sends
+// with do, the one function that sends, through the pipeline; what its
+// attempts came to is its outcome, which do settles (settle.go) when it
+// failed. The core calls only downward: into the outcome's errors
+// (answers.go), the attempts' log (log.go), the decoding (decode.go) and
+// the pipeline.
 
 // caller makes every API call of a Client. It is immutable after NewClient
 // but for its pollers, which their registry guards, so a Client is safe
@@ -50,8 +51,16 @@ type caller struct {
 // the service of replica sets.
 type ref struct{ projectID, serviceID, replicaSetID string }
 
+// What a path names, by how many of ref's ids it holds (ref.escape).
+const (
+	inProject    = 1 // /projects/{project_id}/services
+	inService    = 2 // /projects/{project_id}/services/{service_id}
+	inReplicaSet = 3 // .../replicaSets/{replica_set_id}
+)
+
 // Path templates of CallInfo.Path, one per resource; an operation's is one
-// of them followed by what it adds (tplService+"/stop").
+// of them followed by what it adds (tplService+"/stop"). The operation
+// writes its path beside it, from the ids escape returned.
 const (
 	tplServices    = "/projects/{project_id}/services"
 	tplService     = tplServices + "/{service_id}"
@@ -62,159 +71,146 @@ const (
 // minReplicaSetIDLen is the API's shortest replica set id.
 const minReplicaSetIDLen = 3
 
-// request describes one API request.
+// escape checks the first n ids of at (inProject, inService or
+// inReplicaSet), the ids a path holds, and returns them escaped, each as
+// one path segment: "/", "?", "#", "%" and spaces by url.PathEscape, and
+// "." and ".." too, which servers and proxies resolve as dot segments and
+// would route elsewhere. An id that cannot name a resource (empty, or a
+// replica set id shorter than the API's) is an error, before anything is
+// sent.
+func (at ref) escape(n int) (ref, error) {
+	fields := [...]string{"projectID", "serviceID", "replicaSetID"}
+	ids := [...]string{at.projectID, at.serviceID, at.replicaSetID}
+	for i, id := range ids[:n] {
+		switch {
+		case i == 2 && utf8.RuneCountInString(id) < minReplicaSetIDLen:
+			return ref{}, invalid(fields[i], "required, at least "+strconv.Itoa(minReplicaSetIDLen)+" characters")
+		case id == "":
+			return ref{}, invalid(fields[i], "required")
+		case id == "." || id == "..":
+			ids[i] = strings.Repeat("%2E", len(id))
+		default:
+			ids[i] = url.PathEscape(id)
+		}
+	}
+	return ref{ids[0], ids[1], ids[2]}, nil
+}
+
+// check is the error of escape, for a wait or a follow to refuse ids
+// before anything is sent.
+func (at ref) check(n int) error {
+	_, err := at.escape(n)
+	return err
+}
+
+// request is one API request, as its operation states it: what it is
+// (op, method, kind, and whether it creates), where (its path, built by
+// the operation from a constant format and the ids escape returned, and
+// tpl, the same path with placeholders), and what it sends.
 type request struct {
-	info CallInfo // the operation, for the observer and the guard
-	exchange
-	query url.Values
-	body  any // encoded as JSON; nil means no body
-	// err is why the request cannot be built (an id that names nothing):
-	// returned before anything is sent or observed.
-	err error
+	op     string       // CallInfo.Operation: "Services.Stop"
+	method string       // the HTTP method
+	kind   ResourceKind // what it is about: CallInfo.Kind
+	tpl    string       // CallInfo.Path: tplService+"/stop"
+	path   string       // escaped, after the base URL
+	at     ref          // the ids of the path, as given
+	// creates: the request makes a new resource, and is sent once (see
+	// "Retries" in the package documentation); a failure that may have
+	// made it matches ErrMaybeCreated. want is what recovery looks for
+	// under WithCreateRecovery.
+	creates bool
+	want    wanted
+	query   url.Values
+	body    any    // encoded as JSON; nil means no body
+	scrub   string // a secret of this request to keep out of errors
 	// partOf: the request is a step of an operation that the read-only
 	// guard already let through (recovery setting the password of the
 	// service the user's create made), and is not asked again.
 	partOf bool
+	// effect, of a repeatable change, settles what its attempts left open
+	// (see tookEffect); nil leaves the outcome as they left it.
+	effect effect
 }
 
-// newRequest is the request of op on the resource that at names. tpl is
-// its CallInfo.Path, and its path is tpl with each placeholder replaced by
-// its id, escaped as one segment: "/", "?", "#", "%" and spaces by
-// url.PathEscape, and "." and ".." too, which servers and proxies resolve
-// as dot segments and would route elsewhere. An id that cannot name a
-// resource (empty, or a replica set id shorter than the API's) is the
-// request's err.
-func newRequest(op, method, tpl string, at ref) request {
-	kind := KindService
-	if strings.HasPrefix(op, "ReplicaSets.") {
-		kind = KindReplicaSet
-	}
-	r := request{
-		info:     CallInfo{Operation: op, Method: method, Path: tpl, Kind: kind, ProjectID: at.projectID, ServiceID: at.serviceID, ReplicaSetID: at.replicaSetID},
-		exchange: exchange{method: method},
-	}
-	var path strings.Builder // one allocation: String does not copy
-	path.Grow(len(tpl) + len(at.projectID) + len(at.serviceID) + len(at.replicaSetID))
-	for rest := tpl; rest != ""; {
-		open := strings.IndexByte(rest, '{')
-		if open < 0 {
-			path.WriteString(rest)
-			break
-		}
-		end := open + strings.IndexByte(rest[open:], '}')
-		path.WriteString(rest[:open])
-		field, id := "projectID", at.projectID
-		switch rest[open+1 : end] {
-		case "service_id":
-			field, id = "serviceID", at.serviceID
-		case "replica_set_id":
-			field, id = "replicaSetID", at.replicaSetID
-		}
-		rest = rest[end+1:]
-		switch {
-		case r.err != nil:
-		case field == "replicaSetID" && utf8.RuneCountInString(id) < minReplicaSetIDLen:
-			r.err = invalid(field, "required, at least "+strconv.Itoa(minReplicaSetIDLen)+" characters")
-		case id == "":
-			r.err = invalid(field, "required")
-		case id == "." || id == "..":
-			path.WriteString(strings.Repeat("%2E", len(id)))
-		default:
-			path.WriteString(url.PathEscape(id))
-		}
-	}
-	if r.err == nil {
-		r.path = path.String()
-	}
-	return r
+// info is what the observer is told of r, sent under ctx.
+func (r *request) info(ctx context.Context) CallInfo {
+	serves, _ := ctx.Value(servesKey{}).([]context.Context)
+	return CallInfo{Operation: r.op, Method: r.method, Path: r.tpl, Kind: r.kind,
+		ProjectID: r.at.projectID, ServiceID: r.at.serviceID, ReplicaSetID: r.at.replicaSetID, Serves: serves}
 }
 
-// checkIDs returns the error of ids that cannot name the resource of tpl:
-// what newRequest would refuse, for a wait or a follow to refuse before
-// anything is sent.
-func checkIDs(tpl string, at ref) error {
-	r := newRequest("", "", tpl, at)
-	return r.err
-}
+// servesKey is the key of the contexts of the waits that a poller's shared
+// read serves (CallInfo.Serves), a value of the read's context: the
+// poller's reads are the public List's.
+type servesKey struct{}
 
-// read is the whole life of a read (a GET): told to the observer as a
-// call when one is set, sent, and its failure returned. A 2xx body is
-// decoded into out on the way back. A read changes nothing, so the
-// read-only guard never asks about it.
-func (api *caller) read(ctx context.Context, r *request, out any) error {
-	if r.err != nil {
-		return r.err
+// do is the one function that sends: every operation builds its request
+// and calls it. It makes the call r, decoding a 2xx answer into out (nil:
+// the status is the answer), and returns what it came to for the caller:
+//   - a change (any method but GET) is first put to the read-only guard;
+//   - the request is made as the pipeline sends it: the URL, the encoded
+//     body, the decoder of a 2xx answer into out, and the attempts'
+//     observer when anyone listens;
+//   - a create is sent once, or, with WithCreateRecovery, through its
+//     recovery, which leaves the resource it found in out;
+//   - a failure is settled (settleFailure): a create's that may have acted
+//     matches ErrMaybeCreated, and a change's effect decides what a
+//     retry's 404 or 409, or a lost answer, means.
+//
+// The observer, when set, is told of the call around all of it: the
+// guard's read and recovery's lists are calls inside it.
+func (api *caller) do(ctx context.Context, r *request, out any) error {
+	var (
+		info  CallInfo
+		start time.Time
+		o     outcome
+		err   error
+	)
+	if api.observer != nil {
+		info, start = r.info(ctx), time.Now()
+		ctx = api.observer.StartCall(ctx, info)
 	}
-	if api.observer == nil {
-		return api.send(ctx, r, out).err
+	if r.method != http.MethodGet && api.readOnly != readWrite && !r.partOf {
+		err = api.guard(ctx, r)
 	}
-	ctx, c := api.startCall(ctx, r.info)
-	o := api.send(ctx, r, out)
-	return api.endCall(c, &o, o.err)
-}
-
-// send sends r through the pipeline and returns what its attempts came
-// to: the request as the pipeline sends it (the URL, the encoded body, the
-// decoder of a 2xx answer into out, and the attempts' observer when anyone
-// listens), then the outcome, whose error answers.go makes when it failed.
-// The operation decides what the outcome means.
-func (api *caller) send(ctx context.Context, r *request, out any) outcome {
-	if err := ctx.Err(); err != nil {
-		return outcome{err: fmt.Errorf("dbcloud: %s %s: %w", r.method, r.path, err)}
-	}
-	pr := pipeline.Request{Method: r.method, URL: api.base + r.path, Creating: r.creates != "", Out: out, Decode: decodeAnswer}
+	pr := pipeline.Request{Method: r.method, URL: api.base + r.path, Creating: r.creates, Out: out, Decode: decodeAnswer}
 	if len(r.query) > 0 {
 		pr.URL += "?" + r.query.Encode()
 	}
-	if r.body != nil {
-		b, err := json.Marshal(r.body)
-		if err != nil {
-			return outcome{err: fmt.Errorf("dbcloud: %s %s: encoding body: %w", r.method, r.path, err)}
+	if err == nil && r.body != nil {
+		if pr.Body, err = json.Marshal(r.body); err != nil {
+			err = fmt.Errorf("dbcloud: %s %s: encoding body: %w", r.method, r.path, err)
 		}
-		pr.Body = b
 	}
 	if api.observer != nil || api.logger != nil {
-		pr.Observe = &attempts{observer: api.observer, logger: api.logger, pipe: api.pipe, info: r.info, exchange: r.exchange}
+		// A copy of r: the request stays off the heap when nobody listens.
+		pr.Observe = &attempts{observer: api.observer, logger: api.logger, pipe: api.pipe, info: info, r: *r}
 	}
-	res := api.pipe.Do(ctx, pr)
-	o := outcome{acted: res.Acted, earlierActed: res.EarlierActed, attempts: res.Attempts, last: res.Last}
-	if res.Came != pipeline.Usable { // a usable 2xx has no error to explain
-		r.explain(&o, res, api.pipe.Secrets())
-	}
-	return o
-}
-
-// call is one operation in progress, as the observer was told of it at
-// its start.
-type call struct {
-	info  CallInfo
-	ctx   context.Context // what StartCall returned
-	start time.Time
-}
-
-// startCall tells the observer an operation starts, and returns the
-// context StartCall returned, the operation's from then on. The observer
-// is set.
-func (api *caller) startCall(ctx context.Context, info CallInfo) (context.Context, call) {
-	c := call{info: info, start: time.Now()}
-	c.ctx = api.observer.StartCall(ctx, info)
-	return c.ctx, c
-}
-
-// endCall tells the observer, if one is set, how the operation ended,
-// with the outcome of its main request (nil if none was sent), and returns
-// err.
-func (api *caller) endCall(c call, o *outcome, err error) error {
-	if api.observer == nil {
-		return err
-	}
-	res := CallResult{Duration: time.Since(c.start), Err: err}
-	if o != nil {
-		res.Attempts, res.StatusCode = o.attempts, o.last.Status
-		if o.last.Status != 0 {
-			res.RequestID = serverText(o.last.Header.Get("X-Request-Id"), api.pipe.Secrets(), "")
+	switch {
+	case err != nil: // nothing was sent
+	case r.creates && api.recovery:
+		o, err = api.recoverCreate(ctx, r, pr)
+	default:
+		res := api.pipe.Do(ctx, pr)
+		o = outcome{attempts: res.Attempts, last: res.Last}
+		if res.Came != pipeline.Usable { // a usable 2xx has no error to explain
+			o = r.outcome(res, api.pipe.Secrets())
+			err = api.settleFailure(ctx, r, &o)
 		}
 	}
-	api.observer.EndCall(c.ctx, c.info, res)
+	if api.observer != nil {
+		api.endCall(ctx, info, start, &o, err)
+	}
 	return err
+}
+
+// endCall tells the observer, which is set, how the call info that
+// started at start ended: with err, after the attempts of o (none when
+// nothing was sent). ctx is what StartCall returned.
+func (api *caller) endCall(ctx context.Context, info CallInfo, start time.Time, o *outcome, err error) {
+	res := CallResult{Duration: time.Since(start), Err: err, Attempts: o.attempts, StatusCode: o.last.Status}
+	if o.last.Status != 0 {
+		res.RequestID = serverText(o.last.Header.Get("X-Request-Id"), api.pipe.Secrets(), "")
+	}
+	api.observer.EndCall(ctx, info, res)
 }

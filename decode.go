@@ -30,16 +30,20 @@ func decodeAnswer(data []byte, out any) error {
 	var err error
 	if d, ok := out.(selfDecoder); ok {
 		err = d.decode(data)
-	} else {
-		err = decodeJSON(data, out)
+	} else if err = json.Unmarshal(data, out); err != nil {
+		err = decodeLoosely(data, out, err)
+	}
+	if err == nil {
+		if f, ok := out.(finisher); ok {
+			err = f.finish()
+		}
 	}
 	if err != nil {
-		return err
+		// Nothing of an answer that could not be used is kept: an
+		// operation's answer holds a resource only when it was read.
+		reflect.ValueOf(out).Elem().SetZero()
 	}
-	if f, ok := out.(finisher); ok {
-		return f.finish()
-	}
-	return nil
+	return err
 }
 
 // prechecker is a wire type that looks at a body before it is decoded, to
@@ -65,13 +69,22 @@ var numericKeys = map[string]bool{
 //
 // The strict decode runs first because almost every response is well typed:
 // it costs one pass and no allocation beyond the result. Only when a value
-// does not fit its Go type does the tolerant path rewrite the document, which
-// keeps the public types plain structs with no custom decoding of their own.
+// does not fit its Go type does the tolerant path (decodeLoosely) rewrite
+// the document, which keeps the public types plain structs with no custom
+// decoding of their own. The decodes of every answer (decodeAnswer, a list
+// of services) make the strict decode themselves, and call decodeLoosely
+// only when it failed.
 func decodeJSON(data []byte, out any) error {
-	err := json.Unmarshal(data, out)
-	if err == nil {
-		return nil // before errors.AsType: no allocation on success
+	if err := json.Unmarshal(data, out); err != nil {
+		return decodeLoosely(data, out, err)
 	}
+	return nil
+}
+
+// decodeLoosely is decodeJSON once the strict decode of data into out
+// failed with err: it decodes again with the numbers rewritten, when a
+// number sent otherwise is why.
+func decodeLoosely(data []byte, out any, err error) error {
 	if _, ok := errors.AsType[*json.UnmarshalTypeError](err); !ok {
 		return err
 	}
@@ -120,9 +133,6 @@ func (w *serviceJSON) finish() error {
 	w.LegacyVPCEndpoint = nil // it refers to the whole response body
 	return nil
 }
-
-// value is the service decoded.
-func (w *serviceJSON) value() *Service { return (*Service)(&w.serviceFields) }
 
 // finishService checks a service's required id and names the time-series
 // type by one value: what every service decoded needs, with or without the
@@ -197,8 +207,10 @@ func (l *serviceListJSON) decode(data []byte) error {
 	n, legacy := jsonscan.Survey(data, legacyVPCKey)
 	if !legacy {
 		l.services = make([]Service, 0, n)
-		if err := decodeJSON(data, &l.services); err != nil {
-			return err
+		if err := json.Unmarshal(data, &l.services); err != nil {
+			if err = decodeLoosely(data, &l.services, err); err != nil {
+				return err
+			}
 		}
 		for i := range l.services {
 			if err := finishService(&l.services[i]); err != nil {
@@ -216,7 +228,7 @@ func (l *serviceListJSON) decode(data []byte) error {
 	}
 	l.services = make([]Service, len(ws))
 	for i := range ws {
-		l.services[i] = *ws[i].value()
+		l.services[i] = *(*Service)(&ws[i].serviceFields)
 	}
 	return nil
 }

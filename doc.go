@@ -248,8 +248,9 @@
 // are the call's and the attempt's, so a span started there is the parent
 // of what the request does. Without an observer nothing is measured and
 // nothing is spent. The reads of waits are calls too (see Polling), and the
-// deploy package reports its runs and steps as calls that send nothing
-// themselves, so that its calls are inside them. The module
+// deploy package reports its runs and steps as units of work
+// (CallInfo.Unit), which send nothing themselves, so that its calls are
+// inside them. The module
 // github.com/dbcloud/dbcloud-go/otel implements Observer with OpenTelemetry
 // traces and metrics; the root module does not depend on OpenTelemetry.
 //

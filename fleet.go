@@ -75,7 +75,8 @@ func (s *ServicesClient) WaitForAll(ctx context.Context, projectID string, fleet
 		return nil, invalid("WithCreated", "WaitForAll takes the created services themselves, with their passwords, in fleet")
 	}
 	// One deadline for all, so that every wait ends together on it.
-	ctx, cancel := cfg.bound(ctx)
+	cfg.setTimes(ctx)
+	ctx, cancel := context.WithDeadline(ctx, cfg.end)
 	defer cancel()
 	cfg.timeout = 0
 
@@ -122,7 +123,7 @@ func fleetOf(projectID string, fleet []*Service) ([]createdResource, error) {
 		if svc == nil {
 			return nil, invalid(field, "required")
 		}
-		if err := checkIDs(tplService, ref{projectID, svc.ServiceID, ""}); err != nil {
+		if err := (ref{projectID, svc.ServiceID, ""}).check(inService); err != nil {
 			return nil, fmt.Errorf("%s: %w", field, err)
 		}
 		cr := createdResource{kind: KindService, id: svc.ServiceID, password: svc.InitialPassword}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/dbcloud/dbcloud-go/internal/logwalk"
+	"github.com/dbcloud/dbcloud-go/internal/pipeline"
 )
 
 // DefaultFollowInterval is how often FollowLogs polls when
@@ -71,7 +72,7 @@ func (s *ServicesClient) newFollower(projectID, serviceID string, opts *LogOptio
 		return nil, err
 	}
 	// Bad ids are reported now, before anything is sent.
-	if err := checkIDs(tplService, ref{projectID, serviceID, ""}); err != nil {
+	if err := (ref{projectID, serviceID, ""}).check(inService); err != nil {
 		return nil, err
 	}
 	f := &follower{s: s, projectID: projectID, service: serviceID, filters: filters, interval: DefaultFollowInterval}
@@ -122,14 +123,7 @@ func endsFollow(err error) bool {
 var errStopped = errors.New("dbcloud: follow stopped by its consumer")
 
 func (f *follower) run(ctx context.Context, yield func(LogEntry, error) bool) {
-	timer := time.NewTimer(0)
-	defer timer.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-timer.C:
-		}
+	for ctx.Err() == nil {
 		err := f.poll(ctx, yield)
 		switch {
 		case err == errStopped || ctx.Err() != nil:
@@ -140,7 +134,9 @@ func (f *follower) run(ctx context.Context, yield func(LogEntry, error) bool) {
 		}
 		// Any other failure is outlasted: the next poll starts again from
 		// the position, which has moved only past entries that were yielded.
-		timer.Reset(jitter(f.interval))
+		if pipeline.Sleep(ctx, jitter(f.interval)) != nil {
+			return
+		}
 	}
 }
 

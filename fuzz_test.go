@@ -71,23 +71,36 @@ func (a answerWith) RoundTrip(r *http.Request) (*http.Response, error) {
 
 // fuzzSend sends one GET /p with the call's secret fuzzScrub through a
 // caller of the API key fuzzKey that allows no retry, the transport
-// answering resp, and returns its outcome. The response's body must be
+// answering resp, and returns its error. The response's body must be
 // closed.
-func fuzzSend(t *testing.T, resp *http.Response, out any) outcome {
+func fuzzSend(t *testing.T, resp *http.Response, out any) error {
 	t.Helper()
+	var calls attemptCounter
 	c, err := NewClient(fuzzKey, WithBaseURL("https://api.test/v1"),
-		WithHTTPClient(&http.Client{Transport: answerWith{resp}}), WithRetryMax(0))
+		WithHTTPClient(&http.Client{Transport: answerWith{resp}}), WithRetryMax(0), WithObserver(&calls))
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := c.api.send(context.Background(), &request{exchange: exchange{method: fuzzMethod, path: fuzzPath, scrub: fuzzScrub}}, out)
-	if o.attempts != 1 {
-		t.Fatalf("%d attempts with no retry allowed", o.attempts)
+	err = c.api.do(context.Background(), &request{op: "Fuzz.Get", method: fuzzMethod, tpl: fuzzPath, path: fuzzPath, scrub: fuzzScrub}, out)
+	if calls.attempts != 1 {
+		t.Fatalf("%d attempts with no retry allowed", calls.attempts)
 	}
 	if b, ok := resp.Body.(*fuzzBody); ok && !b.closed {
 		t.Fatalf("the response body was left open")
 	}
-	return o
+	return err
+}
+
+// attemptCounter is an Observer that keeps the attempts of the last call.
+type attemptCounter struct{ attempts int }
+
+func (*attemptCounter) StartCall(ctx context.Context, _ CallInfo) context.Context { return ctx }
+func (*attemptCounter) StartAttempt(ctx context.Context, _ CallInfo, _ int) context.Context {
+	return ctx
+}
+func (*attemptCounter) EndAttempt(context.Context, CallInfo, AttemptInfo) {}
+func (a *attemptCounter) EndCall(_ context.Context, _ CallInfo, r CallResult) {
+	a.attempts = r.Attempts
 }
 
 // fuzzDecode decodes data into out as the SDK decodes a 200 response to
@@ -96,7 +109,7 @@ func fuzzSend(t *testing.T, resp *http.Response, out any) outcome {
 func fuzzDecode(t *testing.T, data []byte, announced bool, out any) error {
 	t.Helper()
 	resp := fuzzResponse(http.StatusOK, data, announced, http.Header{"X-Request-Id": {fuzzRequestID}})
-	err := fuzzSend(t, resp, out).err
+	err := fuzzSend(t, resp, out)
 	if len(bytes.TrimSpace(data)) == 0 && err == nil {
 		t.Fatalf("an empty body %q decoded into %T without error", data, out)
 	}
@@ -152,7 +165,7 @@ func FuzzDecodeService(f *testing.F) {
 		if err != nil {
 			return
 		}
-		svc := w.value()
+		svc := (*Service)(&w.serviceFields)
 		if listErr != nil {
 			t.Fatalf("decodes alone but not as [body]: %v", listErr)
 		}
@@ -467,7 +480,7 @@ func FuzzAPIError(f *testing.F) {
 		h := http.Header{}
 		h.Set("Retry-After", retryAfter)
 		h.Set("X-Request-Id", requestID)
-		e := fuzzSend(t, fuzzResponse(status, body, announced, h), nil).lastErr
+		e, _ := fuzzSend(t, fuzzResponse(status, body, announced, h), nil).(*APIError)
 		if e == nil {
 			t.Fatal("no *APIError for a non-2xx response")
 		}

@@ -14,13 +14,13 @@ type attempts struct {
 	logger   *slog.Logger // nil: only the observer listens
 	pipe     *pipeline.Client
 	info     CallInfo
-	exchange
+	r        request
 }
 
 // StartAttempt tells the observer an attempt starts; its context is the
 // attempt's.
 func (a *attempts) StartAttempt(ctx context.Context, n int) context.Context {
-	if a.observer == nil || a.info.Operation == "" {
+	if a.observer == nil {
 		return ctx
 	}
 	return a.observer.StartAttempt(ctx, a.info, n)
@@ -34,21 +34,21 @@ func (a *attempts) EndAttempt(ctx context.Context, rep pipeline.Report) {
 		err = ErrAttemptTimeout
 	}
 	if err != nil {
-		err = scrubError(err, secrets, a.scrub) // a lower layer may have echoed a secret
+		err = scrubError(err, secrets, a.r.scrub) // a lower layer may have echoed a secret
 	}
 	a.log(ctx, rep, err, secrets)
-	if a.observer == nil || a.info.Operation == "" {
+	if a.observer == nil {
 		return
 	}
 	if rep.Came == pipeline.Answered {
-		err = a.apiError(rep.Answer, secrets)
+		err = a.r.apiError(rep.Answer, secrets)
 	}
 	info := AttemptInfo{
 		Attempt: rep.Number, StatusCode: rep.Answer.Status, Duration: rep.Duration,
 		Err: err, Retry: rep.Retry, RetryReason: rep.Reason,
 	}
 	if rep.Answer.Status != 0 {
-		info.RequestID = serverText(rep.Answer.Header.Get("X-Request-Id"), secrets, a.scrub)
+		info.RequestID = serverText(rep.Answer.Header.Get("X-Request-Id"), secrets, a.r.scrub)
 	}
 	a.observer.EndAttempt(ctx, a.info, info)
 }
@@ -66,15 +66,15 @@ func (a *attempts) log(ctx context.Context, rep pipeline.Report, err error, secr
 	}
 	attrs := make([]slog.Attr, 0, 8)
 	attrs = append(attrs,
-		slog.String("method", a.method),
-		slog.String("path", a.path),
+		slog.String("method", a.r.method),
+		slog.String("path", a.r.path),
 		slog.Int("attempt", rep.Number),
 		slog.Duration("duration", rep.Duration),
 	)
 	if status := rep.Answer.Status; status != 0 {
 		attrs = append(attrs, slog.Int("status", status))
 		if id := rep.Answer.Header.Get("X-Request-Id"); id != "" {
-			attrs = append(attrs, slog.String("request_id", serverText(id, secrets, a.scrub)))
+			attrs = append(attrs, slog.String("request_id", serverText(id, secrets, a.r.scrub)))
 		}
 	}
 	if err != nil {

@@ -39,10 +39,15 @@ func (s *ServicesClient) ListLogs(ctx context.Context, projectID, serviceID stri
 
 // listLogs sends one logs request: every page of every read is one.
 func (s *ServicesClient) listLogs(ctx context.Context, at ref, f logFilters, cursor string, until time.Time) (*LogPage, error) {
-	r := newRequest("Services.ListLogs", http.MethodGet, tplService+"/logs", at)
-	r.query = f.query(cursor, until)
+	seg, err := at.escape(inService)
+	if err != nil {
+		return nil, err
+	}
 	var w logsJSON
-	if err := s.api.read(ctx, &r, &w); err != nil {
+	err = s.api.do(ctx, &request{op: "Services.ListLogs", method: http.MethodGet, kind: KindService, at: at,
+		tpl: tplService + "/logs", path: "/projects/" + seg.projectID + "/services/" + seg.serviceID + "/logs",
+		query: f.query(cursor, until)}, &w)
+	if err != nil {
 		return nil, err
 	}
 	return &LogPage{Entries: w.Entries, NextCursor: w.LastCursor}, nil

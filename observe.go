@@ -35,18 +35,17 @@ type Observer interface {
 // CallInfo names one call. Operation, Method, Path and Kind are
 // low-cardinality: they never hold an id or a name, so they suit metric
 // attributes; the ids and the name are given apart.
-//
-// A call with an empty Method sends no request itself: it is a unit of
-// work of the deploy package (a run, "deploy.Apply" or "deploy.Destroy",
-// or one step of it, such as "deploy.update"), whose calls run inside it,
-// under the context its StartCall returned. Its Kind, Name and ids name
-// the resource the step works on.
 type CallInfo struct {
 	// Operation is the SDK method, such as "Services.Create" or
 	// "ReplicaSets.Delete", or the deploy package's unit of work.
 	Operation string
-	// Method is the HTTP method; "" for a unit of work of the deploy
-	// package.
+	// Unit reports a unit of work of the deploy package (a run,
+	// "deploy.Apply" or "deploy.Destroy", or a step, such as
+	// "deploy.update"), not an API call: it sends nothing itself (no
+	// Method, no Path), its calls run under the context its StartCall
+	// returned, and its Kind, Name and ids name the step's resource.
+	Unit bool
+	// Method is the HTTP method; "" for a unit of work.
 	Method string
 	// Path is the path template after the base URL, ids as placeholders:
 	// "/projects/{project_id}/services/{service_id}/start"; "" for a unit

@@ -41,11 +41,12 @@ func newWaitSpec[T any](k kind[T], id, want string, judge func(*T) (bool, error)
 	return waitSpec[T]{kind: k, w: &WaitError{Resource: string(k.resource()), ID: id, Want: want}, judge: judge}
 }
 
-// wait runs a wait on the resource id, which tpl and at name, with cfg
+// wait runs a wait on the resource id, which at names (its first ids
+// ids: inService, inReplicaSet), with cfg
 // and the caller's conditions of its kind: it joins the client's poller of
 // scope, which reads with reads, and runs the wait loop.
-func wait[T any](ctx context.Context, api *caller, cfg *waitConfig, tpl string, at ref, id string, scope any, reads poll.Reader[T], sp waitSpec[T]) (*T, error) {
-	if err := checkIDs(tpl, at); err != nil {
+func wait[T any](ctx context.Context, api *caller, cfg *waitConfig, ids int, at ref, id string, scope any, reads poll.Reader[T], sp waitSpec[T]) (*T, error) {
+	if err := at.check(ids); err != nil {
 		return nil, err
 	}
 	if err := cfg.pickCreated(sp.kind.resource(), id); err != nil {
@@ -58,11 +59,16 @@ func wait[T any](ctx context.Context, api *caller, cfg *waitConfig, tpl string, 
 
 // runWait is the one wait loop: it takes each read p hands it, reports its
 // status, and ends on success, a stop status, a failed condition, a
-// terminal error, or the context (bounded by the wait's timeout). It
+// terminal error, or the context, which it ends at cfg.end (setTimes). It
 // returns the last resource read with the error, for callers that return it.
 func runWait[T any](ctx context.Context, api *caller, cfg *waitConfig, scope any, reads poll.Reader[T], id string, sp waitSpec[T]) (*T, error) {
-	ctx, cancel := cfg.bound(ctx)
-	defer cancel()
+	if dl, ok := ctx.Deadline(); !ok || cfg.end.Before(dl) {
+		// The wait's own end: a context ending at the same instant would
+		// race with ctx, and the caller could not tell its deadline.
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, cfg.end)
+		defer cancel()
+	}
 	p, w := poll.Join(&api.pollers, scope, reads, ctx, id, poll.Schedule{First: cfg.first, Longest: cfg.longest, Jitter: cfg.jitter, End: cfg.end})
 	defer p.Leave(w)
 	start := time.Now()
@@ -140,9 +146,11 @@ func runWait[T any](ctx context.Context, api *caller, cfg *waitConfig, scope any
 // firstJitterMax bounds the jitter of a wait's first poll.
 const firstJitterMax = 250 * time.Millisecond
 
-// setTimes sets when the wait ends (its timeout, or what is left of ctx,
-// as bound applies them) and the bound of the random delay of its first
-// poll: below a quarter of its first interval, 250 ms and a tenth of the
+// setTimes sets when the wait ends, the one place that decides it:
+// WithWaitTimeout's timeout, or ctx's deadline when it comes first; with
+// neither that option nor a deadline, DefaultWaitTimeout. runWait ends the
+// wait's context then. It sets too the bound of the random delay of its
+// first poll: below a quarter of its first interval, 250 ms and a tenth of the
 // time the wait has, so that waits started together do not read together,
 // while the first check stays prompt and a short wait still gets its
 // first read.
@@ -157,19 +165,6 @@ func (c *waitConfig) setTimes(ctx context.Context) {
 		c.end = dl
 	}
 	c.jitter = max(0, min(c.first/4, firstJitterMax, c.end.Sub(now)/10))
-}
-
-// bound applies the wait's timeout to ctx: WithWaitTimeout's, or, when
-// neither that option nor ctx sets a deadline, DefaultWaitTimeout.
-func (c *waitConfig) bound(ctx context.Context) (context.Context, context.CancelFunc) {
-	d := c.timeout
-	if d <= 0 {
-		if _, ok := ctx.Deadline(); ok {
-			return ctx, func() {}
-		}
-		d = DefaultWaitTimeout
-	}
-	return context.WithTimeout(ctx, d)
 }
 
 // ctxError is why a wait ended with its context, with the last poll

@@ -7,13 +7,14 @@ import (
 )
 
 // A wait whose context has no deadline gets DefaultWaitTimeout; a deadline
-// on the context or WithWaitTimeout replaces it.
+// on the context or WithWaitTimeout replaces it. setTimes is where a wait's
+// end is decided; runWait and WaitForAll end their context then.
 func TestWaitDefaultTimeout(t *testing.T) {
-	near := func(t *testing.T, ctx context.Context, want time.Duration) {
+	near := func(t *testing.T, cfg waitConfig, ctx context.Context, want time.Duration) {
 		t.Helper()
-		dl, ok := ctx.Deadline()
-		if got := time.Until(dl); !ok || got > want || got < want-time.Minute {
-			t.Errorf("deadline in %v (set %v), want about %v", got, ok, want)
+		cfg.setTimes(ctx)
+		if got := time.Until(cfg.end); got > want || got < want-time.Minute {
+			t.Errorf("the wait ends in %v, want about %v", got, want)
 		}
 	}
 	api := &caller{pollFirst: DefaultPollMin, pollLongest: DefaultPollMax}
@@ -21,20 +22,14 @@ func TestWaitDefaultTimeout(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := cfg.bound(context.Background())
-	defer cancel()
-	near(t, ctx, DefaultWaitTimeout)
+	near(t, cfg, context.Background(), DefaultWaitTimeout)
 
 	short, cancelShort := context.WithTimeout(context.Background(), 2*time.Hour)
 	defer cancelShort()
-	ctx, cancel = cfg.bound(short)
-	defer cancel()
-	near(t, ctx, 2*time.Hour)
+	near(t, cfg, short, 2*time.Hour)
 
 	if cfg, err = api.newWaitConfig([]WaitOption{WithWaitTimeout(5 * time.Minute)}); err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel = cfg.bound(context.Background())
-	defer cancel()
-	near(t, ctx, 5*time.Minute)
+	near(t, cfg, context.Background(), 5*time.Minute)
 }

@@ -52,45 +52,25 @@ func (e *ReadOnlyError) Is(target error) bool { return target == ErrReadOnly }
 // Unwrap returns why the service's tag could not be read, if that is why.
 func (e *ReadOnlyError) Unwrap() error { return e.Err }
 
-// beginChange starts a change (every request but a GET) once its input
-// is valid (r.err is nil): it tells the observer, then, on a read-only
-// client, asks guard whether the client may make it, so that a refusal is
-// seen as a call with no attempt (and the PROD guard's read as a call
-// inside it). The returned context is the operation's from then on; a
-// refusal has already been reported to the observer. The operation sends
-// the request and settles its outcome, then ends the call (endCall).
-func (api *caller) beginChange(ctx context.Context, r *request) (context.Context, call, error) {
-	if r.err != nil {
-		return ctx, call{}, r.err
-	}
-	var c call
-	if api.observer != nil {
-		ctx, c = api.startCall(ctx, r.info)
-	}
-	if api.readOnly != readWrite && !r.partOf {
-		if err := api.guard(ctx, r.info); err != nil {
-			return ctx, c, api.endCall(c, nil, err)
-		}
-	}
-	return ctx, c, nil
-}
-
-// guard says whether a read-only client may make the change call; a
-// non-nil error is returned to the caller as it is. WithReadOnlyProd reads
-// the service first, with the SDK's read, a call of its own: a read is
-// never guarded, so the guard's read never comes back here.
-func (api *caller) guard(ctx context.Context, call CallInfo) error {
+// guard says whether a read-only client may make the change r; a non-nil
+// error is returned to the caller as it is, and nothing is sent. do asks
+// it of every change on a read-only client, inside the call, so that a
+// refusal is seen as a call with no attempt (and the PROD guard's read as
+// a call inside it). WithReadOnlyProd reads the service first, with the
+// SDK's read, a call of its own: a read is never guarded, so the guard's
+// read never comes back here.
+func (api *caller) guard(ctx context.Context, r *request) error {
 	deny := func(reason string, err error) error {
-		return &ReadOnlyError{Operation: call.Operation, Method: call.Method, Path: call.Path,
-			ProjectID: call.ProjectID, ServiceID: call.ServiceID, Reason: reason, Err: err}
+		return &ReadOnlyError{Operation: r.op, Method: r.method, Path: r.tpl,
+			ProjectID: r.at.projectID, ServiceID: r.at.serviceID, Reason: reason, Err: err}
 	}
 	switch {
 	case api.readOnly == readOnlyAll:
 		return deny("the client is read-only", nil)
-	case call.ServiceID == "":
+	case r.at.serviceID == "":
 		return nil // Services.Create: no existing service to protect
 	}
-	svc, err := services{}.read(ctx, api, ref{projectID: call.ProjectID, serviceID: call.ServiceID})
+	svc, err := services{}.read(ctx, api, ref{projectID: r.at.projectID, serviceID: r.at.serviceID})
 	if err != nil {
 		return deny("the service's environment tag could not be read", err)
 	}

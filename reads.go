@@ -7,34 +7,67 @@ import (
 )
 
 // The reads of services and replica sets: the public ones and the SDK's
-// own (the read-only guard, confirmations, create recovery, the pollers),
-// one method of the kind each, which the public methods are built on too,
-// and each kind's answer: the wire type a create decodes into. A read is a
-// call of its own (caller.read); none of them calls a public method.
+// own (the read-only guard, tookEffect, create recovery, the pollers), one
+// method of the kind each (a service's is Get; a list's, which a poller's
+// shared read tells the waits it serves, is the public List's), and each
+// kind's answer: the wire type a create decodes into. A read is a call of
+// its own.
 
 // Get returns one service.
 func (s *ServicesClient) Get(ctx context.Context, projectID, serviceID string) (*Service, error) {
-	return services{}.read(ctx, s.api, ref{projectID, serviceID, ""})
+	at := ref{projectID, serviceID, ""}
+	seg, err := at.escape(inService)
+	if err != nil {
+		return nil, err
+	}
+	var w serviceJSON
+	err = s.api.do(ctx, &request{op: "Services.Get", method: http.MethodGet, kind: KindService, at: at,
+		tpl: tplService, path: "/projects/" + seg.projectID + "/services/" + seg.serviceID}, &w)
+	if err != nil {
+		return nil, err
+	}
+	return (*Service)(&w.serviceFields), nil
 }
 
 // List returns every service of a project.
 func (s *ServicesClient) List(ctx context.Context, projectID string) ([]Service, error) {
-	return services{}.list(ctx, s.api, ref{projectID: projectID}, nil)
+	at := ref{projectID: projectID}
+	seg, err := at.escape(inProject)
+	if err != nil {
+		return nil, err
+	}
+	var ws serviceListJSON
+	err = s.api.do(ctx, &request{op: "Services.List", method: http.MethodGet, kind: KindService, at: at,
+		tpl: tplServices, path: "/projects/" + seg.projectID + "/services"}, &ws)
+	if err != nil {
+		return nil, err
+	}
+	return ws.services, nil
 }
 
 // List returns the read replica sets of a service.
 func (r *ReplicaSetsClient) List(ctx context.Context, projectID, serviceID string) ([]ReadReplicaSet, error) {
-	return replicaSets{}.list(ctx, r.api, ref{projectID, serviceID, ""}, nil)
+	at := ref{projectID, serviceID, ""}
+	seg, err := at.escape(inService)
+	if err != nil {
+		return nil, err
+	}
+	var sets replicaSetListJSON
+	err = r.api.do(ctx, &request{op: "ReplicaSets.List", method: http.MethodGet, kind: KindReplicaSet, at: at,
+		tpl: tplReplicaSets, path: "/projects/" + seg.projectID + "/services/" + seg.serviceID + "/replicaSets"}, &sets)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]ReadReplicaSet, len(sets))
+	for i := range sets {
+		out[i] = ReadReplicaSet(sets[i])
+	}
+	return out, nil
 }
 
 // read is a GET of the service that at names.
 func (services) read(ctx context.Context, api *caller, at ref) (*Service, error) {
-	r := newRequest("Services.Get", http.MethodGet, tplService, at)
-	var w serviceJSON
-	if err := api.read(ctx, &r, &w); err != nil {
-		return nil, err
-	}
-	return (*Service)(&w.serviceFields), nil
+	return (&ServicesClient{api: api}).Get(ctx, at.projectID, at.serviceID)
 }
 
 // answer is a new service to decode an answer into, as the wire has it.
@@ -44,31 +77,25 @@ func (services) answer() (any, *Service) {
 }
 
 // list lists the project that at names; a poller's shared read serves the
-// waits whose contexts are serves.
+// waits whose contexts are serves (CallInfo.Serves).
 func (services) list(ctx context.Context, api *caller, at ref, serves []context.Context) ([]Service, error) {
-	r := newRequest("Services.List", http.MethodGet, tplServices, at)
-	r.info.Serves = serves
-	var ws serviceListJSON
-	if err := api.read(ctx, &r, &ws); err != nil {
-		return nil, err
-	}
-	return ws.services, nil
+	return (&ServicesClient{api: api}).List(withServes(ctx, serves), at.projectID)
 }
 
 // list lists the replica sets of the service that at names; a poller's
 // shared read serves the waits whose contexts are serves.
 func (replicaSets) list(ctx context.Context, api *caller, at ref, serves []context.Context) ([]ReadReplicaSet, error) {
-	r := newRequest("ReplicaSets.List", http.MethodGet, tplReplicaSets, at)
-	r.info.Serves = serves
-	var sets replicaSetListJSON
-	if err := api.read(ctx, &r, &sets); err != nil {
-		return nil, err
+	return (&ReplicaSetsClient{api: api}).List(withServes(ctx, serves), at.projectID, at.serviceID)
+}
+
+// withServes is ctx carrying serves, the contexts of the waits that a read
+// under it serves, for the observer (request.info); ctx when there are
+// none.
+func withServes(ctx context.Context, serves []context.Context) context.Context {
+	if len(serves) == 0 {
+		return ctx
 	}
-	out := make([]ReadReplicaSet, len(sets))
-	for i := range sets {
-		out[i] = ReadReplicaSet(sets[i])
-	}
-	return out, nil
+	return context.WithValue(ctx, servesKey{}, serves)
 }
 
 // answer is a new replica set to decode an answer into, as the wire has it.

@@ -17,10 +17,33 @@ import (
 type recovery[T any] struct {
 	api  *caller
 	kind kind[T]
-	r    *request // the create
-	at   ref      // its parent, which is listed
-	want wanted
-	o    outcome // the last send's, for the observer
+	r    request          // the create: a copy, so that the common path's stays off the heap
+	pr   pipeline.Request // as the pipeline sends it
+	at   ref              // its parent, which is listed
+	o    outcome          // the last send's, for the observer
+}
+
+// recoverCreate runs the create r, which the pipeline sends as pr, under
+// WithCreateRecovery: the resource it answered with, or the one recovery
+// found, is left in pr.Out (the operation's answer), which a service whose
+// new password could not be set is left in too, with the
+// *MaybeCreatedError naming it. It returns the last send's outcome, for
+// the observer. Services are listed in their project, replica sets in
+// their service; a create of another kind is sent once, as without
+// recovery.
+func (api *caller) recoverCreate(ctx context.Context, r *request, pr pipeline.Request) (outcome, error) {
+	switch r.kind {
+	case KindService:
+		rc := &recovery[Service]{api: api, kind: services{}, r: *r, pr: pr, at: ref{projectID: r.at.projectID}}
+		err := rc.run(ctx, (*Service)(&pr.Out.(*serviceJSON).serviceFields))
+		return rc.o, err
+	case KindReplicaSet:
+		rc := &recovery[ReadReplicaSet]{api: api, kind: replicaSets{}, r: *r, pr: pr, at: ref{projectID: r.at.projectID, serviceID: r.at.serviceID}}
+		err := rc.run(ctx, (*ReadReplicaSet)(pr.Out.(*replicaSetJSON)))
+		return rc.o, err
+	}
+	o := r.outcome(api.pipe.Do(ctx, pr), api.pipe.Secrets())
+	return o, r.failure(&o)
 }
 
 // wanted is what a create asks for, by which recovery tells its resource
@@ -58,15 +81,19 @@ const (
 // found early), doubling up to maxSettlePoll.
 const maxSettlePoll = time.Second
 
-// run sends the create and resolves its ambiguous failures. A resource
-// found by listing (its answer was lost) is completed by the kind's adopt,
-// if it has one, which is told the failure that recovery resolved.
-func (rc *recovery[T]) run(ctx context.Context) (*T, error) {
+// run sends the create and resolves its ambiguous failures, leaving the
+// resource in into. A resource found by listing (its answer was lost) is
+// completed by the kind's adopt, if it has one, which is told the failure
+// that recovery resolved.
+func (rc *recovery[T]) run(ctx context.Context, into *T) error {
 	v, resolved, err := rc.resolve(ctx)
 	if a, ok := rc.kind.(adopter[T]); ok && resolved != nil {
-		return a.adopt(ctx, rc.api, rc.at, v, resolved)
+		v, err = a.adopt(ctx, rc.api, rc.at, v, resolved)
 	}
-	return v, err
+	if v != nil {
+		*into = *v
+	}
+	return err
 }
 
 // resolve sends the create until it is resolved. When the resource was
@@ -119,10 +146,11 @@ func (rc *recovery[T]) resolve(ctx context.Context) (*T, *MaybeCreatedError, err
 	}
 }
 
-// send sends the create once.
+// send sends the create once, its answer decoded into a new value.
 func (rc *recovery[T]) send(ctx context.Context) (*T, error) {
-	w, v := rc.kind.answer()
-	rc.o = rc.api.send(ctx, rc.r, w)
+	var v *T
+	rc.pr.Out, v = rc.kind.answer()
+	rc.o = rc.r.outcome(rc.api.pipe.Do(ctx, rc.pr), rc.api.pipe.Secrets())
 	if rc.o.err != nil {
 		return nil, rc.r.failure(&rc.o)
 	}
@@ -151,7 +179,7 @@ func (rc *recovery[T]) listBefore(ctx context.Context) ([]T, error) {
 }
 
 // awaitCreated lists until resources that are new (not known) and the
-// create's (rc.want, given what existed before) appear, and returns them; or returns none once a list sent after the settle period
+// create's (rc.r.want, given what existed before) appear, and returns them; or returns none once a list sent after the settle period
 // (counted from failedAt) does not show any. It stops with an error when the
 // context ends, on an answer that more lists cannot change (a 4xx other than
 // 429), or when lists keep failing past the settle period.
@@ -223,19 +251,19 @@ func (rc *recovery[T]) newOnes(items []T, known map[string]bool, before []T) []*
 // "-fork", when the parent is in before; a service that says which parent
 // it has must name this one.
 func (rc *recovery[T]) ours(v *T, before []T) bool {
-	k, name := rc.kind, rc.want.name
-	if rc.want.forkOf == "" {
+	k, name := rc.kind, rc.r.want.name
+	if rc.r.want.forkOf == "" {
 		return k.name(v) == name
 	}
 	if name == "" {
 		for i := range before {
-			if k.id(&before[i]) == rc.want.forkOf {
+			if k.id(&before[i]) == rc.r.want.forkOf {
 				name = k.name(&before[i]) + "-fork"
 			}
 		}
 	}
 	if svc, ok := any(v).(*Service); ok && svc.ForkedFrom != nil {
-		return svc.ForkedFrom.ServiceID == rc.want.forkOf && (name == "" || svc.Name == name)
+		return svc.ForkedFrom.ServiceID == rc.r.want.forkOf && (name == "" || svc.Name == name)
 	}
 	return name != "" && k.name(v) == name
 }
@@ -250,9 +278,7 @@ func (services) adopt(ctx context.Context, api *caller, at ref, svc *Service, ma
 	if err == nil {
 		// Part of the user's create, which the read-only guard let through:
 		// not asked again (see WithReadOnlyProd).
-		r := passwordRequest(ref{projectID: at.projectID, serviceID: svc.ServiceID}, password)
-		r.partOf = true
-		err = api.command(ctx, &r, nil)
+		err = setPassword(ctx, api, ref{projectID: at.projectID, serviceID: svc.ServiceID}, password, true)
 	}
 	if err != nil {
 		// It exists for sure: the error must say it may, and name it.

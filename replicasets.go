@@ -1,6 +1,7 @@
 package dbcloud
 
 import (
+	"cmp"
 	"context"
 	"net/http"
 )
@@ -14,15 +15,20 @@ import (
 // WithCreateRecovery finds the set by listing the service's sets for the
 // requested name.
 func (r *ReplicaSetsClient) Create(ctx context.Context, projectID, serviceID string, req *CreateReplicaSetRequest) (*ReadReplicaSet, error) {
+	body, err := req.body()
 	at := ref{projectID, serviceID, ""}
-	cr := newRequest("ReplicaSets.Create", http.MethodPost, tplReplicaSets, at)
-	if cr.err == nil {
-		cr.body, cr.err = req.body()
+	seg, idsErr := at.escape(inService)
+	if err := cmp.Or(idsErr, err); err != nil { // the ids' error first
+		return nil, err
 	}
-	if cr.err != nil {
-		return nil, cr.err
+	var w replicaSetJSON
+	err = r.api.do(ctx, &request{op: "ReplicaSets.Create", method: http.MethodPost, kind: KindReplicaSet, at: at,
+		tpl: tplReplicaSets, path: "/projects/" + seg.projectID + "/services/" + seg.serviceID + "/replicaSets",
+		creates: true, want: wanted{name: req.Name}, body: body}, &w)
+	if err != nil {
+		return nil, err
 	}
-	return create(ctx, r.api, replicaSets{}, &cr, at, wanted{name: req.Name})
+	return (*ReadReplicaSet)(&w), nil
 }
 
 // Delete starts deleting a read replica set; use WaitForDeleted to block
@@ -30,9 +36,7 @@ func (r *ReplicaSetsClient) Create(ctx context.Context, projectID, serviceID str
 // already gone, is a success (see "Under faults" in the package
 // documentation).
 func (r *ReplicaSetsClient) Delete(ctx context.Context, projectID, serviceID, replicaSetID string) error {
-	at := ref{projectID, serviceID, replicaSetID}
-	dr := newRequest("ReplicaSets.Delete", http.MethodDelete, tplReplicaSet, at)
-	return r.api.command(ctx, &dr, confirmDeleted(replicaSets{}, r.api, at))
+	return r.change(ctx, "ReplicaSets.Delete", http.MethodDelete, "", ref{projectID, serviceID, replicaSetID}, nil, nil)
 }
 
 // Resize changes the CPU and memory of each node of a read replica set.
@@ -41,27 +45,17 @@ func (r *ReplicaSetsClient) Resize(ctx context.Context, projectID, serviceID, re
 	if err != nil {
 		return err
 	}
-	at := ref{projectID, serviceID, replicaSetID}
-	rr := newRequest("ReplicaSets.Resize", http.MethodPost, tplReplicaSet+"/resize", at)
-	rr.body = body
-	return r.api.command(ctx, &rr, confirmByRead(replicaSets{}, r.api, at, setResizedTo(req)))
+	return r.change(ctx, "ReplicaSets.Resize", http.MethodPost, "/resize", ref{projectID, serviceID, replicaSetID}, body, setResizedTo(req))
 }
 
 // EnablePooler switches a read replica set's connection pooler on.
 func (r *ReplicaSetsClient) EnablePooler(ctx context.Context, projectID, serviceID, replicaSetID string) error {
-	return r.pooler(ctx, "ReplicaSets.EnablePooler", tplReplicaSet+"/enablePooler", ref{projectID, serviceID, replicaSetID}, true)
+	return r.change(ctx, "ReplicaSets.EnablePooler", http.MethodPost, "/enablePooler", ref{projectID, serviceID, replicaSetID}, nil, poolerIs(true))
 }
 
 // DisablePooler switches a read replica set's connection pooler off.
 func (r *ReplicaSetsClient) DisablePooler(ctx context.Context, projectID, serviceID, replicaSetID string) error {
-	return r.pooler(ctx, "ReplicaSets.DisablePooler", tplReplicaSet+"/disablePooler", ref{projectID, serviceID, replicaSetID}, false)
-}
-
-// pooler sends the switch of the set's connection pooler on, or off: a
-// retry's 409 is confirmed by reading whether it is.
-func (r *ReplicaSetsClient) pooler(ctx context.Context, op, tpl string, at ref, on bool) error {
-	pr := newRequest(op, http.MethodPost, tpl, at)
-	return r.api.command(ctx, &pr, confirmByRead(replicaSets{}, r.api, at, func(set *ReadReplicaSet) bool { return (set.ConnectionPooler != nil) == on }))
+	return r.change(ctx, "ReplicaSets.DisablePooler", http.MethodPost, "/disablePooler", ref{projectID, serviceID, replicaSetID}, nil, poolerIs(false))
 }
 
 // SetEnvironment sets a read replica set's environment tag.
@@ -69,7 +63,28 @@ func (r *ReplicaSetsClient) SetEnvironment(ctx context.Context, projectID, servi
 	if err := checkEnvironment("env", env, false); err != nil {
 		return err
 	}
-	er := newRequest("ReplicaSets.SetEnvironment", http.MethodPost, tplReplicaSet+"/setEnvironment", ref{projectID, serviceID, replicaSetID})
-	er.body = environmentBody{env}
-	return r.api.command(ctx, &er, nil)
+	return r.change(ctx, "ReplicaSets.SetEnvironment", http.MethodPost, "/setEnvironment", ref{projectID, serviceID, replicaSetID}, environmentBody{env}, nil)
+}
+
+// change sends op, a change of the replica set at names, on the set's path
+// followed by action, with body (nil: none). done, when not nil, is how
+// a retry's 409 is settled: whether a read of the set shows the change.
+// A delete (method DELETE) is settled as deletes are.
+func (r *ReplicaSetsClient) change(ctx context.Context, op, method, action string, at ref, body any, done func(*ReadReplicaSet) bool) error {
+	seg, err := at.escape(inReplicaSet)
+	if err != nil {
+		return err
+	}
+	rr := request{op: op, method: method, kind: KindReplicaSet, at: at, body: body,
+		tpl:  tplReplicaSet + action,
+		path: "/projects/" + seg.projectID + "/services/" + seg.serviceID + "/replicaSets/" + seg.replicaSetID + action}
+	if done != nil || method == http.MethodDelete {
+		rr.effect = tookEffect(replicaSets{}, r.api, at, done, nil)
+	}
+	return r.api.do(ctx, &rr, nil)
+}
+
+// poolerIs is whether a set's connection pooler is on, as on says.
+func poolerIs(on bool) func(*ReadReplicaSet) bool {
+	return func(set *ReadReplicaSet) bool { return (set.ConnectionPooler != nil) == on }
 }

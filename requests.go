@@ -1,7 +1,6 @@
 package dbcloud
 
 import (
-	"net/http"
 	"strconv"
 	"time"
 	"unicode/utf8"
@@ -295,12 +294,4 @@ func (r *ForkServiceRequest) Validate(parent *Service) error {
 		return invalid("TargetTime", r.TargetTime.UTC().Format(time.RFC3339)+" is before the parent service was created ("+parent.Created.UTC().Format(time.RFC3339)+")")
 	}
 	return nil
-}
-
-// passwordRequest is the request that sets the password of the service at
-// names; the password is kept out of its errors.
-func passwordRequest(at ref, password string) request {
-	r := newRequest("Services.UpdatePassword", http.MethodPost, tplService+"/updatePassword", at)
-	r.body, r.scrub = passwordBody{password}, password
-	return r
 }

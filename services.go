@@ -1,6 +1,7 @@
 package dbcloud
 
 import (
+	"cmp"
 	"context"
 	"net/http"
 )
@@ -18,14 +19,19 @@ import (
 // with a *MaybeCreatedError naming it, so its id is not lost.
 func (s *ServicesClient) Create(ctx context.Context, projectID string, req *CreateServiceRequest) (*Service, error) {
 	at := ref{projectID: projectID}
-	r := newRequest("Services.Create", http.MethodPost, tplServices, at)
-	if r.err == nil {
-		r.body, r.err = req.body()
+	seg, err := at.escape(inProject)
+	body, bodyErr := req.body()
+	if err := cmp.Or(err, bodyErr); err != nil { // the ids' error first
+		return nil, err
 	}
-	if r.err != nil {
-		return nil, r.err
+	var w serviceJSON
+	err = s.api.do(ctx, &request{op: "Services.Create", method: http.MethodPost, kind: KindService, at: at,
+		tpl: tplServices, path: "/projects/" + seg.projectID + "/services",
+		creates: true, want: wanted{name: req.Name}, body: body}, &w)
+	if w.ServiceID == "" { // no answer, and nothing that recovery found
+		return nil, err
 	}
-	return create(ctx, s.api, services{}, &r, at, wanted{name: req.Name})
+	return (*Service)(&w.serviceFields), err
 }
 
 // Delete starts deleting a service; use WaitForDeleted to block until it is
@@ -33,40 +39,62 @@ func (s *ServicesClient) Create(ctx context.Context, projectID string, req *Crea
 // is a success (see "Under faults" in the package documentation).
 func (s *ServicesClient) Delete(ctx context.Context, projectID, serviceID string) error {
 	at := ref{projectID, serviceID, ""}
-	r := newRequest("Services.Delete", http.MethodDelete, tplService, at)
-	return s.api.command(ctx, &r, confirmDeleted(services{}, s.api, at))
+	seg, err := at.escape(inService)
+	if err != nil {
+		return err
+	}
+	return s.api.do(ctx, &request{op: "Services.Delete", method: http.MethodDelete, kind: KindService, at: at,
+		tpl: tplService, path: "/projects/" + seg.projectID + "/services/" + seg.serviceID,
+		effect: tookEffect(services{}, s.api, at, nil, nil)}, nil)
 }
 
 // Start starts a stopped (PAUSED) service and returns it, usually RESUMING.
 func (s *ServicesClient) Start(ctx context.Context, projectID, serviceID string) (*Service, error) {
-	return serviceAction(ctx, s.api, "Services.Start", tplService+"/start", ref{projectID, serviceID, ""}, nil, statusIn(StatusResuming, StatusReady))
+	at := ref{projectID, serviceID, ""}
+	seg, err := at.escape(inService)
+	if err != nil {
+		return nil, err
+	}
+	return s.action(ctx, &request{op: "Services.Start", method: http.MethodPost, kind: KindService, at: at,
+		tpl: tplService + "/start", path: "/projects/" + seg.projectID + "/services/" + seg.serviceID + "/start"},
+		statusIn(StatusResuming, StatusReady))
 }
 
 // Stop stops a running service and returns it, usually PAUSING.
 func (s *ServicesClient) Stop(ctx context.Context, projectID, serviceID string) (*Service, error) {
-	return serviceAction(ctx, s.api, "Services.Stop", tplService+"/stop", ref{projectID, serviceID, ""}, nil, statusIn(StatusPausing, StatusPaused))
+	at := ref{projectID, serviceID, ""}
+	seg, err := at.escape(inService)
+	if err != nil {
+		return nil, err
+	}
+	return s.action(ctx, &request{op: "Services.Stop", method: http.MethodPost, kind: KindService, at: at,
+		tpl: tplService + "/stop", path: "/projects/" + seg.projectID + "/services/" + seg.serviceID + "/stop"},
+		statusIn(StatusPausing, StatusPaused))
 }
 
 // AttachToVPC attaches a service to a VPC, given by its numeric id.
 func (s *ServicesClient) AttachToVPC(ctx context.Context, projectID, serviceID, vpcID string) error {
-	return s.vpc(ctx, "Services.AttachToVPC", tplService+"/attachToVPC", projectID, serviceID, vpcID, true)
+	return s.vpc(ctx, "Services.AttachToVPC", "/attachToVPC", ref{projectID, serviceID, ""}, vpcID, true)
 }
 
 // DetachFromVPC detaches a service from a VPC, given by its numeric id.
 func (s *ServicesClient) DetachFromVPC(ctx context.Context, projectID, serviceID, vpcID string) error {
-	return s.vpc(ctx, "Services.DetachFromVPC", tplService+"/detachFromVPC", projectID, serviceID, vpcID, false)
+	return s.vpc(ctx, "Services.DetachFromVPC", "/detachFromVPC", ref{projectID, serviceID, ""}, vpcID, false)
 }
 
 // vpc sends an attach to the VPC, or a detach from it when attached is
-// false.
-func (s *ServicesClient) vpc(ctx context.Context, op, tpl, projectID, serviceID, vpcID string, attached bool) error {
+// false: op, on the service's path followed by action.
+func (s *ServicesClient) vpc(ctx context.Context, op, action string, at ref, vpcID string, attached bool) error {
 	if err := checkVPCID(vpcID); err != nil {
 		return err
 	}
-	at := ref{projectID, serviceID, ""}
-	r := newRequest(op, http.MethodPost, tpl, at)
-	r.body = vpcBody{VPCID: vpcID}
-	return s.api.command(ctx, &r, confirmByRead(services{}, s.api, at, attachedTo(vpcID, attached)))
+	seg, err := at.escape(inService)
+	if err != nil {
+		return err
+	}
+	return s.api.do(ctx, &request{op: op, method: http.MethodPost, kind: KindService, at: at,
+		tpl: tplService + action, path: "/projects/" + seg.projectID + "/services/" + seg.serviceID + action,
+		body: vpcBody{VPCID: vpcID}, effect: tookEffect(services{}, s.api, at, attachedTo(vpcID, attached), nil)}, nil)
 }
 
 // Resize changes a service's CPU and memory and returns it, usually
@@ -76,24 +104,37 @@ func (s *ServicesClient) Resize(ctx context.Context, projectID, serviceID string
 	if err != nil {
 		return nil, err
 	}
-	return serviceAction(ctx, s.api, "Services.Resize", tplService+"/resize", ref{projectID, serviceID, ""}, body, serviceResizedTo(req))
+	at := ref{projectID, serviceID, ""}
+	seg, err := at.escape(inService)
+	if err != nil {
+		return nil, err
+	}
+	return s.action(ctx, &request{op: "Services.Resize", method: http.MethodPost, kind: KindService, at: at,
+		tpl: tplService + "/resize", path: "/projects/" + seg.projectID + "/services/" + seg.serviceID + "/resize",
+		body: body}, serviceResizedTo(req))
 }
 
 // EnablePooler switches a service's connection pooler on.
 func (s *ServicesClient) EnablePooler(ctx context.Context, projectID, serviceID string) error {
-	return s.pooler(ctx, "Services.EnablePooler", tplService+"/enablePooler", ref{projectID, serviceID, ""}, true)
+	return s.pooler(ctx, "Services.EnablePooler", "/enablePooler", ref{projectID, serviceID, ""}, true)
 }
 
 // DisablePooler switches a service's connection pooler off.
 func (s *ServicesClient) DisablePooler(ctx context.Context, projectID, serviceID string) error {
-	return s.pooler(ctx, "Services.DisablePooler", tplService+"/disablePooler", ref{projectID, serviceID, ""}, false)
+	return s.pooler(ctx, "Services.DisablePooler", "/disablePooler", ref{projectID, serviceID, ""}, false)
 }
 
-// pooler sends the switch of the service's connection pooler on, or off:
-// a retry's 409 is confirmed by reading whether it is.
-func (s *ServicesClient) pooler(ctx context.Context, op, tpl string, at ref, on bool) error {
-	r := newRequest(op, http.MethodPost, tpl, at)
-	return s.api.command(ctx, &r, confirmByRead(services{}, s.api, at, func(svc *Service) bool { return (svc.ConnectionPooler != nil) == on }))
+// pooler sends the switch of the service's connection pooler on, or off
+// (op, on the service's path followed by action): a retry's 409 is
+// confirmed by reading whether it is.
+func (s *ServicesClient) pooler(ctx context.Context, op, action string, at ref, on bool) error {
+	seg, err := at.escape(inService)
+	if err != nil {
+		return err
+	}
+	return s.api.do(ctx, &request{op: op, method: http.MethodPost, kind: KindService, at: at,
+		tpl: tplService + action, path: "/projects/" + seg.projectID + "/services/" + seg.serviceID + action,
+		effect: tookEffect(services{}, s.api, at, func(svc *Service) bool { return (svc.ConnectionPooler != nil) == on }, nil)}, nil)
 }
 
 // Fork creates a new, independent service from a service's data and returns
@@ -102,15 +143,20 @@ func (s *ServicesClient) pooler(ctx context.Context, op, tpl string, at ref, on 
 // WithCreateRecovery finds the fork by its name, by default the parent's
 // name with "-fork", and its parent.
 func (s *ServicesClient) Fork(ctx context.Context, projectID, serviceID string, req *ForkServiceRequest) (*Service, error) {
-	r := newRequest("Services.Fork", http.MethodPost, tplService+"/forkService", ref{projectID, serviceID, ""})
-	if r.err == nil {
-		r.body, r.err = req.body()
+	at := ref{projectID, serviceID, ""}
+	seg, err := at.escape(inService)
+	body, bodyErr := req.body()
+	if err := cmp.Or(err, bodyErr); err != nil { // the ids' error first
+		return nil, err
 	}
-	var name string
-	if req != nil {
-		name = req.Name
+	var w serviceJSON
+	err = s.api.do(ctx, &request{op: "Services.Fork", method: http.MethodPost, kind: KindService, at: at,
+		tpl: tplService + "/forkService", path: "/projects/" + seg.projectID + "/services/" + seg.serviceID + "/forkService",
+		creates: true, want: wanted{name: req.Name, forkOf: serviceID}, body: body}, &w)
+	if w.ServiceID == "" { // no answer, and nothing that recovery found
+		return nil, err
 	}
-	return create(ctx, s.api, services{}, &r, ref{projectID: projectID}, wanted{name: name, forkOf: serviceID})
+	return (*Service)(&w.serviceFields), err
 }
 
 // UpdatePassword sets a service's master password. The password is sent only
@@ -119,8 +165,19 @@ func (s *ServicesClient) UpdatePassword(ctx context.Context, projectID, serviceI
 	if password == "" {
 		return invalid("password", "required")
 	}
-	r := passwordRequest(ref{projectID, serviceID, ""}, password)
-	return s.api.command(ctx, &r, nil)
+	return setPassword(ctx, s.api, ref{projectID, serviceID, ""}, password, false)
+}
+
+// setPassword sets the password of the service at names; the password is
+// kept out of the errors. partOf: see request.
+func setPassword(ctx context.Context, api *caller, at ref, password string, partOf bool) error {
+	seg, err := at.escape(inService)
+	if err != nil {
+		return err
+	}
+	return api.do(ctx, &request{op: "Services.UpdatePassword", method: http.MethodPost, kind: KindService, at: at,
+		tpl: tplService + "/updatePassword", path: "/projects/" + seg.projectID + "/services/" + seg.serviceID + "/updatePassword",
+		body: passwordBody{password}, scrub: password, partOf: partOf}, nil)
 }
 
 // SetEnvironment sets a service's environment tag.
@@ -128,9 +185,14 @@ func (s *ServicesClient) SetEnvironment(ctx context.Context, projectID, serviceI
 	if err := checkEnvironment("env", env, false); err != nil {
 		return err
 	}
-	r := newRequest("Services.SetEnvironment", http.MethodPost, tplService+"/setEnvironment", ref{projectID, serviceID, ""})
-	r.body = environmentBody{env}
-	return s.api.command(ctx, &r, nil)
+	at := ref{projectID, serviceID, ""}
+	seg, err := at.escape(inService)
+	if err != nil {
+		return err
+	}
+	return s.api.do(ctx, &request{op: "Services.SetEnvironment", method: http.MethodPost, kind: KindService, at: at,
+		tpl: tplService + "/setEnvironment", path: "/projects/" + seg.projectID + "/services/" + seg.serviceID + "/setEnvironment",
+		body: environmentBody{env}}, nil)
 }
 
 // SetHA sets a service's number of high-availability replicas and returns
@@ -140,7 +202,27 @@ func (s *ServicesClient) SetHA(ctx context.Context, projectID, serviceID string,
 	if err != nil {
 		return nil, err
 	}
-	return serviceAction(ctx, s.api, "Services.SetHA", tplService+"/setHA", ref{projectID, serviceID, ""}, body, haSetTo(req))
+	at := ref{projectID, serviceID, ""}
+	seg, err := at.escape(inService)
+	if err != nil {
+		return nil, err
+	}
+	return s.action(ctx, &request{op: "Services.SetHA", method: http.MethodPost, kind: KindService, at: at,
+		tpl: tplService + "/setHA", path: "/projects/" + seg.projectID + "/services/" + seg.serviceID + "/setHA",
+		body: body}, haSetTo(req))
+}
+
+// action sends r, a repeatable change of a service that answers with it,
+// and returns the service: a retry's 409, or a lost answer, is settled by
+// reading it (tookEffect), done telling whether the action has taken
+// effect.
+func (s *ServicesClient) action(ctx context.Context, r *request, done func(*Service) bool) (*Service, error) {
+	var w serviceJSON
+	r.effect = tookEffect(services{}, s.api, r.at, done, (*Service)(&w.serviceFields))
+	if err := s.api.do(ctx, r, &w); err != nil {
+		return nil, err
+	}
+	return (*Service)(&w.serviceFields), nil
 }
 
 func checkVPCID(id string) error {

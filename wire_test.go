@@ -638,7 +638,8 @@ func TestWireOperations(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			c, mt := newWireClient(t)
+			calls := &callRecorder{}
+			c, mt := newWireClient(t, dbcloud.WithObserver(calls))
 			var rec wireRecorder
 			route := wireBase + tc.path
 			if tc.query != nil {
@@ -666,6 +667,7 @@ func TestWireOperations(t *testing.T) {
 			if diff := cmp.Diff("/v1"+tc.path, r.EscapedPath); diff != "" {
 				t.Errorf("escaped path mismatch (-want +got):\n%s", diff)
 			}
+			checkCallInfo(t, calls.calls, tc.method, tc.path)
 			if diff := cmp.Diff(tc.query, r.Query, cmpopts.EquateEmpty()); diff != "" {
 				t.Errorf("query mismatch (-want +got):\n%s", diff)
 			}
@@ -1071,5 +1073,26 @@ func TestWireListToleratesStringNumbers(t *testing.T) {
 	want := []dbcloud.Service{*wireTolerantServiceWant(), *second, *third}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("List mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// checkCallInfo checks what the observer was told of an operation, calls
+// (one call): the method and path it sent, the path's template with its
+// ids in their places, and the kind its path names. Each operation writes
+// its path and its template side by side: this holds them together.
+func checkCallInfo(t *testing.T, calls []dbcloud.CallInfo, method, path string) {
+	t.Helper()
+	if len(calls) != 1 {
+		t.Fatalf("the observer was told of %d calls, want 1", len(calls))
+	}
+	call := calls[0]
+	filled := strings.NewReplacer("{project_id}", call.ProjectID, "{service_id}", call.ServiceID,
+		"{replica_set_id}", call.ReplicaSetID).Replace(call.Path)
+	kind := dbcloud.KindService
+	if strings.Contains(call.Path, "/replicaSets") {
+		kind = dbcloud.KindReplicaSet
+	}
+	if call.Method != method || filled != path || call.Kind != kind || call.Unit {
+		t.Errorf("CallInfo %+v: want %s %s of kind %s, its template filled with its ids", call, method, path, kind)
 	}
 }

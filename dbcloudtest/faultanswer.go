@@ -19,6 +19,10 @@ import (
 
 // wait holds the request for the fault's Delay, and is false when the
 // request's context ended first: Close released it, or its client gave up.
+// The SDK's one sleep is internal/pipeline's Sleep; this package is the
+// test server users run their programs against, and does not import the
+// SDK's internal packages, so that what it serves never depends on how
+// the client it tests is built.
 func (f *Fault) wait(ctx context.Context) bool {
 	if f.Delay <= 0 {
 		return true

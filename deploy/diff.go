@@ -1,6 +1,7 @@
 package deploy
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 
@@ -60,7 +61,7 @@ func (pl *planner) service() {
 		pl.add(Change{Action: Create, Kind: dbcloud.KindService, Service: want.Name, Name: want.Name, To: want.created()})
 		pl.saw(Seen{Kind: dbcloud.KindService, Service: want.Name, Name: want.Name})
 		// What the create makes, as the API makes it.
-		cur = &Values{HAReplicas: want.HAReplicas, Environment: cmpOr(want.Environment, dbcloud.EnvironmentDev),
+		cur = &Values{HAReplicas: want.HAReplicas, Environment: cmp.Or(want.Environment, dbcloud.EnvironmentDev),
 			Pooler: new(false), VPCID: new(""), CPUMillis: want.CPUMillis, MemoryGBs: want.MemoryGBs}
 	} else {
 		cur, id = new(*e.vals), e.id // the changes below move it, not the world
@@ -69,7 +70,7 @@ func (pl *planner) service() {
 		pl.status(dbcloud.KindService, want.Name, e, true)
 	}
 	pl.updates(dbcloud.KindService, want.Name, id, want.wanted(), cur, serviceFields)
-	env := cmpOr(want.Environment, cur.Environment) // what a new replica set starts with
+	env := cmp.Or(want.Environment, cur.Environment) // what a new replica set starts with
 	for i := range want.ReplicaSets {
 		pl.replicaSet(&want.ReplicaSets[i], env)
 	}

@@ -89,8 +89,8 @@
 // loser reading the API's 409 as already done.
 //
 // Observers. When the client has a dbcloud.Observer, each run is a unit of
-// work ("deploy.Apply" or "deploy.Destroy", a dbcloud.CallInfo of the
-// project without a Method) under the context the run was given; each
+// work ("deploy.Apply" or "deploy.Destroy", a dbcloud.CallInfo with Unit
+// set) under the context the run was given; each
 // service's changes are one inside it ("deploy.service", or "deploy.fork"
 // for a fork's), at once where they ran at once; each step is one inside
 // its service's ("deploy.create", "deploy.update", "deploy.delete",

@@ -1,6 +1,7 @@
 package deploy
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"strconv"
@@ -114,7 +115,7 @@ var fieldDefs = map[Field]field{
 	FieldVPC: {
 		value: func(v *Values) (any, bool) { return deref(v.VPCID), v.VPCID != nil },
 		copy:  func(dst, src *Values) { dst.VPCID = src.VPCID },
-		show:  func(v *Values) string { return cmpOr(*v.VPCID, "none") },
+		show:  func(v *Values) string { return cmp.Or(*v.VPCID, "none") },
 		send: func(ctx context.Context, c *dbcloud.Client, at target, from, to *Values) error {
 			if *to.VPCID != "" {
 				return c.Services.AttachToVPC(ctx, at.project, at.service, *to.VPCID)
@@ -135,14 +136,6 @@ func deref[T any](p *T) T {
 		return zero
 	}
 	return *p
-}
-
-func cmpOr[T comparable](a, b T) T {
-	var zero T
-	if a != zero {
-		return a
-	}
-	return b
 }
 
 // has reports whether v sets field f.

@@ -8,7 +8,7 @@ import (
 )
 
 // unit reports a run, or one step of it, to the client's Observer as a
-// unit of work (a dbcloud.CallInfo without a Method) and returns the
+// unit of work (a dbcloud.CallInfo with Unit set) and returns the
 // context its calls run under, and the function that ends it. That one
 // takes the unit's CallInfo as of its end, since a create step learns its
 // resource's id only from the create: its EndCall names it, so that a
@@ -20,8 +20,10 @@ func (r *run) unit(ctx context.Context, info dbcloud.CallInfo) (context.Context,
 		return ctx, func(dbcloud.CallInfo, error) {}
 	}
 	start := time.Now()
+	info.Unit = true
 	ctx = obs.StartCall(ctx, info)
 	return ctx, func(end dbcloud.CallInfo, err error) {
+		end.Unit = true
 		obs.EndCall(ctx, end, dbcloud.CallResult{Duration: time.Since(start), Err: err})
 	}
 }

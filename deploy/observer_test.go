@@ -15,12 +15,15 @@ type parentKey struct{}
 // nesting records, for each call an Observer is told of, the call it runs
 // under, from the contexts StartCall returned.
 type nesting struct {
-	mu     sync.Mutex
-	calls  []string // "parent > operation"
-	units  []dbcloud.CallInfo
-	ended  []dbcloud.CallInfo // the units, as their ends name them
-	starts int
-	ends   int
+	mu    sync.Mutex
+	calls []string // "parent > operation"
+	units []dbcloud.CallInfo
+	ended []dbcloud.CallInfo // the units, as their ends name them
+	// mislabelled are the calls whose Unit does not say what they are: a
+	// unit of work of the deploy package, or a call of the API.
+	mislabelled []dbcloud.CallInfo
+	starts      int
+	ends        int
 }
 
 func (n *nesting) StartCall(ctx context.Context, call dbcloud.CallInfo) context.Context {
@@ -29,7 +32,10 @@ func (n *nesting) StartCall(ctx context.Context, call dbcloud.CallInfo) context.
 	defer n.mu.Unlock()
 	n.starts++
 	n.calls = append(n.calls, parent+" > "+call.Operation)
-	if call.Method == "" {
+	if call.Unit != (call.Method == "") || call.Unit != strings.HasPrefix(call.Operation, "deploy.") {
+		n.mislabelled = append(n.mislabelled, call)
+	}
+	if call.Unit {
 		n.units = append(n.units, call)
 	}
 	return context.WithValue(ctx, parentKey{}, call.Operation)
@@ -45,7 +51,7 @@ func (n *nesting) EndCall(_ context.Context, call dbcloud.CallInfo, res dbcloud.
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	n.ends++
-	if call.Method == "" {
+	if call.Unit {
 		n.ended = append(n.ended, call)
 	}
 }
@@ -98,11 +104,20 @@ func TestObserverSeesRunsAndSteps(t *testing.T) {
 	if runs != 2 || services != 4 || steps != 8 || obs.starts != obs.ends {
 		t.Errorf("%d runs, %d services, %d steps (want 2, 4 and 8); %d calls started, %d ended", runs, services, steps, obs.starts, obs.ends)
 	}
+	for _, call := range obs.mislabelled {
+		t.Errorf("CallInfo.Unit is %v for %s %q", call.Unit, call.Operation, call.Method)
+	}
+	if len(obs.ended) != len(obs.units) {
+		t.Errorf("%d units of work started, %d ended as units", len(obs.units), len(obs.ended))
+	}
 	for _, u := range obs.units {
 		run := u.Operation == "deploy.Apply" || u.Operation == "deploy.Destroy" // of a fleet: its project
 		if !run && (u.Kind == "" || u.Name == "") || u.ProjectID == "" {
 			t.Errorf("a unit of work without its resource: %+v", u)
 		}
+	}
+	if len(obs.units) < 3 {
+		t.Fatalf("%d units of work, want the runs, their services and their steps", len(obs.units))
 	}
 	if got := obs.units[1]; got.Operation != "deploy.service" || got.Kind != dbcloud.KindService || got.Name != "orders" || got.ServiceID != "" {
 		t.Errorf("the first service: %+v", got)

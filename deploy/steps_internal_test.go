@@ -8,6 +8,7 @@ package deploy
 // it names, applied with Plan.Apply.)
 
 import (
+	"cmp"
 	"errors"
 	"net/http"
 	"strings"
@@ -49,17 +50,10 @@ func done(res *Result) []string {
 	var out []string
 	for _, r := range res.Records {
 		if c := r.Change; r.Outcome == Done {
-			out = append(out, string(c.Kind)+" "+cmpStr(string(c.Field), string(c.Action)))
+			out = append(out, string(c.Kind)+" "+cmp.Or(string(c.Field), string(c.Action)))
 		}
 	}
 	return out
-}
-
-func cmpStr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
 
 // A plan of a PROD Postgres service with HA, a pooler, a size and a VPC,

@@ -212,7 +212,7 @@ const (
 // span of each wait's caller: a shared read runs under the poller's
 // context, so it has no caller's span as its parent.
 func (o *Observer) StartCall(ctx context.Context, call dbcloud.CallInfo) context.Context {
-	if call.Method == "" {
+	if call.Unit {
 		return o.startUnit(ctx, call)
 	}
 	if len(call.Serves) == 0 {
@@ -233,7 +233,7 @@ func (o *Observer) startCall(ctx context.Context, call dbcloud.CallInfo, opts ..
 	attrs = append(attrs, keyOperation.String(call.Operation), keyMethod.String(call.Method), keyTemplate.String(call.Path))
 	attrs = appendNonEmpty(attrs, keyProjectID.String(call.ProjectID), keyServiceID.String(call.ServiceID), keyReplicaSet.String(call.ReplicaSetID))
 	opts = append(opts, internalKind, trace.WithAttributes(attrs...))
-	ctx, _ = o.tracer.Start(ctx, callName(call), opts...)
+	ctx, _ = o.tracer.Start(ctx, call.Operation, opts...)
 	o.inFlight.Add(ctx, 1, o.set(attrKey{call.Operation, call.Method, call.Path, "", "", ""}).add...)
 	return ctx
 }
@@ -320,7 +320,7 @@ func (o *Observer) EndAttempt(ctx context.Context, call dbcloud.CallInfo, a dbcl
 func (o *Observer) EndCall(ctx context.Context, call dbcloud.CallInfo, r dbcloud.CallResult) {
 	span := trace.SpanFromContext(ctx)
 	errType := errorType(r.Err, r.StatusCode)
-	if call.Method == "" {
+	if call.Unit {
 		// The ids as of the unit's end: a step that created its resource
 		// learnt the id only from the create.
 		var buf [3]attribute.KeyValue
@@ -363,13 +363,6 @@ func appendAnswer(kv []attribute.KeyValue, statusCode int, requestID string) []a
 		kv = append(kv, keyRequestID.String(requestID))
 	}
 	return kv
-}
-
-func callName(call dbcloud.CallInfo) string {
-	if call.Operation != "" {
-		return call.Operation
-	}
-	return call.Method + " " + call.Path
 }
 
 // attrKey is the values of one metric attribute set; "" leaves a key out.

@@ -329,12 +329,12 @@ func TestMetricsHaveNoIDs(t *testing.T) {
 	}
 }
 
-// A unit of work that sends nothing itself (a deploy run or step: no
-// Method) is a span with the resource's kind, name and ids, whose calls are
+// A unit of work that sends nothing itself (a deploy run or step:
+// CallInfo.Unit) is a span with the resource's kind, name and ids, whose calls are
 // its children; it is counted by no metric, and its failure marks its span.
 func TestUnitOfWorkIsASpanAroundItsCalls(t *testing.T) {
 	h := newHarness(t)
-	step := dbcloud.CallInfo{Operation: "deploy.update", Kind: dbcloud.KindReplicaSet, Name: "orders-read",
+	step := dbcloud.CallInfo{Operation: "deploy.update", Unit: true, Kind: dbcloud.KindReplicaSet, Name: "orders-read",
 		ProjectID: "p1", ServiceID: "s1", ReplicaSetID: "rs1"}
 	ctx := h.obs.StartCall(t.Context(), step)
 	get := dbcloud.CallInfo{Operation: "ReplicaSets.List", Method: http.MethodGet, Path: "/projects/{project_id}/services/{service_id}/replicaSets", ProjectID: "p1", ServiceID: "s1"}

@@ -54,6 +54,9 @@ type state struct {
 // Do sends r, with retries as the policy decides, and returns what the
 // attempts came to. A usable 2xx has been decoded into r.Out.
 func (c *Client) Do(ctx context.Context, r Request) Result {
+	if err := ctx.Err(); err != nil {
+		return Result{Came: NotSent, Err: err} // nothing is sent under an ended context
+	}
 	if a, ok := c.auth.(*tokenAuth); ok {
 		if err := c.tokenFirst(ctx, a, r.Creating); err != nil {
 			return Result{Came: NotSent, Err: err}

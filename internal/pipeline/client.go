@@ -41,8 +41,14 @@ type Client struct {
 	policy    Policy
 	budget    *Budget
 	tooLarge  error
-	watch     watch     // ends the attempts that outlive their timeout
-	calls     sync.Pool // of *call: its hooks are bound once, not per call
+	watch     watch // ends the attempts that outlive their timeout
+	// calls holds the call values, whose hooks are bound once, not per
+	// call. What it saves, on the paired loopback benchmarks (Get and
+	// Create, 12 interleaved rounds, #44): without it a call makes 4 more
+	// allocations (142 against 138 for a Get, 2.9% of them) and about 690
+	// more bytes (6.6%); its time saving was within the noise of the
+	// loaded 2-core machine (ratios ±10%).
+	calls sync.Pool
 
 	// static is the header of a static credential, which the Client holds
 	// so that an attempt need not ask auth, as one of expiring tokens
@@ -146,7 +152,9 @@ func (c *Client) Secrets() []string { return c.auth.Secrets() }
 // Policy is the client's retry rule.
 func (c *Client) Policy() Policy { return c.policy }
 
-// Sleep waits for d, or returns the context's error when it ends first.
+// Sleep waits for d, or returns the context's error when it ends first:
+// the SDK's one sleep (create recovery's pauses, a follow's polls; the
+// waits' schedule is internal/poll's).
 func Sleep(ctx context.Context, d time.Duration) error {
 	timer := time.NewTimer(max(d, 0))
 	defer timer.Stop()

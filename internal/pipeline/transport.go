@@ -44,6 +44,12 @@ func (c *Client) setHeader(h http.Header, authorization []string, body bool) {
 // and no header of its own, with a body and without. net/http's Transport
 // only reads a request's header, so that one map serves every request it
 // sends; a transport of the user's may not, and gets a map of its own.
+//
+// What it saves, on the paired loopback benchmarks (Get and Create, 12
+// interleaved rounds, #44): with a map made for each request instead, a
+// call makes 2 more allocations (140 against 138 for a Get, 1.4% of them)
+// and about 410 more bytes (3.9%); its time saving was within the noise
+// of the loaded 2-core machine (ratios ±10%).
 type headerSet struct {
 	authorization []string
 	bare, body    http.Header

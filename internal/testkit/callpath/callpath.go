@@ -36,9 +36,9 @@ const module = "github.com/dbcloud/dbcloud-go"
 // other internal packages), the part a change to the operations and the
 // core answers for.
 var Bounds = map[string]struct{ Total, Above Bound }{
-	"Get":    {Bound{20, 8}, Bound{9, 3}},
-	"List":   {Bound{26, 0}, Bound{11, 0}},
-	"Create": {Bound{26, 0}, Bound{20, 0}},
+	"Get":    {Bound{15, 8}, Bound{6, 3}},
+	"List":   {Bound{17, 9}, Bound{8, 0}},
+	"Create": {Bound{22, 13}, Bound{12, 0}},
 }
 
 // Bound is the most functions and files a path may hold; Files 0: no
