@@ -1,0 +1,364 @@
+package model
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/dbcloud/dbcloud-go/dbcloudtest/internal/wire"
+)
+
+// A service's metric series (the API's preview metrics endpoints). Every
+// series of a service has a sample each minute of the server's clock from
+// the service's creation up to now, for its primary (node 0) and each HA
+// replica (nodes 1..n), made up from the service's sizes and its fixed
+// load: no data before the creation or after now, so a window that reaches
+// past either has gaps there. A series a test has recorded samples of
+// (RecordMetrics) holds those samples instead, and nothing else.
+
+// seriesInfo is what the API says of one series: whether it refuses an
+// aggregation (fn), whether it answers one series per node when the query
+// names no role (the others answer the primary's), whether it is stored as
+// a sketch (which the percentiles need), and how its made-up samples go.
+type seriesInfo struct {
+	name    string
+	noFn    bool
+	perRole bool
+	sketch  bool
+	counter bool                     // its samples only grow: a total
+	scale   func(s *Service) float64 // a typical sample, or a counter's growth a minute
+}
+
+func fixed(v float64) func(*Service) float64 { return func(*Service) float64 { return v } }
+
+// catalog is every series, sorted by name: the available-series answer.
+var catalog = []seriesInfo{
+	{name: "timescale_cloud_database_job_duration_usecs", noFn: true, scale: fixed(250000)},
+	{name: "timescale_cloud_database_job_success", noFn: true, scale: fixed(1)},
+	{name: "timescale_cloud_database_num_connections", noFn: true, perRole: true, scale: fixed(20)},
+	{name: "timescale_cloud_database_qps", noFn: true, perRole: true, scale: fixed(150)},
+	{name: "timescale_cloud_database_query_duration_ms", perRole: true, sketch: true, scale: fixed(12)},
+	{name: "timescale_cloud_database_transactions_total", counter: true, scale: fixed(6000)},
+	{name: "timescale_cloud_system_cpu_usage_millicores", noFn: true, perRole: true, scale: func(s *Service) float64 { return float64(s.cpu) / 3 }},
+	{name: "timescale_cloud_system_disk_io_read_bytes", noFn: true, scale: fixed(4 << 20)},
+	{name: "timescale_cloud_system_disk_io_write_bytes", noFn: true, scale: fixed(2 << 20)},
+	{name: "timescale_cloud_system_disk_usage_bytes", noFn: true, scale: fixed(512 << 20)},
+	{name: "timescale_cloud_system_memory_usage_bytes", noFn: true, perRole: true, scale: func(s *Service) float64 { return float64(s.mem) * (1 << 30) / 3 }},
+}
+
+// SeriesNames is the name of every series, sorted.
+func SeriesNames() []string {
+	out := make([]string, len(catalog))
+	for i, si := range catalog {
+		out[i] = si.name
+	}
+	return out
+}
+
+// SeriesRules says whether the series name exists, and if so whether it
+// refuses an aggregation and whether it is stored as a sketch.
+func SeriesRules(name string) (known, noFn, sketch bool) {
+	i, ok := seriesIndex(name)
+	if !ok {
+		return false, false, false
+	}
+	return true, catalog[i].noFn, catalog[i].sketch
+}
+
+func seriesIndex(name string) (int, bool) {
+	return slices.BinarySearchFunc(catalog, name, func(si seriesInfo, n string) int { return strings.Compare(si.name, n) })
+}
+
+// The aggregations of a series query.
+const (
+	FnRate     = "RATE"
+	FnIncrease = "INCREASE"
+	FnSum      = "SUM"
+	FnAvg      = "AVG"
+	FnMin      = "MIN"
+	FnMax      = "MAX"
+	FnCount    = "COUNT"
+	FnP50      = "P50"
+	FnP90      = "P90"
+	FnP99      = "P99"
+	FnLast     = "LAST"
+)
+
+// MetricsQuery is a series query, read and checked: Bucket is a whole
+// number of seconds, Fn one of the Fn constants, Filters key and value
+// pairs that must all hold.
+type MetricsQuery struct {
+	Name     string
+	From, To time.Time
+	Bucket   int64 // seconds
+	Fn       string
+	Filters  [][2]string
+}
+
+// Buckets returns the start of the first bucket of a window, in Unix
+// seconds, and how many there are: buckets start at multiples of bucket
+// seconds since the Unix epoch, as time_bucket's do, from the one holding
+// from to the one holding the last instant before to.
+func Buckets(from, to time.Time, bucket int64) (first, n int64) {
+	first = floorDiv(from.Unix(), bucket) * bucket
+	last := floorDiv(to.Add(-time.Nanosecond).Unix(), bucket) * bucket
+	return first, (last-first)/bucket + 1
+}
+
+func floorDiv(a, b int64) int64 {
+	q := a / b
+	if a%b != 0 && (a < 0) != (b < 0) {
+		q--
+	}
+	return q
+}
+
+// sample is one recorded sample of a series.
+type sample struct {
+	at    time.Time
+	node  int
+	value float64
+}
+
+// RecordMetrics makes series hold the given samples of a service, on top
+// of those recorded before: from the first on, nothing is made up for it.
+func (m *Model) RecordMetrics(serviceID, series string, samples ...MetricSample) error {
+	if _, ok := seriesIndex(series); !ok {
+		return fmt.Errorf("dbcloudtest: RecordMetrics: unknown series %q: want one of %s", series, strings.Join(SeriesNames(), ", "))
+	}
+	for i, smp := range samples {
+		if smp.Node < 0 {
+			return fmt.Errorf("dbcloudtest: RecordMetrics: sample %d: negative node %d", i, smp.Node)
+		}
+		if math.IsNaN(smp.Value) || math.IsInf(smp.Value, 0) {
+			return fmt.Errorf("dbcloudtest: RecordMetrics: sample %d: value %v is not a finite number", i, smp.Value)
+		}
+	}
+	return m.withService(serviceID, func(s *Service, now time.Time) error {
+		if s.recorded == nil {
+			s.recorded = make(map[string][]sample)
+		}
+		rec := s.recorded[series]
+		if rec == nil {
+			rec = []sample{} // recorded, if empty: the series holds no made-up data from now on
+		}
+		for _, smp := range samples {
+			at := smp.Time
+			if at.IsZero() {
+				at = now
+			}
+			rec = append(rec, sample{at: at, node: smp.Node, value: smp.Value})
+		}
+		slices.SortStableFunc(rec, func(a, b sample) int { return a.at.Compare(b.at) })
+		s.recorded[series] = rec
+		return nil
+	})
+}
+
+// MetricSample is one sample RecordMetrics records: a zero Time is now.
+type MetricSample struct {
+	Time  time.Time
+	Node  int // 0 the primary, 1..n the HA replicas
+	Value float64
+}
+
+// MetricSeries answers a series query, checked, on the service: one
+// series per node the filters keep, each with a point for every bucket.
+func (s *Service) MetricSeries(now time.Time, q MetricsQuery) []wire.MetricSeries {
+	i, _ := seriesIndex(q.Name)
+	si := &catalog[i]
+	first, n := Buckets(q.From, q.To, q.Bucket)
+	out := []wire.MetricSeries{}
+	for node := 0; node <= s.replicas; node++ {
+		labels := nodeLabels(node)
+		if !si.perRole && node > 0 && !hasKey(q.Filters, "role") {
+			continue // without a role, such a series is the primary's
+		}
+		if !matches(labels, q.Filters) {
+			continue
+		}
+		src := s.source(si, node, now, q)
+		data := make([]wire.MetricPoint, n)
+		var buf []float64
+		for b := range n {
+			lo := time.Unix(first+b*q.Bucket, 0)
+			hi := lo.Add(time.Duration(q.Bucket) * time.Second)
+			buf = src.between(buf[:0], laterOf(lo, q.From), earlierOf(hi, q.To))
+			data[b] = wire.MetricPoint{Time: lo.UTC().Format(time.RFC3339), Value: aggregate(q.Fn, buf, src, lo, q.Bucket)}
+		}
+		out = append(out, wire.MetricSeries{Labels: labels, Data: data})
+	}
+	return out
+}
+
+func nodeLabels(node int) map[string]string {
+	role := "primary"
+	if node > 0 {
+		role = "replica"
+	}
+	return map[string]string{"role": role, "ordinal": strconv.Itoa(node)}
+}
+
+func hasKey(filters [][2]string, key string) bool {
+	for _, f := range filters {
+		if f[0] == key {
+			return true
+		}
+	}
+	return false
+}
+
+// matches says whether every filter holds of labels; values are compared
+// in any case, since the API lowercases the role.
+func matches(labels map[string]string, filters [][2]string) bool {
+	for _, f := range filters {
+		if v, ok := labels[f[0]]; !ok || !strings.EqualFold(v, f[1]) {
+			return false
+		}
+	}
+	return true
+}
+
+func laterOf(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
+}
+
+func earlierOf(a, b time.Time) time.Time {
+	if a.Before(b) {
+		return a
+	}
+	return b
+}
+
+// samples is where a series' values come from: made up, or recorded.
+type samples interface {
+	// between appends the values of the samples in [lo, hi), in time order.
+	between(buf []float64, lo, hi time.Time) []float64
+	// before is the value of the last sample before t.
+	before(t time.Time) (float64, bool)
+}
+
+func (s *Service) source(si *seriesInfo, node int, now time.Time, q MetricsQuery) samples {
+	if rec, ok := s.recorded[si.name]; ok {
+		return recorded{rec, node}
+	}
+	// The made-up samples fall on whole minutes from the creation to now.
+	return madeUp{si: si, node: node, load: uint64(s.load), scale: si.scale(s),
+		first: floorDiv(s.created.Add(time.Minute-time.Nanosecond).Unix(), 60), last: floorDiv(now.Unix(), 60)}
+}
+
+type recorded struct {
+	all  []sample
+	node int
+}
+
+func (r recorded) between(buf []float64, lo, hi time.Time) []float64 {
+	for _, smp := range r.all {
+		if smp.node == r.node && !smp.at.Before(lo) && smp.at.Before(hi) {
+			buf = append(buf, smp.value)
+		}
+	}
+	return buf
+}
+
+func (r recorded) before(t time.Time) (v float64, ok bool) {
+	for _, smp := range r.all {
+		if smp.node == r.node && smp.at.Before(t) {
+			v, ok = smp.value, true
+		}
+	}
+	return v, ok
+}
+
+// madeUp is a series' made-up samples: one each minute from first to last
+// (Unix minutes), a fixed function of the service's load, the series, the
+// node and the minute.
+type madeUp struct {
+	si          *seriesInfo
+	node        int
+	load        uint64
+	scale       float64
+	first, last int64
+}
+
+func (g madeUp) at(minute int64) float64 {
+	if g.si.counter {
+		return math.Round(float64(minute-g.first+1) * g.scale * (1 + float64(g.node)/10))
+	}
+	h := mix(g.load ^ uint64(minute)<<20 ^ uint64(g.node)<<8 ^ uint64(len(g.si.name)))
+	return math.Round(g.scale * (0.5 + float64(h%1000)/1000))
+}
+
+func (g madeUp) between(buf []float64, lo, hi time.Time) []float64 {
+	from := max(g.first, floorDiv(lo.Add(time.Minute-time.Nanosecond).Unix(), 60))
+	to := min(g.last, floorDiv(hi.Add(-time.Nanosecond).Unix(), 60))
+	for minute := from; minute <= to; minute++ {
+		buf = append(buf, g.at(minute))
+	}
+	return buf
+}
+
+func (g madeUp) before(t time.Time) (float64, bool) {
+	minute := min(g.last, floorDiv(t.Add(-time.Nanosecond).Unix(), 60))
+	if minute < g.first {
+		return 0, false
+	}
+	return g.at(minute), true
+}
+
+// mix is SplitMix64's finaliser: a made-up sample looks random but is
+// fixed.
+func mix(x uint64) uint64 {
+	x ^= x >> 30
+	x *= 0xbf58476d1ce4e5b9
+	x ^= x >> 27
+	x *= 0x94d049bb133111eb
+	return x ^ x>>31
+}
+
+// aggregate is a bucket's value by fn from its samples' values, nil (a
+// gap) when it has none. INCREASE and RATE count from the last sample
+// before the bucket, when there is one.
+func aggregate(fn string, vals []float64, src samples, lo time.Time, bucket int64) *float64 {
+	if len(vals) == 0 {
+		return nil
+	}
+	var v float64
+	switch fn {
+	case FnLast:
+		v = vals[len(vals)-1]
+	case FnCount:
+		v = float64(len(vals))
+	case FnSum, FnAvg:
+		for _, x := range vals {
+			v += x
+		}
+		if fn == FnAvg {
+			v /= float64(len(vals))
+		}
+	case FnMin:
+		v = slices.Min(vals)
+	case FnMax:
+		v = slices.Max(vals)
+	case FnIncrease, FnRate:
+		start := vals[0]
+		if prev, ok := src.before(lo); ok {
+			start = prev
+		}
+		v = vals[len(vals)-1] - start
+		if fn == FnRate {
+			v /= float64(bucket)
+		}
+	case FnP50, FnP90, FnP99:
+		p, _ := strconv.Atoi(fn[1:])
+		slices.Sort(vals)
+		v = vals[max(0, int(math.Ceil(float64(p)/100*float64(len(vals))))-1)] // nearest rank
+	}
+	return &v
+}
