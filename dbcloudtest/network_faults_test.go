@@ -30,9 +30,9 @@ func TestNetworkFaults(t *testing.T) {
 		return n
 	}
 	peerings := func(s setup) (n int) {
-		_ = s.f.model.Inspect(func(time.Time) error {
+		_ = s.f.model.Inspect(func(now time.Time) error {
 			if v, err := s.f.model.FindVPC(s.f.Proj, s.vpc); err == nil {
-				n = len(v.Peerings())
+				n = len(v.Peerings(now))
 			}
 			return nil
 		})

@@ -33,16 +33,16 @@ func (a *API) renameVPC(c *call) (reply, error) {
 	return message(http.StatusOK, "VPC renamed to "+name), nil
 }
 
-func (a *API) getVPCPeerings(c *call) (reply, error) { return ok(c.vpc.Peerings()), nil }
+func (a *API) getVPCPeerings(c *call) (reply, error) { return ok(c.vpc.Peerings(c.now)), nil }
 
-func (a *API) getVPCPeering(c *call) (reply, error) { return ok(c.peering.View()), nil }
+func (a *API) getVPCPeering(c *call) (reply, error) { return ok(c.peering.View(c.now)), nil }
 
 func (a *API) createVPCPeering(c *call) (reply, error) {
 	in, err := c.body.peeringCreate()
 	if err != nil {
 		return reply{}, err
 	}
-	return reply{status: http.StatusCreated, body: a.model.CreatePeering(c.vpc, in)}, nil
+	return reply{status: http.StatusCreated, body: a.model.CreatePeering(c.vpc, c.now, in)}, nil
 }
 
 func (a *API) deleteVPCPeering(c *call) (reply, error) {

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/dbcloud/dbcloud-go/dbcloudtest/internal/model"
 )
@@ -257,5 +258,43 @@ func TestVPCValidation(t *testing.T) {
 	}
 	if got := f.Get(svc)["name"]; got != "db" {
 		t.Errorf("refused renames renamed the service %v", got)
+	}
+}
+
+// With PeerAccept, the peer's side accepts a connection by itself that
+// long after its create: the create answers pending, and a read once the
+// clock has moved on shows active; a connection answered sooner keeps its
+// answer.
+func TestPeeringAcceptedOnSchedule(t *testing.T) {
+	for _, after := range []time.Duration{0, tstep} {
+		f := newFake(t, Config{Model: model.Config{PeerAccept: &after}})
+		vpc := f.VPCsPath() + "/" + f.VPC()
+		status := func(id string) any { return f.Send("GET", vpc+"/peerings/"+id, nil).Must(t, 200).Obj(t)["status"] }
+		p := f.Send("POST", vpc+"/peerings", peerBody()).Must(t, 201).Obj(t)
+		failed := f.Send("POST", vpc+"/peerings", peerBody()).Must(t, 201).Obj(t)["id"].(string)
+		if p["status"] != "pending" {
+			t.Errorf("after %s: create answered %v", after, p["status"])
+		}
+		id := p["id"].(string)
+		if after > 0 {
+			if got := status(id); got != "pending" {
+				t.Errorf("after %s: %v before the clock moved", after, got)
+			}
+			if err := f.model.AnswerPeering(failed, "rejected"); err != nil {
+				t.Fatal(err)
+			}
+			f.Clock.Advance(after)
+		}
+		if got := status(id); got != "active" {
+			t.Errorf("after %s: %v once accepted", after, got)
+		}
+		if after > 0 {
+			if got := status(failed); got != "failed" {
+				t.Errorf("a connection failed before its acceptance is %v", got)
+			}
+		}
+		if err := f.model.AnswerPeering(id, ""); err == nil {
+			t.Errorf("after %s: an accepted connection was answered again", after)
+		}
 	}
 }

@@ -42,6 +42,9 @@ type Config struct {
 	Connect  time.Duration // WithConnectDelay
 	LogEvery time.Duration // WithLogInterval
 	LogKeep  int           // WithLogRetention
+	// PeerAccept (WithPeerAcceptance), when set, is how long after its
+	// create a peering connection is accepted by the peer's side by itself.
+	PeerAccept *time.Duration
 	// Live opens a loopback listener for every endpoint handed out, as a
 	// server started by NewServerAt does. Without it no listener is
 	// opened: a service's endpoint is

@@ -10,8 +10,8 @@ import (
 )
 
 // Peering connection statuses, as on the wire. A connection is requested
-// pending and stays so until the peer's side answers it (AcceptPeering,
-// FailPeering): nothing on this side moves it.
+// pending and stays so until the peer's side answers it (AnswerPeering),
+// or, with Config.PeerAccept, until the peer's side accepts it by itself.
 const (
 	peeringPending = "pending"
 	peeringActive  = "active"
@@ -22,7 +22,8 @@ const (
 type Peering struct {
 	id                       string
 	account, region, peerVPC string
-	status, provisioned      string
+	provisioned              string
+	sched                    schedule
 	errMsg                   string // set when failed
 }
 
@@ -30,24 +31,28 @@ type Peering struct {
 // checked.
 type PeeringSpec struct{ Account, Region, PeerVPC string }
 
-// View renders the connection as a GET of it answers.
-func (p *Peering) View() wire.Peering {
+// View renders the connection as a GET of it answers now.
+func (p *Peering) View(now time.Time) wire.Peering { return p.view(p.sched.current(now)) }
+
+// view renders the connection with the given status: a create's answer
+// shows the first of its plan.
+func (p *Peering) view(status string) wire.Peering {
 	return wire.Peering{
 		ID:             p.id,
 		PeerAccountID:  p.account,
 		PeerRegionCode: p.region,
 		PeerVPCID:      p.peerVPC,
-		Status:         p.status,
+		Status:         status,
 		ProvisionedID:  p.provisioned,
 		ErrorMessage:   p.errMsg,
 	}
 }
 
-// Peerings renders the VPC's connections, oldest first.
-func (v *VPC) Peerings() []wire.Peering {
+// Peerings renders the VPC's connections as they are now, oldest first.
+func (v *VPC) Peerings(now time.Time) []wire.Peering {
 	out := make([]wire.Peering, 0, len(v.peerings))
 	for _, p := range v.peerings {
-		out = append(out, p.View())
+		out = append(out, p.View(now))
 	}
 	return out
 }
@@ -63,20 +68,23 @@ func (v *VPC) Peering(id string) (*Peering, error) {
 }
 
 // CreatePeering requests a connection of v with a peer's VPC, pending
-// until the peer's side answers, and renders it as the create answers.
-// provisioned_id is the cloud provider's id of the request, which the
-// peer's side accepts by.
-func (m *Model) CreatePeering(v *VPC, spec PeeringSpec) wire.Peering {
+// until the peer's side answers (Config.PeerAccept after, if set), and
+// renders it as the create answers. provisioned_id is the cloud provider's
+// id of the request, which the peer's side accepts by.
+func (m *Model) CreatePeering(v *VPC, now time.Time, spec PeeringSpec) wire.Peering {
 	p := &Peering{
 		id:          m.uniqueDigitID(),
 		account:     spec.Account,
 		region:      spec.Region,
 		peerVPC:     spec.PeerVPC,
-		status:      peeringPending,
 		provisioned: m.uniqueID("pcx-", 17, lowerHex),
+		sched:       schedule{{peeringPending, now}},
+	}
+	if m.cfg.PeerAccept != nil {
+		p.sched = append(p.sched, step{peeringActive, now.Add(*m.cfg.PeerAccept)})
 	}
 	v.peerings = append(v.peerings, p)
-	return p.View()
+	return p.view(peeringPending)
 }
 
 // DeletePeering removes a connection at once, whatever its status.
@@ -88,18 +96,18 @@ func (v *VPC) DeletePeering(p *Peering) {
 // by id in any VPC of any project: accepted when errMsg is "", failed with
 // it otherwise.
 func (m *Model) AnswerPeering(peeringID, errMsg string) error {
-	return m.Inspect(func(time.Time) error {
+	return m.Inspect(func(now time.Time) error {
 		for _, v := range m.vpcs {
 			for _, p := range v.peerings {
 				if p.id != peeringID {
 					continue
 				}
-				if p.status != peeringPending {
-					return fmt.Errorf("dbcloudtest: peering %q is %s, not pending: the peer's side answers only a pending request", peeringID, p.status)
+				if st := p.sched.current(now); st != peeringPending {
+					return fmt.Errorf("dbcloudtest: peering %q is %s, not pending: the peer's side answers only a pending request", peeringID, st)
 				}
-				p.status, p.errMsg = peeringActive, errMsg
+				p.sched, p.errMsg = schedule{{peeringActive, now}}, errMsg
 				if errMsg != "" {
-					p.status = peeringFailed
+					p.sched = schedule{{peeringFailed, now}}
 				}
 				return nil
 			}
