@@ -16,8 +16,8 @@ type endpoint struct {
 
 // route is a path shape; "{p}", "{s}", "{r}", "{v}" and "{x}" are the
 // project, service, replica set, VPC and peering connection parameters.
-// Each handler's name is the operation's id in the API's OpenAPI document
-// where the API names it so (getAuthInfo, createVPC, ...).
+// The handlers of the operations beyond the 23 first are named by their
+// operation ids in the API's OpenAPI document (getAuthInfo, createVPC, ...).
 type route struct {
 	segs    []string
 	methods map[string]endpoint

@@ -180,7 +180,7 @@ func (s *Service) MetricSeries(now time.Time, q MetricsQuery) []wire.MetricSerie
 		if !matches(labels, q.Filters) {
 			continue
 		}
-		src := s.source(si, node, now, q)
+		src := s.source(i, node, now)
 		data := make([]wire.MetricPoint, n)
 		var buf []float64
 		for b := range n {
@@ -244,12 +244,14 @@ type samples interface {
 	before(t time.Time) (float64, bool)
 }
 
-func (s *Service) source(si *seriesInfo, node int, now time.Time, q MetricsQuery) samples {
+// source is where the samples of series catalog[i] of a node come from.
+func (s *Service) source(i, node int, now time.Time) samples {
+	si := &catalog[i]
 	if rec, ok := s.recorded[si.name]; ok {
 		return recorded{rec, node}
 	}
 	// The made-up samples fall on whole minutes from the creation to now.
-	return madeUp{si: si, node: node, load: uint64(s.load), scale: si.scale(s),
+	return madeUp{counter: si.counter, salt: uint64(i)<<56 ^ uint64(s.load) ^ uint64(node)<<40, node: node, scale: si.scale(s),
 		first: floorDiv(s.created.Add(time.Minute-time.Nanosecond).Unix(), 60), last: floorDiv(now.Unix(), 60)}
 }
 
@@ -258,40 +260,55 @@ type recorded struct {
 	node int
 }
 
+// index is where the samples at or after t begin in all, sorted by time.
+func (r recorded) index(t time.Time) int {
+	i, _ := slices.BinarySearchFunc(r.all, t, func(smp sample, t time.Time) int {
+		if smp.at.Before(t) {
+			return -1
+		}
+		return 1 // samples at t sort after it: i is the first of them
+	})
+	return i
+}
+
 func (r recorded) between(buf []float64, lo, hi time.Time) []float64 {
-	for _, smp := range r.all {
-		if smp.node == r.node && !smp.at.Before(lo) && smp.at.Before(hi) {
+	for _, smp := range r.all[r.index(lo):] {
+		if !smp.at.Before(hi) {
+			break
+		}
+		if smp.node == r.node {
 			buf = append(buf, smp.value)
 		}
 	}
 	return buf
 }
 
-func (r recorded) before(t time.Time) (v float64, ok bool) {
-	for _, smp := range r.all {
-		if smp.node == r.node && smp.at.Before(t) {
-			v, ok = smp.value, true
+func (r recorded) before(t time.Time) (float64, bool) {
+	for i := r.index(t) - 1; i >= 0; i-- {
+		if r.all[i].node == r.node {
+			return r.all[i].value, true
 		}
 	}
-	return v, ok
+	return 0, false
 }
 
 // madeUp is a series' made-up samples: one each minute from first to last
-// (Unix minutes), a fixed function of the service's load, the series, the
-// node and the minute.
+// (Unix minutes), a fixed function of salt (the series, the service's load
+// and the node) and the minute: around scale, or, for a counter, growing
+// by about scale a minute.
 type madeUp struct {
-	si          *seriesInfo
+	counter     bool
+	salt        uint64
 	node        int
-	load        uint64
 	scale       float64
 	first, last int64
 }
 
 func (g madeUp) at(minute int64) float64 {
-	if g.si.counter {
+	if g.counter {
 		return math.Round(float64(minute-g.first+1) * g.scale * (1 + float64(g.node)/10))
 	}
-	h := mix(g.load ^ uint64(minute)<<20 ^ uint64(g.node)<<8 ^ uint64(len(g.si.name)))
+	h := mix(g.salt ^ uint64(minute))
 	return math.Round(g.scale * (0.5 + float64(h%1000)/1000))
 }
 
