@@ -15,7 +15,8 @@ type MetricSample struct {
 	// Node is whose sample it is: 0 the primary (labels role "primary",
 	// ordinal "0"), 1 to n the HA replicas (role "replica", ordinal "1" to
 	// "n"). A node the service does not have is never answered.
-	Node  int
+	Node int
+	// Value is what the sample measured: a query aggregates these.
 	Value float64
 }
 
