@@ -118,3 +118,37 @@ func TestNetworkFaults(t *testing.T) {
 		}
 	}
 }
+
+// Each of the 14 further operations is matched by a fault on its method
+// and path, with '*' for its ids, as every other operation is, and by no
+// fault on another operation's path.
+func TestFaultsMatchEveryFurtherOperation(t *testing.T) {
+	f := newFake(t, config{})
+	svc := f.Ready(nil)
+	vpc := f.VPC()
+	v := f.VPCsPath() + "/" + vpc
+	peering := f.Send("POST", v+"/peerings", `{"peer_account_id": "a", "peer_region_code": "r", "peer_vpc_id": "v"}`).Must(t, 201).Obj(t)["id"].(string)
+	for _, op := range []struct{ name, method, path, pattern string }{
+		{"getAuthInfo", "GET", "/auth/info", "/auth/info"},
+		{"getProjects", "GET", "/projects", "/projects"},
+		{"renameService", "POST", f.SvcPath(svc) + "/rename", "/projects/*/services/*/rename"},
+		{"getVPCs", "GET", f.VPCsPath(), "/projects/*/vpcs"},
+		{"createVPC", "POST", f.VPCsPath(), "/projects/*/vpcs"},
+		{"getVPC", "GET", v, "/projects/*/vpcs/*"},
+		{"deleteVPC", "DELETE", v, "/projects/*/vpcs/*"},
+		{"renameVPC", "POST", v + "/rename", "/projects/*/vpcs/*/rename"},
+		{"getVPCPeerings", "GET", v + "/peerings", "/projects/*/vpcs/*/peerings"},
+		{"createVPCPeering", "POST", v + "/peerings", "/projects/*/vpcs/*/peerings"},
+		{"getVPCPeering", "GET", v + "/peerings/" + peering, "/projects/*/vpcs/*/peerings/*"},
+		{"deleteVPCPeering", "DELETE", v + "/peerings/" + peering, "/projects/*/vpcs/*/peerings/*"},
+		{"getServiceMetricsAvailableSeries", "GET", f.SvcPath(svc) + "/metrics/available-series", "/projects/*/services/*/metrics/available-series"},
+		{"getServiceMetricsSeries", "POST", f.SvcPath(svc) + "/metrics/series", "/projects/*/services/*/metrics/series"},
+	} {
+		f.api.injectFault(Fault{Method: op.method, Path: op.pattern, Status: 418})
+		f.Send("GET", "/projects/"+f.Proj+"/services", nil).Must(t, 200) // another path: untouched
+		if r := f.Send(op.method, op.path, "{}"); r.Status != 418 {
+			t.Errorf("%s: %d, want the fault's 418", op.name, r.Status)
+		}
+	}
+	f.Send("GET", v+"/peerings/"+peering, nil).Must(t, 200) // the faulted deletes did nothing
+}

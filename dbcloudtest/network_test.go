@@ -1,7 +1,12 @@
 package dbcloudtest_test
 
 import (
+	"encoding/json"
 	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -97,5 +102,85 @@ func TestPersonalAccessTokenProject(t *testing.T) {
 	srv = newServer(t, dbcloudtest.WithProjects("p1", "p2"))
 	if _, err := srv.Client().Services.List(t.Context(), "p2"); err != nil {
 		t.Errorf("the API key in the second project: %v", err)
+	}
+}
+
+// VPCs, peering connections and metric series under many goroutines, with
+// the test answering peerings and recording samples meanwhile: every
+// request succeeds and the state adds up (run with -race).
+func TestConcurrentNetworkAndMetrics(t *testing.T) {
+	srv := newServer(t)
+	svc := createReady(t, srv.Client(), srv.ProjectID)
+	do := func(method, path, body string, want int, out any) error {
+		req, err := http.NewRequest(method, srv.URL+path, strings.NewReader(body))
+		if err != nil {
+			return err
+		}
+		req.Header.Set("Authorization", "Bearer "+srv.APIKey)
+		req.Header.Set("Content-Type", "application/json")
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			return err
+		}
+		defer res.Body.Close()
+		if res.StatusCode != want {
+			return fmt.Errorf("%s %s: status %d, want %d", method, path, res.StatusCode, want)
+		}
+		if out == nil {
+			return nil
+		}
+		return json.NewDecoder(res.Body).Decode(out)
+	}
+	vpcs := "/projects/" + srv.ProjectID + "/vpcs"
+	peerings := make(chan string, 64)
+	var wg sync.WaitGroup
+	for w := range 8 {
+		wg.Go(func() {
+			var vpc struct{ ID string }
+			if err := do("POST", vpcs, fmt.Sprintf(`{"name": "net-%d", "cidr": "10.%d.0.0/16", "region_code": "us-east-1"}`, w, w), 201, &vpc); err != nil {
+				t.Error(err)
+				return
+			}
+			for range 4 {
+				var p struct{ ID string }
+				if err := do("POST", vpcs+"/"+vpc.ID+"/peerings", `{"peer_account_id": "1", "peer_region_code": "r", "peer_vpc_id": "v"}`, 201, &p); err != nil {
+					t.Error(err)
+					return
+				}
+				peerings <- p.ID
+			}
+			q := fmt.Sprintf(`{"name": %q, "from": %q, "to": %q}`, cpuSeries, srv.Now().Add(-time.Hour).Format(time.RFC3339), srv.Now().Format(time.RFC3339))
+			for range 4 {
+				if err := do("POST", "/projects/"+srv.ProjectID+"/services/"+svc.ServiceID+"/metrics/series", q, 200, nil); err != nil {
+					t.Error(err)
+				}
+			}
+			if err := do("POST", vpcs+"/"+vpc.ID+"/rename", `{"name": "renamed"}`, 200, nil); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	go func() { wg.Wait(); close(peerings) }()
+	accepted := 0
+	for id := range peerings {
+		if err := srv.AcceptPeering(id); err != nil {
+			t.Error(err)
+		}
+		if err := srv.RecordMetrics(svc.ServiceID, cpuSeries, dbcloudtest.MetricSample{Value: float64(accepted)}); err != nil {
+			t.Error(err)
+		}
+		accepted++
+	}
+	var list []struct{ ID, Name string }
+	send(t, srv, "GET", vpcs, "", 200, &list)
+	if len(list) != 8 || accepted != 32 {
+		t.Errorf("%d VPCs and %d peerings, want 8 and 32", len(list), accepted)
+	}
+	for _, v := range list {
+		var ps []peering
+		send(t, srv, "GET", vpcs+"/"+v.ID+"/peerings", "", 200, &ps)
+		if v.Name != "renamed" || len(ps) != 4 || ps[0].Status != "active" {
+			t.Errorf("VPC %s %q with peerings %+v", v.ID, v.Name, ps)
+		}
 	}
 }

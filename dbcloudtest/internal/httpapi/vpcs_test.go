@@ -298,3 +298,28 @@ func TestPeeringAcceptedOnSchedule(t *testing.T) {
 		}
 	}
 }
+
+// The further routes answer 405, with Allow, for a method they do not take.
+func TestFurtherRoutesMethods(t *testing.T) {
+	f := newFake(t, Config{})
+	svc := f.Ready(nil)
+	v := f.VPCsPath() + "/" + f.VPC()
+	for _, tc := range []struct{ method, path, allow string }{
+		{"POST", "/auth/info", "GET"},
+		{"DELETE", "/projects", "GET"},
+		{"GET", f.SvcPath(svc) + "/rename", "POST"},
+		{"PUT", f.VPCsPath(), "GET, POST"},
+		{"PATCH", v, "DELETE, GET"},
+		{"GET", v + "/rename", "POST"},
+		{"DELETE", v + "/peerings", "GET, POST"},
+		{"POST", v + "/peerings/1", "DELETE, GET"},
+		{"POST", f.SvcPath(svc) + "/metrics/available-series", "GET"},
+		{"GET", f.SvcPath(svc) + "/metrics/series", "POST"},
+	} {
+		r := f.Send(tc.method, tc.path, nil)
+		r.MustError(t, 405, "METHOD_NOT_ALLOWED", tc.method)
+		if got := r.Header.Get("Allow"); got != tc.allow {
+			t.Errorf("%s %s: Allow %q, want %q", tc.method, tc.path, got, tc.allow)
+		}
+	}
+}
