@@ -174,8 +174,8 @@ func (s *Service) MetricSeries(now time.Time, q MetricsQuery) []wire.MetricSerie
 	out := []wire.MetricSeries{}
 	for node := 0; node <= s.replicas; node++ {
 		labels := nodeLabels(node)
-		if !si.perRole && node > 0 && !hasKey(q.Filters, "role") {
-			continue // without a role, such a series is the primary's
+		if !si.perRole && node > 0 && !hasKey(q.Filters, "role") && !hasKey(q.Filters, "ordinal") {
+			continue // unless a filter names a node, such a series is the primary's
 		}
 		if !matches(labels, q.Filters) {
 			continue
