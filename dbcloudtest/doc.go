@@ -385,9 +385,9 @@
 //     non-empty strings, and nothing else.
 //
 // The answer is one series per node the filters keep (all must hold;
-// values compared in any case, labels lowercased): without a role filter,
-// the CPU, memory, qps, connections and query duration series answer every
-// node, the others the primary only. Each series has a point for every
+// values compared in any case, labels lowercased): without a role or
+// ordinal filter, the CPU, memory, qps, connections and query duration
+// series answer every node, the others the primary only. Each series has a point for every
 // bucket of the window: buckets start at multiples of bucket_seconds since
 // the Unix epoch, from the one holding from to the one holding the last
 // instant before to, and a point's value aggregates by fn the samples in

@@ -161,6 +161,7 @@ func TestMetricSeriesRoles(t *testing.T) {
 		{"replicas", window(diskSeries, 0, time.Hour, "filters", role("replica")), []any{r1, r2}},
 		{"role in any case", window(cpuSeries, 0, time.Hour, "filters", role("PRIMARY")), []any{primary}},
 		{"ordinal", window(cpuSeries, 0, time.Hour, "filters", []any{map[string]any{"key": "ordinal", "value": "2"}}), []any{r2}},
+		{"a replica by ordinal", window(diskSeries, 0, time.Hour, "filters", []any{map[string]any{"key": "ordinal", "value": "1"}}), []any{r1}},
 		{"no such label", window(cpuSeries, 0, time.Hour, "filters", []any{map[string]any{"key": "zone", "value": "a"}}), nil},
 	} {
 		if got := labels(tc.q); !jsonEqual(got, tc.want) {
