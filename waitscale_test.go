@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net/http"
-	"os"
 	"slices"
 	"sync"
 	"testing"
@@ -183,10 +182,6 @@ func (f scaleFigures) log(t *testing.T, mode string) {
 	t.Logf("%-8s %5d %7d %9.1f %9.2f %9d %6d %9v %9v %9v %9v", mode, f.n, f.reads, f.perSec, f.perTick, f.firstReads, f.burst,
 		r(f.firstP50), r(f.firstMax), r(f.lateMedian), r(f.lateMax))
 }
-
-// measuring is set by DBCLOUD_MEASURE=1: the tests then judge the
-// wall-clock figures they measure, which hold only on an idle machine.
-var measuring = os.Getenv("DBCLOUD_MEASURE") != ""
 
 // TestWaitFleetScale measures what N concurrent WaitForReady calls cost
 // the server, shared (the default) and each polling alone (as before
