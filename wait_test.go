@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/dbcloud/dbcloud-go"
@@ -112,31 +113,41 @@ func TestWaitTimeout(t *testing.T) {
 }
 
 func TestWaitEndsAtOnceWhenItCannotSucceed(t *testing.T) {
-	c, srv := fixture.NewFake(t, nil)
-	ctx, p := t.Context(), srv.ProjectID
+	setup, srv := fixture.NewFake(t, nil)
+	p := srv.ProjectID
 	slow := dbcloud.WithPollInterval(time.Hour, time.Hour) // a second poll would hang the test
-	svc := fixture.CreateReady(t, c, p, "db")
-	other := fixture.CreateReady(t, c, p, "other")
+	svc := fixture.CreateReady(t, setup, p, "db")
+	other := fixture.CreateReady(t, setup, p, "other")
+	base := newBubbleTransport(t, srv.Handler())
+	// Each case runs in a synctest bubble: the random delay of a wait's
+	// first poll (up to 250 ms with these intervals) costs no time.
+	run := func(name string, test func(t *testing.T, ctx context.Context, c *dbcloud.Client)) {
+		t.Run(name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				test(t, t.Context(), srv.Client(fixture.TinyRetries, dbcloud.WithHTTPClient(&http.Client{Transport: base})))
+			})
+		})
+	}
 
-	t.Run("gone", func(t *testing.T) {
+	run("gone", func(t *testing.T, ctx context.Context, c *dbcloud.Client) {
 		_, err := c.Services.WaitForStatus(ctx, p, "no-such-service", dbcloud.StatusReady, slow)
 		assertWaitErr(t, err, dbcloud.ErrNotFound, "")
 	})
-	t.Run("deleting while waiting for READY", func(t *testing.T) {
+	run("deleting while waiting for READY", func(t *testing.T, ctx context.Context, c *dbcloud.Client) {
 		setStatus(t, srv, other.ServiceID, "DELETING")
 		_, err := c.Services.WaitForReady(ctx, p, other.ServiceID, slow)
 		assertWaitErr(t, err, dbcloud.ErrUnexpectedStatus, "DELETING")
 	})
-	t.Run("deleted while waiting for PAUSED", func(t *testing.T) {
+	run("deleted while waiting for PAUSED", func(t *testing.T, ctx context.Context, c *dbcloud.Client) {
 		setStatus(t, srv, other.ServiceID, "DELETED")
 		_, err := c.Services.WaitForStatus(ctx, p, other.ServiceID, dbcloud.StatusPaused, slow)
 		assertWaitErr(t, err, dbcloud.ErrUnexpectedStatus, "DELETED")
 	})
-	t.Run("replica set missing", func(t *testing.T) {
+	run("replica set missing", func(t *testing.T, ctx context.Context, c *dbcloud.Client) {
 		_, err := c.ReplicaSets.WaitForActive(ctx, p, svc.ServiceID, "rs-none", slow)
 		assertWaitErr(t, err, dbcloud.ErrNotFound, "")
 	})
-	t.Run("replica set in error", func(t *testing.T) {
+	run("replica set in error", func(t *testing.T, ctx context.Context, c *dbcloud.Client) {
 		set, err := c.ReplicaSets.Create(ctx, p, svc.ServiceID, &dbcloud.CreateReplicaSetRequest{Name: "r", Nodes: 1, CPUMillis: 500, MemoryGBs: 2})
 		if err != nil {
 			t.Fatal(err)
@@ -150,7 +161,7 @@ func TestWaitEndsAtOnceWhenItCannotSucceed(t *testing.T) {
 		assertWaitErr(t, err, dbcloud.ErrUnexpectedStatus, "error")
 	})
 	for _, status := range []int{400, 401, 403, 409} {
-		t.Run(http.StatusText(status), func(t *testing.T) {
+		run(http.StatusText(status), func(t *testing.T, ctx context.Context, c *dbcloud.Client) {
 			srv.InjectFault(dbcloudtest.Fault{Method: "GET", Path: servicePattern, Status: status, Body: `{"code":"NOPE"}`})
 			_, err := c.Services.WaitForReady(ctx, p, svc.ServiceID, slow)
 			assertWaitErr(t, err, nil, "")
