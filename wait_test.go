@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -89,27 +90,32 @@ func TestWaitTimeout(t *testing.T) {
 			t.Errorf("Error() = %q, want the id and last status", err)
 		}
 	}
-	t.Cleanup(func() { // after the parallel subtests
-		// The two waits share their reads: GETs while one runs, Lists while both do.
-		if n := srv.Count("GET", servicePattern) + srv.Count("GET", "/projects/*/services"); n < 4 {
-			t.Errorf("reads = %d: the waits did not poll", n)
-		}
+	// Both waits at once, in a synctest bubble whose clock moves only when
+	// every goroutine of the bubble waits: the first poll, which LastStatus
+	// needs, comes before their 200 ms are up, however loaded the machine
+	// (in real time they needed 2 s), and they share their reads, as waits
+	// of one client do.
+	base := newBubbleTransport(t, srv.Handler())
+	synctest.Test(t, func(t *testing.T) {
+		c := srv.Client(fixture.TinyRetries, dbcloud.WithHTTPClient(&http.Client{Transport: base}))
+		var timeout, deadline error
+		var wg sync.WaitGroup
+		wg.Go(func() {
+			_, timeout = c.Services.WaitForReady(t.Context(), srv.ProjectID, svc.ServiceID, fixture.FastPolls, dbcloud.WithWaitTimeout(200*time.Millisecond))
+		})
+		wg.Go(func() {
+			ctx, cancel := context.WithTimeout(t.Context(), 200*time.Millisecond)
+			defer cancel()
+			_, deadline = c.Services.WaitForReady(ctx, srv.ProjectID, svc.ServiceID, fixture.FastPolls)
+		})
+		wg.Wait()
+		check(t, timeout)  // WithWaitTimeout
+		check(t, deadline) // the context's deadline
 	})
-	// 2 s: the first poll, which LastStatus needs, is sent at once, but a
-	// loaded machine (the whole suite under -race beside other work) can
-	// hold it back for a good part of a second.
-	t.Run("WithWaitTimeout", func(t *testing.T) {
-		t.Parallel()
-		_, err := c.Services.WaitForReady(t.Context(), srv.ProjectID, svc.ServiceID, fixture.FastPolls, dbcloud.WithWaitTimeout(2*time.Second))
-		check(t, err)
-	})
-	t.Run("context deadline", func(t *testing.T) {
-		t.Parallel()
-		ctx, cancel := context.WithTimeout(t.Context(), 2*time.Second)
-		defer cancel()
-		_, err := c.Services.WaitForReady(ctx, srv.ProjectID, svc.ServiceID, fixture.FastPolls)
-		check(t, err)
-	})
+	// The two waits share their reads: GETs while one runs, Lists while both do.
+	if n := srv.Count("GET", servicePattern) + srv.Count("GET", "/projects/*/services"); n < 4 {
+		t.Errorf("reads = %d: the waits did not poll", n)
+	}
 }
 
 func TestWaitEndsAtOnceWhenItCannotSucceed(t *testing.T) {
