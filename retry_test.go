@@ -420,7 +420,9 @@ func TestExplicitRetryMaxCapsUnderADeadline(t *testing.T) {
 // with a short deadline ended before sending anything, and the retries
 // counted as requests minus calls came out negative).
 func TestRetryBudgetCapsRetriesInAnOutage(t *testing.T) {
-	const goroutines, callsEach = 64, 8
+	// 128 calls: without a budget, 512 retries, five times the budget's
+	// 100.
+	const goroutines, callsEach = 64, 2
 	const calls = goroutines * callsEach
 	run := func(budget int) (retries int64) {
 		srv, n := failingServer(t, 1<<62)
