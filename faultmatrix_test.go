@@ -183,20 +183,32 @@ func onceRows() []matrixRow {
 	}
 }
 
-// TestFaultMatrix sends each kind of request into each fault, hitting every
-// attempt, and checks the attempts the server saw, what the caller got, what
-// the server ended up with, how long it took, and that nothing is left
-// running. go test -v -run Matrix prints the matrix.
-func TestFaultMatrix(t *testing.T) { runMatrix(t, everyAttemptRows(), 100) }
+// TestFaultMatrix sends each kind of request into each fault, and checks
+// the attempts the server saw, what the caller got, what the server ended
+// up with, how long it took, and that nothing is left running: the faults
+// of everyAttemptRows hitting every attempt ("every attempt"), those of
+// onceRows the first attempt only ("once"). go test -v -run Matrix prints
+// the two matrices. Both run at once, wave by wave (see runMatrices): their
+// cells spend their time waiting (Retry-After, deadlines), 9 s one after
+// the other.
+func TestFaultMatrix(t *testing.T) {
+	runMatrices(t, []matrix{{"every attempt", everyAttemptRows(), 100}, {"once", onceRows(), 1}})
+}
 
-// TestFaultMatrixOnce is the matrix of faults that hit the first attempt
-// only.
-func TestFaultMatrixOnce(t *testing.T) { runMatrix(t, onceRows(), 1) }
+// matrix is a set of rows, each fault hitting the first times attempts.
+type matrix struct {
+	name  string
+	rows  []matrixRow
+	times int
+}
 
-func runMatrix(t *testing.T, rows []matrixRow, times int) {
+func runMatrices(t *testing.T, ms []matrix) {
 	dbcloudtest.CheckGoroutines(t)
 	var mu sync.Mutex
-	table := map[[2]int]string{}
+	tables := make([]map[[2]int]string, len(ms))
+	for i := range tables {
+		tables[i] = map[[2]int]string{}
+	}
 	// Every cell of a wave at once, from its own goroutine: t.Parallel
 	// would run only GOMAXPROCS of them at a time, and most cells spend
 	// their time waiting. The rows with a deadline come in a second wave:
@@ -208,25 +220,35 @@ func runMatrix(t *testing.T, rows []matrixRow, times int) {
 	// the cell saw one attempt instead of two.
 	for _, wave := range []bool{false, true} {
 		var wg sync.WaitGroup
-		for r, row := range rows {
-			if (row.deadline > 0) != wave {
-				continue
-			}
-			for k, kind := range matrixKinds {
-				wg.Go(func() {
-					t.Run(row.name+"/"+kind.name, func(t *testing.T) {
-						cell := runCell(t, row, times, k, kind)
-						mu.Lock()
-						table[[2]int{r, k}] = cell
-						mu.Unlock()
+		for m, mx := range ms {
+			for r, row := range mx.rows {
+				if (row.deadline > 0) != wave {
+					continue
+				}
+				for k, kind := range matrixKinds {
+					wg.Go(func() {
+						t.Run(mx.name+"/"+row.name+"/"+kind.name, func(t *testing.T) {
+							cell := runCell(t, row, mx.times, k, kind)
+							mu.Lock()
+							tables[m][[2]int{r, k}] = cell
+							mu.Unlock()
+						})
 					})
-				})
+				}
 			}
 		}
 		wg.Wait()
 	}
+	for m, mx := range ms {
+		logMatrix(t, mx, tables[m])
+	}
+}
+
+// logMatrix logs m's table of cells.
+func logMatrix(t *testing.T, m matrix, table map[[2]int]string) {
+	rows := m.rows
 	var b strings.Builder
-	b.WriteString("\n| fault |")
+	b.WriteString("\n" + m.name + ":\n\n| fault |")
 	for _, kind := range matrixKinds {
 		b.WriteString(" " + kind.name + " |")
 	}

@@ -14,6 +14,7 @@ import (
 	"syscall"
 	"testing"
 	"testing/iotest"
+	"testing/synctest"
 	"time"
 
 	"github.com/dbcloud/dbcloud-go"
@@ -419,7 +420,9 @@ func TestExplicitRetryMaxCapsUnderADeadline(t *testing.T) {
 // with a short deadline ended before sending anything, and the retries
 // counted as requests minus calls came out negative).
 func TestRetryBudgetCapsRetriesInAnOutage(t *testing.T) {
-	const goroutines, callsEach = 64, 8
+	// 128 calls: without a budget, 512 retries, five times the budget's
+	// 100.
+	const goroutines, callsEach = 64, 2
 	const calls = goroutines * callsEach
 	run := func(budget int) (retries int64) {
 		srv, n := failingServer(t, 1<<62)
@@ -502,8 +505,15 @@ func TestRetryBudgetRefilledBySuccesses(t *testing.T) {
 // when it would leave less, the 429 is returned at once instead of at the
 // deadline.
 func TestDeadlineHonoursRetryAfterWithRoom(t *testing.T) {
+	synctest.Test(t, deadlineHonoursRetryAfterWithRoom)
+}
+
+// deadlineHonoursRetryAfterWithRoom runs in a synctest bubble: its clock
+// moves only when every goroutine of the bubble waits, so the Retry-After
+// slept costs no time and the one not slept is seen to take none.
+func deadlineHonoursRetryAfterWithRoom(t *testing.T) {
 	var n atomic.Int64
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if n.Add(1) == 1 {
 			w.Header().Set("Retry-After", "1")
 			w.WriteHeader(http.StatusTooManyRequests)
@@ -511,13 +521,12 @@ func TestDeadlineHonoursRetryAfterWithRoom(t *testing.T) {
 		}
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = w.Write([]byte(serviceJSON))
-	}))
-	t.Cleanup(srv.Close)
-	c, err := dbcloud.NewClient(mockKey, dbcloud.WithBaseURL(srv.URL+"/v1"), dbcloud.WithRetryWait(10*time.Millisecond, 2*time.Second))
+	})
+	c, err := dbcloud.NewClient(mockKey, dbcloud.WithBaseURL(mockBase), dbcloud.WithRetryWait(10*time.Millisecond, 2*time.Second),
+		dbcloud.WithHTTPClient(&http.Client{Transport: handlerTransport{h}}))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer c.CloseIdleConnections()
 
 	ctx, cancel := context.WithTimeout(t.Context(), 1600*time.Millisecond)
 	defer cancel()
@@ -530,8 +539,6 @@ func TestDeadlineHonoursRetryAfterWithRoom(t *testing.T) {
 	defer cancel()
 	start := time.Now()
 	_, err = c.Services.Get(ctx, "p1", "s1")
-	// Sleeping the Retry-After would take at least its 1 s; returning at
-	// once takes far less, even on a loaded machine.
 	if !errors.Is(err, dbcloud.ErrRateLimited) || n.Load() != 1 || time.Since(start) >= time.Second {
 		t.Errorf("1.1 s deadline, Retry-After 1 s: %v after %d attempts and %v, want the 429 at once", err, n.Load(), time.Since(start))
 	}

@@ -9,7 +9,9 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/dbcloud/dbcloud-go"
@@ -88,55 +90,70 @@ func TestWaitTimeout(t *testing.T) {
 			t.Errorf("Error() = %q, want the id and last status", err)
 		}
 	}
-	t.Cleanup(func() { // after the parallel subtests
-		// The two waits share their reads: GETs while one runs, Lists while both do.
-		if n := srv.Count("GET", servicePattern) + srv.Count("GET", "/projects/*/services"); n < 4 {
-			t.Errorf("reads = %d: the waits did not poll", n)
-		}
+	// Both waits at once, in a synctest bubble whose clock moves only when
+	// every goroutine of the bubble waits: the first poll, which LastStatus
+	// needs, comes before their 200 ms are up, however loaded the machine
+	// (in real time they needed 2 s), and they share their reads, as waits
+	// of one client do.
+	base := newBubbleTransport(t, srv.Handler())
+	synctest.Test(t, func(t *testing.T) {
+		c := srv.Client(fixture.TinyRetries, dbcloud.WithHTTPClient(&http.Client{Transport: base}))
+		var timeout, deadline error
+		var wg sync.WaitGroup
+		wg.Go(func() {
+			_, timeout = c.Services.WaitForReady(t.Context(), srv.ProjectID, svc.ServiceID, fixture.FastPolls, dbcloud.WithWaitTimeout(200*time.Millisecond))
+		})
+		wg.Go(func() {
+			ctx, cancel := context.WithTimeout(t.Context(), 200*time.Millisecond)
+			defer cancel()
+			_, deadline = c.Services.WaitForReady(ctx, srv.ProjectID, svc.ServiceID, fixture.FastPolls)
+		})
+		wg.Wait()
+		check(t, timeout)  // WithWaitTimeout
+		check(t, deadline) // the context's deadline
 	})
-	// 2 s: the first poll, which LastStatus needs, is sent at once, but a
-	// loaded machine (the whole suite under -race beside other work) can
-	// hold it back for a good part of a second.
-	t.Run("WithWaitTimeout", func(t *testing.T) {
-		t.Parallel()
-		_, err := c.Services.WaitForReady(t.Context(), srv.ProjectID, svc.ServiceID, fixture.FastPolls, dbcloud.WithWaitTimeout(2*time.Second))
-		check(t, err)
-	})
-	t.Run("context deadline", func(t *testing.T) {
-		t.Parallel()
-		ctx, cancel := context.WithTimeout(t.Context(), 2*time.Second)
-		defer cancel()
-		_, err := c.Services.WaitForReady(ctx, srv.ProjectID, svc.ServiceID, fixture.FastPolls)
-		check(t, err)
-	})
+	// The two waits share their reads: GETs while one runs, Lists while both do.
+	if n := srv.Count("GET", servicePattern) + srv.Count("GET", "/projects/*/services"); n < 4 {
+		t.Errorf("reads = %d: the waits did not poll", n)
+	}
 }
 
 func TestWaitEndsAtOnceWhenItCannotSucceed(t *testing.T) {
-	c, srv := fixture.NewFake(t, nil)
-	ctx, p := t.Context(), srv.ProjectID
+	setup, srv := fixture.NewFake(t, nil)
+	p := srv.ProjectID
 	slow := dbcloud.WithPollInterval(time.Hour, time.Hour) // a second poll would hang the test
-	svc := fixture.CreateReady(t, c, p, "db")
-	other := fixture.CreateReady(t, c, p, "other")
+	svc := fixture.CreateReady(t, setup, p, "db")
+	other := fixture.CreateReady(t, setup, p, "other")
+	base := newBubbleTransport(t, srv.Handler())
+	// Each case runs in a synctest bubble: the random delay of a wait's
+	// first poll (up to 250 ms with these intervals) costs no time.
+	run := func(name string, test func(t *testing.T, ctx context.Context, c *dbcloud.Client)) {
+		t.Run(name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				test(t, t.Context(), srv.Client(fixture.TinyRetries, dbcloud.WithHTTPClient(&http.Client{Transport: base})))
+			})
+		})
+	}
 
-	t.Run("gone", func(t *testing.T) {
+	run("gone", func(t *testing.T, ctx context.Context, c *dbcloud.Client) {
 		_, err := c.Services.WaitForStatus(ctx, p, "no-such-service", dbcloud.StatusReady, slow)
 		assertWaitErr(t, err, dbcloud.ErrNotFound, "")
 	})
-	t.Run("deleting while waiting for READY", func(t *testing.T) {
+	run("deleting while waiting for READY", func(t *testing.T, ctx context.Context, c *dbcloud.Client) {
 		setStatus(t, srv, other.ServiceID, "DELETING")
 		_, err := c.Services.WaitForReady(ctx, p, other.ServiceID, slow)
 		assertWaitErr(t, err, dbcloud.ErrUnexpectedStatus, "DELETING")
 	})
-	t.Run("deleted while waiting for PAUSED", func(t *testing.T) {
+	run("deleted while waiting for PAUSED", func(t *testing.T, ctx context.Context, c *dbcloud.Client) {
 		setStatus(t, srv, other.ServiceID, "DELETED")
 		_, err := c.Services.WaitForStatus(ctx, p, other.ServiceID, dbcloud.StatusPaused, slow)
 		assertWaitErr(t, err, dbcloud.ErrUnexpectedStatus, "DELETED")
 	})
-	t.Run("replica set missing", func(t *testing.T) {
+	run("replica set missing", func(t *testing.T, ctx context.Context, c *dbcloud.Client) {
 		_, err := c.ReplicaSets.WaitForActive(ctx, p, svc.ServiceID, "rs-none", slow)
 		assertWaitErr(t, err, dbcloud.ErrNotFound, "")
 	})
-	t.Run("replica set in error", func(t *testing.T) {
+	run("replica set in error", func(t *testing.T, ctx context.Context, c *dbcloud.Client) {
 		set, err := c.ReplicaSets.Create(ctx, p, svc.ServiceID, &dbcloud.CreateReplicaSetRequest{Name: "r", Nodes: 1, CPUMillis: 500, MemoryGBs: 2})
 		if err != nil {
 			t.Fatal(err)
@@ -150,7 +167,7 @@ func TestWaitEndsAtOnceWhenItCannotSucceed(t *testing.T) {
 		assertWaitErr(t, err, dbcloud.ErrUnexpectedStatus, "error")
 	})
 	for _, status := range []int{400, 401, 403, 409} {
-		t.Run(http.StatusText(status), func(t *testing.T) {
+		run(http.StatusText(status), func(t *testing.T, ctx context.Context, c *dbcloud.Client) {
 			srv.InjectFault(dbcloudtest.Fault{Method: "GET", Path: servicePattern, Status: status, Body: `{"code":"NOPE"}`})
 			_, err := c.Services.WaitForReady(ctx, p, svc.ServiceID, slow)
 			assertWaitErr(t, err, nil, "")

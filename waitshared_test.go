@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/dbcloud/dbcloud-go"
@@ -88,27 +89,30 @@ func TestSharedWaitsJoinAndLeave(t *testing.T) {
 
 // A 429 storm with Retry-After holds every wait of the poller, not one: a
 // second of Retry-After costs one read, whatever the number of waits and
-// their 1 ms polling.
+// their 1 ms polling. The waits run in a synctest bubble, on its clock.
 func TestSharedWaitsRetryAfterStorm(t *testing.T) {
-	srv, c, ids := fleet(t, 5)
+	srv, _, ids := fleet(t, 5)
 	srv.InjectFault(dbcloudtest.Fault{Method: "GET", Status: http.StatusTooManyRequests,
 		Header: http.Header{"Retry-After": {"1"}}, Times: 1000})
+	base := newBubbleTransport(t, srv.Handler())
 	before := srv.Count("GET", "")
-	var wg sync.WaitGroup
-	errs := make([]error, len(ids))
-	for i, id := range ids {
-		wg.Go(func() {
-			_, errs[i] = c.Services.WaitForReady(t.Context(), srv.ProjectID, id, fixture.FastPolls, dbcloud.WithWaitTimeout(1500*time.Millisecond))
-		})
-	}
-	wg.Wait()
-	for i, err := range errs {
-		if !errors.Is(err, context.DeadlineExceeded) || !errors.Is(err, dbcloud.ErrRateLimited) {
-			t.Errorf("wait %d: %v, want the deadline, naming the 429", i, err)
+	synctest.Test(t, func(t *testing.T) {
+		c := srv.Client(dbcloud.WithHTTPClient(&http.Client{Transport: base}))
+		var wg sync.WaitGroup
+		errs := make([]error, len(ids))
+		for i, id := range ids {
+			wg.Go(func() {
+				_, errs[i] = c.Services.WaitForReady(t.Context(), srv.ProjectID, id, fixture.FastPolls, dbcloud.WithWaitTimeout(1500*time.Millisecond))
+			})
 		}
-	}
-	// Reads at about 0 s and 1 s; a third if a read is slow to land. Alone,
-	// each wait would read every few ms.
+		wg.Wait()
+		for i, err := range errs {
+			if !errors.Is(err, context.DeadlineExceeded) || !errors.Is(err, dbcloud.ErrRateLimited) {
+				t.Errorf("wait %d: %v, want the deadline, naming the 429", i, err)
+			}
+		}
+	})
+	// Reads at 0 s and 1 s. Alone, each wait would read every few ms.
 	if n := srv.Count("GET", "") - before; n > 3 {
 		t.Errorf("%d reads during 1.5 s of Retry-After: 1, want at most 3", n)
 	}

@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"testing/synctest"
 
 	"github.com/dbcloud/dbcloud-go/dbcloudtest"
 )
@@ -48,10 +49,17 @@ func runAlone(t *testing.T) bool {
 
 // TestCheckGoroutines: a goroutine still running when the test ends is
 // reported; one that ended is not.
+//
+// On a synctest bubble's clock: the few seconds a leak is waited for pass
+// at once.
 func TestCheckGoroutines(t *testing.T) {
 	if !runAlone(t) {
 		return
 	}
+	synctest.Test(t, checkGoroutines)
+}
+
+func checkGoroutines(t *testing.T) {
 	for _, leak := range []bool{false, true} {
 		l := &leakyT{TB: t}
 		dbcloudtest.CheckGoroutines(l)
@@ -76,10 +84,15 @@ func TestCheckGoroutines(t *testing.T) {
 
 // TestGoroutinesLeft: no goroutine left is 0 and no stacks; one left is
 // counted once, with the stacks that show it.
+// On a synctest bubble's clock, as TestCheckGoroutines.
 func TestGoroutinesLeft(t *testing.T) {
 	if !runAlone(t) {
 		return
 	}
+	synctest.Test(t, goroutinesLeft)
+}
+
+func goroutinesLeft(t *testing.T) {
 	before := runtime.NumGoroutine()
 	if n, stacks := dbcloudtest.GoroutinesLeft(before); n != 0 || stacks != nil {
 		t.Errorf("nothing started: GoroutinesLeft = %d, %d bytes of stacks; want 0, none", n, len(stacks))

@@ -7,6 +7,7 @@ import (
 	"net"
 	"runtime"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -236,27 +237,40 @@ func TestOptionsPanic(t *testing.T) {
 // loaded machine (100 ms read only 3 times under load), the SDK's defaults
 // cannot read a third time before 2.25 s.
 func TestClientPollsFastUnlessRealTime(t *testing.T) {
-	reads := func(srv *dbcloudtest.Server, opts ...dbcloud.WaitOption) int {
-		t.Helper()
+	// reads creates a service of srv, QUEUED for a minute of its clock, and
+	// returns a wait of a second on it that sets n to the reads the server
+	// saw. The three waits run at once: a second in all.
+	reads := func(n *int, srv *dbcloudtest.Server, opts ...dbcloud.WaitOption) func() {
 		c := srv.Client()
-		svc := create(t, c, srv.ProjectID) // QUEUED for a minute of the server's clock
-		before := srv.Count("GET", "/projects/*/services/*")
-		_, err := c.Services.WaitForReady(t.Context(), srv.ProjectID, svc.ServiceID,
-			append([]dbcloud.WaitOption{dbcloud.WithWaitTimeout(time.Second)}, opts...)...)
-		if !errors.Is(err, context.DeadlineExceeded) {
-			t.Fatalf("wait on a QUEUED service: %v, want a timeout", err)
+		svc := create(t, c, srv.ProjectID)
+		return func() {
+			before := srv.Count("GET", "/projects/*/services/*")
+			_, err := c.Services.WaitForReady(t.Context(), srv.ProjectID, svc.ServiceID,
+				append([]dbcloud.WaitOption{dbcloud.WithWaitTimeout(time.Second)}, opts...)...)
+			if !errors.Is(err, context.DeadlineExceeded) {
+				t.Errorf("wait on a QUEUED service: %v, want a timeout", err)
+			}
+			*n = srv.Count("GET", "/projects/*/services/*") - before
 		}
-		return srv.Count("GET", "/projects/*/services/*") - before
 	}
-	manual := newServer(t, dbcloudtest.WithStep(time.Minute))
-	if n := reads(manual); n < 5 {
-		t.Errorf("default server: %d reads in 1 s, want many", n)
+	var fast, own, realTime int
+	waits := []func(){
+		reads(&fast, newServer(t, dbcloudtest.WithStep(time.Minute))),
+		reads(&own, newServer(t, dbcloudtest.WithStep(time.Minute)), dbcloud.WithPollInterval(time.Second, 10*time.Second)),
+		reads(&realTime, newServer(t, dbcloudtest.WithRealTime(), dbcloudtest.WithStep(time.Minute))),
 	}
-	if n := reads(manual, dbcloud.WithPollInterval(time.Second, 10*time.Second)); n > 2 {
-		t.Errorf("with the wait's own WithPollInterval(1s, 10s): %d reads in 1 s", n)
+	var wg sync.WaitGroup
+	for _, w := range waits {
+		wg.Go(w)
 	}
-	realTime := newServer(t, dbcloudtest.WithRealTime(), dbcloudtest.WithStep(time.Minute))
-	if n := reads(realTime); n > 2 {
-		t.Errorf("real-time server: %d reads in 1 s, want the SDK's polling", n)
+	wg.Wait()
+	if fast < 5 {
+		t.Errorf("default server: %d reads in 1 s, want many", fast)
+	}
+	if own > 2 {
+		t.Errorf("with the wait's own WithPollInterval(1s, 10s): %d reads in 1 s", own)
+	}
+	if realTime > 2 {
+		t.Errorf("real-time server: %d reads in 1 s, want the SDK's polling", realTime)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
@@ -162,41 +163,45 @@ func TestCallsPastTheirDeadline(t *testing.T) {
 // the soak anyway, reported.
 func TestWorkersHardBound(t *testing.T) {
 	for _, stoppable := range []bool{true, false} {
+		// On a synctest bubble's clock: the hard bound and the patience
+		// after each step pass at once.
 		t.Run(fmt.Sprintf("stoppable=%t", stoppable), func(t *testing.T) {
-			dbcloudtest.CheckGoroutines(t)
-			root, cancel := context.WithCancel(t.Context())
-			defer cancel()
-			s := &soak{cfg: Config{Workers: 2}, root: root, calls: newCalls(time.Hour, 0)}
-			release := make(chan struct{})
-			defer func() {
-				if !stoppable {
-					close(release)
+			synctest.Test(t, func(t *testing.T) {
+				dbcloudtest.CheckGoroutines(t)
+				root, cancel := context.WithCancel(t.Context())
+				defer cancel()
+				s := &soak{cfg: Config{Workers: 2}, root: root, calls: newCalls(time.Hour, 0)}
+				release := make(chan struct{})
+				defer func() {
+					if !stoppable {
+						close(release)
+					}
+				}()
+				teardown := func() {
+					if stoppable {
+						close(release)
+					}
 				}
-			}()
-			teardown := func() {
-				if stoppable {
-					close(release)
+				started := make(chan struct{}, 2)
+				run := func(n int) {
+					_ = s.calls.do(root, n, opResize, func(context.Context) error {
+						started <- struct{}{}
+						<-release // a call that ignores its context
+						return nil
+					})
 				}
-			}
-			started := make(chan struct{}, 2)
-			run := func(n int) {
-				_ = s.calls.do(root, n, opResize, func(context.Context) error {
-					started <- struct{}{}
-					<-release // a call that ignores its context
-					return nil
-				})
-			}
-			now := time.Now()
-			running, ended := s.workers(run, now.Add(time.Hour), now.Add(500*time.Millisecond), 20*time.Millisecond, cancel, teardown)
-			if ended != stoppable {
-				t.Errorf("ended = %t, want %t", ended, stoppable)
-			}
-			if len(running) != 2 || running[0].Op != opResize || running[0].Workflow != 1 || running[1].Workflow != 2 {
-				t.Errorf("running = %+v, want the 2 calls, by workflow", running)
-			}
-			if len(started) != 2 {
-				t.Errorf("%d workflows started, want one per worker", len(started))
-			}
+				now := time.Now()
+				running, ended := s.workers(run, now.Add(time.Hour), now.Add(500*time.Millisecond), 20*time.Millisecond, cancel, teardown)
+				if ended != stoppable {
+					t.Errorf("ended = %t, want %t", ended, stoppable)
+				}
+				if len(running) != 2 || running[0].Op != opResize || running[0].Workflow != 1 || running[1].Workflow != 2 {
+					t.Errorf("running = %+v, want the 2 calls, by workflow", running)
+				}
+				if len(started) != 2 {
+					t.Errorf("%d workflows started, want one per worker", len(started))
+				}
+			})
 		})
 	}
 }
