@@ -11,7 +11,8 @@
 #
 # The zip holds the tracked files as they are in the work tree (uncommitted
 # edits of tracked files included), less the otel module's folder, under the
-# path@version/ prefix of the module zip layout. Used by .ci/run; by hand:
+# path@version/ prefix of the module zip layout. Used by .ci/run and
+# scripts/release.sh, through modenv in scripts/modenv.sh; by hand:
 #
 #   scripts/modproxy.sh /tmp/dbcloud-proxy
 #   cd otel && GOWORK=off GOFLAGS=-mod=mod GONOSUMDB=github.com/dbcloud/dbcloud-go \
@@ -19,9 +20,10 @@
 set -euo pipefail
 dir=${1:?usage: scripts/modproxy.sh DIR}
 cd "$(dirname "$0")/.."
-module=github.com/dbcloud/dbcloud-go
-version=v$(sed -n 's/^const Version = "\(.*\)"$/\1/p' client.go)
-[ "$version" != v ] || { echo "modproxy.sh: no Version constant in client.go" >&2; exit 1; }
+# shellcheck source=scripts/modenv.sh
+. scripts/modenv.sh
+module=$rootmodule
+version=$(rootversion)
 
 rm -rf "$dir/release" "$dir/unreleased"
 mkdir -p "$dir/release/$module/@v" "$dir/unreleased/$module/@v"
