@@ -19,8 +19,8 @@
 #      section before pushing: every removed or changed name is in Changed
 #      or Removed, with what to do instead, every added one in Added. A
 #      wrong CHANGELOG is fixed by deleting the two tags and the two
-#      commits (git tag -d ...; git reset --hard HEAD~2), editing, and
-#      running the script again.
+#      commits (git tag -d vVERSION otel/vVERSION && git reset --hard
+#      HEAD~2), fixing it in a commit, and running the script again.
 #   4. gorelease on the root module at vVERSION, as .ci/run runs it, then
 #      the annotated tag vVERSION.
 #   5. the otel module: go mod tidy against the root module at the tag,
@@ -29,6 +29,8 @@
 #      change; commits them; gorelease on otel; the annotated tag
 #      otel/vVERSION.
 #   6. prints what to push. Nothing is pushed.
+#
+# A failure after step 1 says how to undo what was made (tags, commits).
 #
 # --dry-run does all of it in a scratch clone of main (the checks of step 1
 # also in this repository), prints the clone's new commits and tags, and
@@ -45,7 +47,7 @@ die() {
 }
 step() { printf '\n== %s (at %d s)\n' "$*" "$SECONDS"; }
 
-dryrun=false base=
+dryrun=false base= basename=
 while [ $# -gt 0 ]; do
   case $1 in
   --dry-run) dryrun=true ;;
@@ -110,10 +112,24 @@ step "1. checks"
 checks || die "refused: nothing was changed"
 echo "clean main at $(git rev-parse --short HEAD), Version $version, otel requires $tag, no tag $tag or $oteltag, CHANGELOG section \"$heading\""
 
+# On a failure after step 1, a real run says how to undo what it made, so
+# that the release can start again once the cause is fixed.
+before=
+finish() {
+  local rc=$? made
+  chmod -R u+w "$work" 2>/dev/null
+  rm -rf "$work"
+  if [ "$rc" -ne 0 ] && ! $dryrun && [ -n "$before" ]; then
+    made=$(git tag -l "$tag" "$oteltag" | tr '\n' ' ')
+    echo "release.sh: stopped; to undo what it made: ${made:+git tag -d $made&& }git reset --hard $before" >&2
+  fi
+}
 work=$(mktemp -d)
-trap 'chmod -R u+w "$work" 2>/dev/null; rm -rf "$work"' EXIT
+trap finish EXIT
 if $dryrun; then
   if [ -n "$base" ]; then
+    # The clone has no branch but main: the base by its commit.
+    basename=$base
     base=$(git rev-parse --verify "$base^{commit}")
   fi
   git clone -q --branch main . "$work/repo"
@@ -132,18 +148,28 @@ git commit -q -m "CHANGELOG: $version dated $today, for its release" -- CHANGELO
 echo "$(git rev-parse --short HEAD): \"$dated\""
 
 step "3. apidiff of the root module's API"
+# runapidiff runs apidiff, less its line for each internal package it
+# leaves out, as they are not API.
+runapidiff() {
+  if ! go run "$apidiff" "$@" 2>"$work/apidiff.err"; then
+    cat "$work/apidiff.err" >&2
+    return 1
+  fi
+  grep -v '^Ignoring internal package ' "$work/apidiff.err" >&2 || true
+}
 if [ -z "$base" ]; then
   base=$(git describe --tags --abbrev=0 --match 'v[0-9]*' "$before" 2>/dev/null) || base=
 fi
+basename=${basename:-$base}
 if [ -z "$base" ]; then
   echo "skipped: there is no earlier release tag (v*) on main, and no --base REV was given; a first release has no earlier API to compare with (give --base REV to see the changes since REV)"
 else
   mkdir "$work/base"
   git archive "$base" | tar -x -C "$work/base"
-  (cd "$work/base" && go run "$apidiff" -m -w "$work/base.api" "$rootmodule")
-  go run "$apidiff" -m -w "$work/release.api" "$rootmodule"
-  echo "API changes of $rootmodule from $base ($(git rev-parse --short "$base^{commit}")) to the release commit ($(git rev-parse --short HEAD)):"
-  go run "$apidiff" -m "$work/base.api" "$work/release.api" | tee "$work/apidiff.txt"
+  (cd "$work/base" && runapidiff -m -w "$work/base.api" "$rootmodule")
+  runapidiff -m -w "$work/release.api" "$rootmodule"
+  echo "API changes of $rootmodule from $basename ($(git rev-parse --short "$base^{commit}")) to the release commit ($(git rev-parse --short HEAD)):"
+  runapidiff -m "$work/base.api" "$work/release.api" | tee "$work/apidiff.txt"
   [ -s "$work/apidiff.txt" ] || echo "(none)"
   echo "Check them against CHANGELOG.md's section [$version] (see the usage: scripts/release.sh -h)."
 fi
@@ -165,12 +191,12 @@ step "5. otel: go.sum with the root module $tag, commit, gorelease, tag $oteltag
 changed=$(git status --porcelain)
 if [ "$changed" != " M otel/go.sum" ]; then
   git status --short >&2
-  die "go mod tidy in otel changed more than otel/go.sum: nothing was committed; the tag $tag stays (git tag -d $tag to start again)"
+  die "go mod tidy in otel changed more than otel/go.sum"
 fi
 others=$(git diff -U0 -- otel/go.sum | sed -n '/^[-+][-+][-+] /d;/^[-+]/p' | grep -v "^+$rootmodule $tag[ /]" || true)
 if [ -n "$others" ]; then
   printf '%s\n' "$others" >&2
-  die "otel/go.sum changed lines other than the root module $tag's: nothing was committed; the tag $tag stays (git tag -d $tag to start again)"
+  die "otel/go.sum changed lines other than the root module $tag's"
 fi
 git diff -U0 -- otel/go.sum | grep '^+[^+]'
 git commit -q -m "otel: go.sum holds the checksums of $rootmodule $tag, for otel's release" -- otel/go.sum
