@@ -263,4 +263,57 @@ func TestReleaseScriptDryRun(t *testing.T) {
 	if left, _ := os.ReadDir(tmp); len(left) != 0 {
 		t.Errorf("release.sh --dry-run left %d files in TMPDIR (its scratch clone not deleted)", len(left))
 	}
+
+	// The release itself, in the scratch repository: without --base and
+	// with no earlier tag, apidiff is skipped.
+	started = time.Now()
+	out, ok, tmp = r.release(v)
+	t.Logf("release.sh took %v:\n%s", time.Since(started).Round(time.Second), out)
+	if !ok {
+		t.Fatal("release.sh failed")
+	}
+	for _, want := range []string{
+		"skipped: there is no earlier release tag",
+		"the checksum is the one the go command computes from the tag v" + v,
+		"nothing is pushed; to publish the release:\n  git push origin main v" + v + " otel/v" + v,
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("release.sh's output lacks %q", want)
+		}
+	}
+	if got := r.output("status", "--porcelain"); got != "" {
+		t.Errorf("release.sh left the work tree changed:\n%s", got)
+	}
+	// Two commits on main, the root's tag on the first, otel's on the
+	// second, both annotated.
+	for ref, want := range map[string]string{
+		"HEAD~2":                   strings.Fields(before)[0],
+		"v" + v + "^{commit}":      r.output("rev-parse", "HEAD~1"),
+		"otel/v" + v + "^{commit}": r.output("rev-parse", "HEAD"),
+	} {
+		if got := r.output("rev-parse", ref); strings.TrimSpace(got) != strings.TrimSpace(want) {
+			t.Errorf("%s is %s, want %s", ref, got, want)
+		}
+	}
+	for _, tag := range []string{"v" + v, "otel/v" + v} {
+		if got := r.output("cat-file", "-t", tag); got != "tag\n" {
+			t.Errorf("%s is a %s, want an annotated tag", tag, got)
+		}
+	}
+	if got := r.output("diff", "--name-only", "HEAD~2", "HEAD~1"); got != "CHANGELOG.md\n" {
+		t.Errorf("the release commit changed %q, want CHANGELOG.md alone", got)
+	}
+	if got := r.output("diff", "--name-only", "HEAD~1", "HEAD"); got != "otel/go.sum\n" {
+		t.Errorf("otel's commit changed %q, want otel/go.sum alone", got)
+	}
+	changelog := r.output("show", "v"+v+":CHANGELOG.md")
+	if want := "\n## [" + v + "] - " + time.Now().UTC().Format(time.DateOnly) + "\n"; !strings.Contains(changelog, want) {
+		t.Errorf("CHANGELOG.md at v%s lacks %q", v, want)
+	}
+	if n := strings.Count(r.output("show", "HEAD:otel/go.sum"), "github.com/dbcloud/dbcloud-go v"+v+" "); n != 1 {
+		t.Errorf("otel/go.sum holds %d lines of the root module's zip at v%s, want 1", n, v)
+	}
+	if left, _ := os.ReadDir(tmp); len(left) != 0 {
+		t.Errorf("release.sh left %d files in TMPDIR", len(left))
+	}
 }

@@ -59,3 +59,12 @@ modenv() {
   otelenv=(GOFLAGS=-mod=mod GONOSUMDB="$rootmodule" GOMODCACHE="$dir/modcache"
     GOPROXY="file://$dir/proxy/release,file://$(go env GOMODCACHE)/cache/download,$goproxy")
 }
+
+# vcsenv REPO MODCACHE sets vcsenv: the environment in which the go command
+# fetches the root module straight from the git repository REPO, by its
+# tags, into the module cache MODCACHE, zipping it as the module proxy zips
+# a tag it fetches from GitHub.
+vcsenv() {
+  vcsenv=(GOPROXY=direct GONOSUMDB="$rootmodule" GOPRIVATE="$rootmodule" GOMODCACHE="$2"
+    GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0="url.file://$1.insteadOf" GIT_CONFIG_VALUE_0="https://$rootmodule")
+}

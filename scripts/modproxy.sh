@@ -43,12 +43,8 @@ tmp=$(mktemp -d)
 trap 'chmod -R u+w "$tmp"; rm -rf "$tmp"' EXIT
 git clone -q --shared --no-tags --no-checkout . "$tmp/repo"
 git -C "$tmp/repo" tag "$version" "$commit"
-(
-  cd "$tmp"
-  export GOPROXY=direct GONOSUMDB="$module" GOPRIVATE="$module" GOMODCACHE="$tmp/modcache" \
-    GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0="url.file://$tmp/repo.insteadOf" GIT_CONFIG_VALUE_0="https://$module"
-  go mod download "$module@$version"
-)
+vcsenv "$tmp/repo" "$tmp/modcache"
+(cd "$tmp" && env "${vcsenv[@]}" go mod download "$module@$version")
 at="$dir/release/$module/@v"
 echo "$version" >"$at/list"
 cp "$tmp/modcache/cache/download/$module/@v/$version".{info,mod,zip} "$at/"

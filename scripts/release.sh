@@ -26,7 +26,8 @@
 #   5. the otel module: go mod tidy against the root module at the tag,
 #      zipped into a local module proxy as the module proxy will serve it
 #      (nothing is published yet); only the root's lines of otel/go.sum may
-#      change; commits them; gorelease on otel; the annotated tag
+#      change, and its checksum must be the one the go command computes
+#      from the tag; commits them; gorelease on otel; the annotated tag
 #      otel/vVERSION.
 #   6. prints what to push. Nothing is pushed.
 #
@@ -199,6 +200,16 @@ if [ -n "$others" ]; then
   die "otel/go.sum changed lines other than the root module $tag's"
 fi
 git diff -U0 -- otel/go.sum | grep '^+[^+]'
+# The checksum is the one the go command computes from the tag itself, as
+# the module proxy will once it is pushed: else the otel module, at its
+# tag, would fail its own build with a checksum mismatch.
+vcsenv "$PWD" "$work/vcscache"
+want=$(cd "$work" && env "${vcsenv[@]}" go mod download -json "$rootmodule@$tag" | sed -n 's/^[[:space:]]*"Sum": "\(.*\)",$/\1/p')
+got=$(sed -n "s|^$rootmodule $tag \(h1:.*\)\$|\1|p" otel/go.sum)
+if [ -z "$want" ] || [ "$want" != "$got" ]; then
+  die "otel/go.sum has $rootmodule $tag ${got:-with no checksum}, but the go command computes ${want:-nothing} from the tag $tag"
+fi
+echo "the checksum is the one the go command computes from the tag $tag: $want"
 git commit -q -m "otel: go.sum holds the checksums of $rootmodule $tag, for otel's release" -- otel/go.sum
 (cd otel && env "${otelenv[@]}" go run "$gorelease" -base="$previous" -version="$tag")
 git tag -a "$oteltag" -m "dbcloud-go/otel $tag, which requires dbcloud-go $tag"
