@@ -15,7 +15,8 @@
 #   3. prints apidiff's report of the root module's API, from the base to
 #      the release commit. The base is --base REV, or else the latest
 #      earlier release tag on main; a first release has none, and without
-#      --base the step is skipped. Check the report against the CHANGELOG's
+#      --base the step is skipped (docs/releasing.md names a base for
+#      0.1.0). Check the report against the CHANGELOG's
 #      section before pushing: every removed or changed name is in Changed
 #      or Removed, with what to do instead, every added one in Added. A
 #      wrong CHANGELOG is fixed by deleting the two tags and the two
@@ -38,10 +39,8 @@
 # deletes the clone: this repository is left as it was.
 set -euo pipefail
 
-usage() {
-  sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "$0" >&2
-  exit 2
-}
+# usage prints the comment above.
+usage() { sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "$0"; }
 die() {
   echo "release.sh: $*" >&2
   exit 1
@@ -52,15 +51,15 @@ dryrun=false base= basename=
 while [ $# -gt 0 ]; do
   case $1 in
   --dry-run) dryrun=true ;;
-  --base) [ $# -ge 2 ] || usage; base=$2; shift ;;
+  --base) [ $# -ge 2 ] || { usage >&2; exit 2; }; base=$2; shift ;;
   --base=*) base=${1#--base=} ;;
-  -h | --help) usage ;;
-  -*) usage ;;
+  -h | --help) usage; exit 0 ;;
+  -*) usage >&2; exit 2 ;;
   *) break ;;
   esac
   shift
 done
-[ $# -eq 1 ] || usage
+[ $# -eq 1 ] || { usage >&2; exit 2; }
 version=$1
 [[ $version =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]] || die "VERSION is X.Y.Z, without a v: $version"
 tag=v$version oteltag=otel/v$version
