@@ -211,7 +211,7 @@ func TestReleaseScriptRefuses(t *testing.T) {
 // the script deletes, and the repository is left as it was; then the
 // release itself runs there, and its commits, tags and files are checked.
 // It builds gorelease and the otel module's dependencies: 154 and 156 s on
-// the 2-core development machine shared with other builds (the dry run 64
+// the 2-core development machine shared with other builds (the dry run 83
 // and 95 s, the release 70 and 59 s), so it runs with
 // DBCLOUD_RELEASE_TEST=1 (.ci/run sets it):
 //
