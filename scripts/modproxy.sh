@@ -10,8 +10,9 @@
 #                   the root's first release against it.
 #
 # The zip holds the tracked files as they are in the work tree (uncommitted
-# edits of tracked files included), less the otel module's folder, under the
-# path@version/ prefix of the module zip layout. Used by .ci/run; by hand:
+# edits of tracked files included), less the otel module's folder, zipped
+# by the go command as the module proxy will zip the tag. Used by .ci/run and
+# scripts/release.sh, through modenv in scripts/modenv.sh; by hand:
 #
 #   scripts/modproxy.sh /tmp/dbcloud-proxy
 #   cd otel && GOWORK=off GOFLAGS=-mod=mod GONOSUMDB=github.com/dbcloud/dbcloud-go \
@@ -19,25 +20,32 @@
 set -euo pipefail
 dir=${1:?usage: scripts/modproxy.sh DIR}
 cd "$(dirname "$0")/.."
-module=github.com/dbcloud/dbcloud-go
-version=v$(sed -n 's/^const Version = "\(.*\)"$/\1/p' client.go)
-[ "$version" != v ] || { echo "modproxy.sh: no Version constant in client.go" >&2; exit 1; }
+# shellcheck source=scripts/modenv.sh
+. scripts/modenv.sh
+module=$rootmodule
+version=$(rootversion)
 
 rm -rf "$dir/release" "$dir/unreleased"
 mkdir -p "$dir/release/$module/@v" "$dir/unreleased/$module/@v"
 : >"$dir/unreleased/$module/@v/list"
 
+# The module is zipped by the go command, from a tag in a scratch clone, as
+# the module proxy zips it from the tag pushed: the files of the module zip
+# layout (no folder of another module, no directory entries), so that the
+# checksum otel/go.sum takes from this zip is the one every go command will
+# see. (A zip of git archive's has an entry for each folder, which changes
+# the checksum.) git stash create makes a commit of the work tree's tracked
+# files without touching the tree or the stash; with nothing changed it
+# prints nothing.
+commit=$(git stash create)
+commit=${commit:-$(git rev-parse HEAD)}
+tmp=$(mktemp -d)
+trap 'chmod -R u+w "$tmp"; rm -rf "$tmp"' EXIT
+git clone -q --shared --no-tags --no-checkout . "$tmp/repo"
+git -C "$tmp/repo" tag "$version" "$commit"
+vcsenv "$tmp/repo" "$tmp/modcache"
+(cd "$tmp" && env "${vcsenv[@]}" go mod download "$module@$version")
 at="$dir/release/$module/@v"
 echo "$version" >"$at/list"
-printf '{"Version":"%s","Time":"%s"}\n' "$version" "$(git log -1 --format=%cI)" >"$at/$version.info"
-cp go.mod "$at/$version.mod"
-# git stash create makes a commit of the work tree's tracked files without
-# touching the tree or the stash; with nothing changed it prints nothing.
-tree=$(git stash create)
-# Folders that hold a go.mod of their own are other modules: not in the zip.
-excludes=()
-while IFS= read -r m; do
-  excludes+=(":(exclude)$(dirname "$m")")
-done < <(git ls-files '*/go.mod')
-git archive --format=zip --prefix="$module@$version/" -o "$at/$version.zip" "${tree:-HEAD}" -- . "${excludes[@]}"
+cp "$tmp/modcache/cache/download/$module/@v/$version".{info,mod,zip} "$at/"
 echo "modproxy.sh: $module@$version in $dir/release ($(wc -c <"$at/$version.zip") bytes zipped); none in $dir/unreleased"
