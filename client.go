@@ -18,8 +18,17 @@ type Client struct {
 	Services *ServicesClient
 	// ReplicaSets manages the read replica sets of a service.
 	ReplicaSets *ReplicaSetsClient
+	// VPCs manages a project's VPCs.
+	VPCs *VPCsClient
+	// Peerings manages the peering connections of a project's VPCs.
+	Peerings *PeeringsClient
+	// Metrics reads the metric series of a service (a preview).
+	Metrics *MetricsClient
+	// Projects reads the projects the credentials reach.
+	Projects *ProjectsClient
 
-	api *caller
+	api     *caller
+	project *projectCache // ResolveProjectID's
 }
 
 // ServicesClient manages database services. Get it from Client.Services.
@@ -82,7 +91,11 @@ func newClient(creds Credentials, opts []Option) (*Client, error) {
 		creds:       creds,
 		opts:        opts,
 	}
-	return &Client{Services: &ServicesClient{api}, ReplicaSets: &ReplicaSetsClient{api}, api: api}, nil
+	return &Client{
+		Services: &ServicesClient{api}, ReplicaSets: &ReplicaSetsClient{api},
+		VPCs: &VPCsClient{api}, Peerings: &PeeringsClient{api}, Metrics: &MetricsClient{api}, Projects: &ProjectsClient{api},
+		api: api, project: &projectCache{},
+	}, nil
 }
 
 // NewClientWithCredentials returns a client that authenticates with creds.
@@ -108,7 +121,8 @@ func (c *Client) With(opts ...Option) (*Client, error) {
 // ProjectID returns the project id set with WithProjectID or read from
 // DBCLOUD_PROJECT_ID by NewClientFromEnv; "" when neither gave one. The
 // SDK's methods take the project id as an argument: this is where a program
-// configured from the environment finds the one to pass.
+// configured from the environment finds the one to pass. ResolveProjectID
+// also finds the project of credentials scoped to one.
 func (c *Client) ProjectID() string { return c.api.projectID }
 
 // Observer returns the Observer given WithObserver, or nil. The deploy

@@ -72,11 +72,12 @@
 // Every request is one of two kinds:
 //
 //   - Safe to repeat: every GET and DELETE, and the POSTs that set state
-//     (start, stop, resize, setHA, the pooler, VPC, password and environment
-//     calls). Retried on network errors, on an attempt that timed out, and
+//     (start, stop, resize, setHA, rename, the pooler, VPC, password and
+//     environment calls) or read (Metrics.Query). Retried on network errors, on an attempt that timed out, and
 //     on 429, 500, 502, 503 and 504; a GET whose 2xx body was lost, cut
 //     off or malformed is read again.
-//   - Creating: Services.Create, Services.Fork and ReplicaSets.Create.
+//   - Creating: Services.Create, Services.Fork, ReplicaSets.Create,
+//     VPCs.Create and Peerings.Create.
 //     Retried only on 429 and on connection errors from before the request
 //     was sent, never once it may have acted (a 5xx, a timeout or a reset
 //     after sending, a lost answer): a second create can make a second,
@@ -123,8 +124,9 @@
 // create made nothing (ErrRateLimited included), and creating again is safe.
 // With WithCreateRecovery the SDK resolves ambiguous creates itself: it lists
 // before sending and after the failure, and returns the one new resource
-// with the requested name (with a new password, since the answer carrying
-// the initial one was lost), or sends the create again once the settle
+// with the requested name (a VPC: name, CIDR and region; a peering: its
+// peer's account, region and VPC; a service: with a new password, since
+// the answer carrying the initial one was lost), or sends the create again once the settle
 // period (WithCreateSettle) has passed with nothing new (5 sends at most),
 // or reports several candidates. A failing list is tried 5 times, each
 // with its own retries. When the settle period cannot end before the

@@ -72,6 +72,12 @@ const (
 	// it from the service it manages; the waits and calls on a fork name
 	// it KindService, as the API does.
 	KindFork ResourceKind = "fork"
+	// KindVPC and KindPeering are a project's VPCs and their peering
+	// connections; KindProject names the calls about the caller's identity
+	// and projects.
+	KindVPC     ResourceKind = "VPC"
+	KindPeering ResourceKind = "VPC peering"
+	KindProject ResourceKind = "project"
 )
 
 // Environment is the environment tag of a service or replica set.
