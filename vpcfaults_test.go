@@ -17,7 +17,7 @@ import (
 type liveCreate struct {
 	name, path string
 	call       func(ctx context.Context, c *dbcloud.Client, vpc string) (id string, err error)
-	made       func(s *vpcServer, vpc string) int
+	made       func(s *liveServer, vpc string) int
 }
 
 var liveCreates = []liveCreate{
@@ -29,7 +29,7 @@ var liveCreates = []liveCreate{
 			}
 			return v.ID, err
 		},
-		func(s *vpcServer, _ string) int {
+		func(s *liveServer, _ string) int {
 			vpcs, _ := s.state("")
 			n := 0
 			for _, v := range vpcs {
@@ -47,7 +47,7 @@ var liveCreates = []liveCreate{
 			}
 			return p.ID, err
 		},
-		func(s *vpcServer, vpc string) int {
+		func(s *liveServer, vpc string) int {
 			_, peerings := s.state(vpc)
 			n := 0
 			for _, p := range peerings {
@@ -78,7 +78,7 @@ func TestLiveCreateFaults(t *testing.T) {
 			t.Run(cr.name+"/"+tt.name, func(t *testing.T) {
 				t.Parallel()
 				for _, recovery := range []bool{false, true} {
-					s := newVPCServer(t)
+					s := newLiveServer(t)
 					// Other resources, and one the create's answer must not be mistaken for.
 					vpc := s.addVPC("other", "10.9.0.0/16", "us-east-1")
 					s.addPeering(vpc, dbcloud.Peering{PeerAccountID: "000011112222", PeerRegionCode: "us-west-2", PeerVPCID: "vpc-0a1b"})
@@ -146,7 +146,7 @@ func TestLiveDeleteFaults(t *testing.T) {
 		} {
 			t.Run(kind+"/"+tt.name, func(t *testing.T) {
 				t.Parallel()
-				s := newVPCServer(t)
+				s := newLiveServer(t)
 				vpc := s.addVPC("private", "10.0.0.0/16", "us-east-1")
 				peering := s.addPeering(vpc, dbcloud.Peering{PeerAccountID: "1", PeerRegionCode: "us-east-1", PeerVPCID: "vpc-1"})
 				c := s.client(t)
@@ -172,7 +172,7 @@ func TestLiveDeleteFaults(t *testing.T) {
 
 // A first attempt's own 404 is returned as it is: ErrNotFound.
 func TestLiveDeleteOfNothingIsNotFound(t *testing.T) {
-	s := newVPCServer(t)
+	s := newLiveServer(t)
 	c := s.client(t)
 	if err := c.VPCs.Delete(t.Context(), "p1", "999"); !errors.Is(err, dbcloud.ErrNotFound) {
 		t.Errorf("VPCs.Delete: %v, want ErrNotFound", err)

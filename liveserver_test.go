@@ -14,11 +14,12 @@ import (
 	"github.com/dbcloud/dbcloud-go"
 )
 
-// vpcServer is a small API of VPCs, peerings, identity and metrics on a
+// liveServer is a small API of VPCs, peerings, identity and metrics on a
 // loopback socket, for the tests of those operations until dbcloudtest
 // models them: state the test controls and reads, and faults injected
-// into the requests it names.
-type vpcServer struct {
+// into the requests it names. Its project is p1; its identity, projects
+// and metrics are the test's (authInfo, projects, metric).
+type liveServer struct {
 	*httptest.Server
 	mu       sync.Mutex
 	next     int
@@ -28,6 +29,11 @@ type vpcServer struct {
 	seen     []string      // "METHOD /path" of every request, faults included
 	auth     []string      // the Authorization header of every request
 	quit     chan struct{} // closed when the test ends: held requests end
+	authInfo string        // the body of GET /auth/info
+	projects string        // the body of GET /projects
+	// metric is the value of a bucket of the metric series, or nil for a
+	// bucket without data.
+	metric func(start time.Time) *float64
 }
 
 // serverFault is one injected fault: the next requests matching method and
@@ -47,9 +53,9 @@ const (
 	faultHold                        // held, not handled, until the client gives up
 )
 
-func newVPCServer(t *testing.T) *vpcServer {
+func newLiveServer(t *testing.T) *liveServer {
 	t.Helper()
-	s := &vpcServer{peerings: map[string][]dbcloud.Peering{}, quit: make(chan struct{})}
+	s := &liveServer{peerings: map[string][]dbcloud.Peering{}, quit: make(chan struct{})}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /v1/projects/p1/vpcs", func(w http.ResponseWriter, r *http.Request) {
 		s.mu.Lock()
@@ -138,6 +144,19 @@ func newVPCServer(t *testing.T) *vpcServer {
 		s.peerings[vpc] = append(s.peerings[vpc][:i], s.peerings[vpc][i+1:]...)
 		w.WriteHeader(204)
 	})
+	mux.HandleFunc("GET /v1/auth/info", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, s.authInfo)
+	})
+	mux.HandleFunc("GET /v1/projects", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, s.projects)
+	})
+	mux.HandleFunc("GET /v1/projects/{p}/services", func(w http.ResponseWriter, r *http.Request) {
+		p := r.PathValue("p")
+		writeJSON(w, 200, []map[string]any{{"service_id": p + "-svc", "project_id": p, "name": "db", "status": "READY"}})
+	})
+	mux.HandleFunc("POST /v1/projects/p1/services/{svc}/metrics/series", s.metricSeries)
 	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.mu.Lock()
 		s.seen = append(s.seen, r.Method+" "+strings.TrimPrefix(r.URL.EscapedPath(), "/v1"))
@@ -172,7 +191,7 @@ func newVPCServer(t *testing.T) *vpcServer {
 }
 
 // takeFault returns the fault of r, if one is injected; s.mu is held.
-func (s *vpcServer) takeFault(r *http.Request) (faultKind, bool) {
+func (s *liveServer) takeFault(r *http.Request) (faultKind, bool) {
 	path := strings.TrimPrefix(r.URL.EscapedPath(), "/v1")
 	for i := range s.faults {
 		f := &s.faults[i]
@@ -185,14 +204,14 @@ func (s *vpcServer) takeFault(r *http.Request) (faultKind, bool) {
 }
 
 // inject adds a fault for the next times requests of method and path.
-func (s *vpcServer) inject(method, path string, what faultKind, times int) {
+func (s *liveServer) inject(method, path string, what faultKind, times int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.faults = append(s.faults, serverFault{method, path, what, times})
 }
 
 // count is how many requests of method and path (after /v1) came.
-func (s *vpcServer) count(method, path string) int {
+func (s *liveServer) count(method, path string) int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	n := 0
@@ -204,8 +223,15 @@ func (s *vpcServer) count(method, path string) int {
 	return n
 }
 
+// requests returns "METHOD /path" (after /v1) of every request so far.
+func (s *liveServer) requests() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.seen...)
+}
+
 // addVPC stores a VPC and returns its id.
-func (s *vpcServer) addVPC(name, cidr, region string) string {
+func (s *liveServer) addVPC(name, cidr, region string) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.next++
@@ -215,7 +241,7 @@ func (s *vpcServer) addVPC(name, cidr, region string) string {
 }
 
 // addPeering stores a pending peering of the VPC and returns its id.
-func (s *vpcServer) addPeering(vpc string, p dbcloud.Peering) string {
+func (s *liveServer) addPeering(vpc string, p dbcloud.Peering) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.next++
@@ -225,7 +251,7 @@ func (s *vpcServer) addPeering(vpc string, p dbcloud.Peering) string {
 }
 
 // setPeering sets a peering's status and error message.
-func (s *vpcServer) setPeering(vpc, id string, status dbcloud.PeeringStatus, message string) {
+func (s *liveServer) setPeering(vpc, id string, status dbcloud.PeeringStatus, message string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if i := peeringIndex(s.peerings[vpc], id); i >= 0 {
@@ -234,13 +260,13 @@ func (s *vpcServer) setPeering(vpc, id string, status dbcloud.PeeringStatus, mes
 }
 
 // state returns the VPCs and the peerings of vpc, as the server holds them.
-func (s *vpcServer) state(vpc string) ([]dbcloud.VPC, []dbcloud.Peering) {
+func (s *liveServer) state(vpc string) ([]dbcloud.VPC, []dbcloud.Peering) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return append([]dbcloud.VPC{}, s.vpcs...), append([]dbcloud.Peering{}, s.peerings[vpc]...)
 }
 
-func (s *vpcServer) vpcIndex(id string) int {
+func (s *liveServer) vpcIndex(id string) int {
 	for i := range s.vpcs {
 		if s.vpcs[i].ID == id {
 			return i
@@ -260,7 +286,7 @@ func peeringIndex(list []dbcloud.Peering, id string) int {
 
 // client returns a client of the server with tiny retry waits, a short
 // attempt timeout (for held connections) and a short settle, then opts.
-func (s *vpcServer) client(t *testing.T, opts ...dbcloud.Option) *dbcloud.Client {
+func (s *liveServer) client(t *testing.T, opts ...dbcloud.Option) *dbcloud.Client {
 	t.Helper()
 	c, err := dbcloud.NewClient("vpc-test-key", append([]dbcloud.Option{
 		dbcloud.WithBaseURL(s.URL + "/v1"),
@@ -273,6 +299,31 @@ func (s *vpcServer) client(t *testing.T, opts ...dbcloud.Option) *dbcloud.Client
 	}
 	t.Cleanup(c.CloseIdleConnections)
 	return c
+}
+
+// metricSeries answers a series query as the API does: every bucket of the
+// window, from its start, one point each, a bucket without data as null.
+func (s *liveServer) metricSeries(w http.ResponseWriter, r *http.Request) {
+	var q struct {
+		Name          string    `json:"name"`
+		From          time.Time `json:"from"`
+		To            time.Time `json:"to"`
+		BucketSeconds int       `json:"bucket_seconds"`
+	}
+	if err := json.NewDecoder(r.Body).Decode(&q); err != nil || q.BucketSeconds < 60 {
+		writeJSON(w, 400, map[string]string{"code": "INVALID_REQUEST", "message": "bad query"})
+		return
+	}
+	type point struct {
+		Time  time.Time `json:"time"`
+		Value *float64  `json:"value"`
+	}
+	var data []point
+	bucket := time.Duration(q.BucketSeconds) * time.Second
+	for start := q.From.Truncate(bucket); start.Before(q.To); start = start.Add(bucket) {
+		data = append(data, point{start, s.metric(start)})
+	}
+	writeJSON(w, 200, []map[string]any{{"labels": map[string]string{"role": "primary"}, "data": data}})
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {

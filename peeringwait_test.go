@@ -1,0 +1,91 @@
+package dbcloud_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dbcloud/dbcloud-go"
+)
+
+var peeringPolls = dbcloud.WithPollInterval(time.Millisecond, 2*time.Millisecond)
+
+// A peering waited from pending: accepted on the peer's side, it is
+// returned active; failed there, it is returned with its error message and
+// an error matching ErrPeeringFailed. The test moves the server's state
+// from the wait's progress callback, between two polls.
+func TestPeeringWaitForActive(t *testing.T) {
+	for _, tt := range []struct {
+		name    string
+		status  dbcloud.PeeringStatus
+		message string
+		failed  string // what the error says; "" for success
+	}{
+		{"accepted", dbcloud.PeeringActive, "", ""},
+		{"accepted, in upper case", "ACTIVE", "", ""},
+		{"failed with a message", dbcloud.PeeringFailed, "CIDR 10.0.0.0/16 overlaps the peer's", "overlaps the peer's"},
+		{"an error message whatever the status", dbcloud.PeeringPending, "the peer account does not exist", "does not exist"},
+		{"rejected", "rejected", "", "status rejected"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			s := newLiveServer(t)
+			vpc := s.addVPC("private", "10.0.0.0/16", "us-east-1")
+			id := s.addPeering(vpc, dbcloud.Peering{PeerAccountID: "1", PeerRegionCode: "us-east-1", PeerVPCID: "vpc-1"})
+			var seen []dbcloud.WaitStatus
+			progress := dbcloud.WithProgress(func(p dbcloud.WaitProgress) {
+				seen = append(seen, p.Status)
+				if p.Kind != dbcloud.KindPeering || p.ID != id || p.Name != "vpc-1" {
+					t.Errorf("progress %+v, want the peering, named by its peer VPC", p)
+				}
+				if p.Status == dbcloud.PeeringPending && len(seen) == 1 {
+					s.setPeering(vpc, id, tt.status, tt.message)
+				}
+			})
+			got, err := s.client(t).Peerings.WaitForActive(t.Context(), "p1", vpc, id, peeringPolls, progress)
+			if len(seen) != 2 || seen[0] != dbcloud.PeeringPending || seen[1] != tt.status {
+				t.Errorf("statuses seen %v, want pending, then %s", seen, tt.status)
+			}
+			if got == nil || got.ID != id || got.Status != tt.status || got.ErrorMessage != tt.message {
+				t.Fatalf("WaitForActive = %+v, %v; want the peering as the server holds it", got, err)
+			}
+			if tt.failed == "" {
+				if err != nil {
+					t.Fatalf("WaitForActive: %v", err)
+				}
+				return
+			}
+			var w *dbcloud.WaitError
+			if !errors.As(err, &w) || !errors.Is(err, dbcloud.ErrPeeringFailed) || !errors.Is(err, dbcloud.ErrUnexpectedStatus) {
+				t.Fatalf("err = %v, want a *WaitError matching ErrPeeringFailed", err)
+			}
+			if w.Resource != string(dbcloud.KindPeering) || w.ID != id || w.LastStatus != string(tt.status) || !strings.Contains(err.Error(), tt.failed) {
+				t.Errorf("err = %v (%+v), want the peering, its status and %q", err, w, tt.failed)
+			}
+		})
+	}
+}
+
+// A peering deleted while waited for ends the wait with ErrNotFound, and
+// bad ids are refused before anything is sent.
+func TestPeeringWaitEnds(t *testing.T) {
+	s := newLiveServer(t)
+	vpc := s.addVPC("private", "10.0.0.0/16", "us-east-1")
+	c := s.client(t)
+	_, err := c.Peerings.WaitForActive(t.Context(), "p1", vpc, "pcx-gone", peeringPolls)
+	var w *dbcloud.WaitError
+	if !errors.As(err, &w) || !errors.Is(err, dbcloud.ErrNotFound) || errors.Is(err, dbcloud.ErrPeeringFailed) {
+		t.Errorf("err = %v, want a *WaitError matching ErrNotFound", err)
+	}
+	before := s.count("GET", "/projects/p1/vpcs/"+vpc+"/peerings/pcx-gone")
+	for _, ids := range [][3]string{{"", vpc, "x"}, {"p1", "vpc-1", "x"}, {"p1", vpc, ""}} {
+		var v *dbcloud.ValidationError
+		if _, err := c.Peerings.WaitForActive(t.Context(), ids[0], ids[1], ids[2], peeringPolls); !errors.As(err, &v) {
+			t.Errorf("WaitForActive%q: %v, want a *ValidationError", ids, err)
+		}
+	}
+	if got := s.count("GET", "/projects/p1/vpcs/"+vpc+"/peerings/pcx-gone"); got != before || before != 1 {
+		t.Errorf("reads = %d then %d, want 1 and nothing more", before, got)
+	}
+}
