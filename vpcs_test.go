@@ -3,13 +3,13 @@ package dbcloud_test
 import (
 	"context"
 	"errors"
-	"github.com/jarcoal/httpmock"
 	"net/http"
 	"strings"
 	"testing"
 
 	"github.com/dbcloud/dbcloud-go"
 	"github.com/google/go-cmp/cmp"
+	"github.com/jarcoal/httpmock"
 )
 
 // Bad input to the calls on VPCs, peerings and renames is a
