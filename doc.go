@@ -1,7 +1,9 @@
 // Package dbcloud is a typed client for the hosted database service
 // management API: time-series, Postgres and vector database services, their
 // lifecycle, sizing, high availability, pooling, VPC attachment, forks, logs
-// and read replica sets.
+// and read replica sets; a project's VPCs and their peering connections; a
+// service's metric series (a preview of the API); and who the credentials
+// belong to.
 //
 // # Getting started
 //
@@ -20,7 +22,9 @@
 //
 // NewClientFromEnv reads the credentials, DBCLOUD_BASE_URL and
 // DBCLOUD_PROJECT_ID from the environment instead. A Client is safe for
-// concurrent use; create one and share it.
+// concurrent use; create one and share it. Methods take the project id as
+// an argument: Client.ResolveProjectID finds the project of credentials
+// scoped to one (a personal access token's) when none was configured.
 //
 // # Credentials
 //
