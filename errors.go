@@ -206,7 +206,7 @@ func (e *MaybeCreatedError) Error() string {
 	case len(e.IDs) == 1:
 		return fmt.Sprintf("dbcloud: the %s %s was created, but recovering it failed: %v; the create got: %v", e.Resource, e.IDs[0], e.Recovery, e.Err)
 	case len(e.IDs) > 1:
-		return fmt.Sprintf("dbcloud: the %s may have been created more than once: %d have the requested name (%s): %v",
+		return fmt.Sprintf("dbcloud: the %s may have been created more than once: %d match the request (%s): %v",
 			e.Resource, len(e.IDs), strings.Join(e.IDs, ", "), e.Err)
 	case e.Recovery != nil:
 		return fmt.Sprintf("dbcloud: the %s may have been created: %v; recovery %v", e.Resource, e.Err, e.Recovery)

@@ -89,3 +89,39 @@ func TestPeeringWaitEnds(t *testing.T) {
 		t.Errorf("reads = %d then %d, want 1 and nothing more", before, got)
 	}
 }
+
+// Two waits on the peerings of one VPC share the client's poller: once
+// both have joined, each tick is one list of the VPC's peerings.
+func TestPeeringWaitsShareAPoller(t *testing.T) {
+	s := newLiveServer(t)
+	vpc := s.addVPC("private", "10.0.0.0/16", "us-east-1")
+	ids := []string{
+		s.addPeering(vpc, dbcloud.Peering{PeerAccountID: "1", PeerRegionCode: "us-east-1", PeerVPCID: "vpc-1"}),
+		s.addPeering(vpc, dbcloud.Peering{PeerAccountID: "2", PeerRegionCode: "us-east-1", PeerVPCID: "vpc-2"}),
+	}
+	list := "/projects/p1/vpcs/" + vpc + "/peerings"
+	// Both connections are accepted once the poller has read them together.
+	accept := dbcloud.WithProgress(func(dbcloud.WaitProgress) {
+		if s.count("GET", list) > 0 {
+			for _, id := range ids {
+				s.setPeering(vpc, id, dbcloud.PeeringActive, "")
+			}
+		}
+	})
+	c := s.client(t)
+	errs := make(chan error, len(ids))
+	for _, id := range ids {
+		go func() {
+			_, err := c.Peerings.WaitForActive(t.Context(), "p1", vpc, id, peeringPolls, accept, dbcloud.WithWaitTimeout(10*time.Second))
+			errs <- err
+		}()
+	}
+	for range ids {
+		if err := <-errs; err != nil {
+			t.Errorf("WaitForActive: %v", err)
+		}
+	}
+	if s.count("GET", list) == 0 {
+		t.Error("no list of the VPC's peerings: the waits did not share a poller")
+	}
+}
