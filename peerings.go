@@ -198,47 +198,28 @@ func (peerings) status(p *Peering) WaitStatus { return p.Status }
 func (peerings) key(p *Peering) string {
 	return peeringKey(p.PeerAccountID, p.PeerRegionCode, p.PeerVPCID)
 }
-func (peerings) answer() (any, *Peering) { w := new(peeringJSON); return w, (*Peering)(w) }
+func (k peerings) answer() (any, *Peering) { w := &oneOf[Peering]{kind: k}; return w, &w.v }
 
 func peeringKey(account, region, vpc string) string { return account + "\x00" + region + "\x00" + vpc }
 
 // read is a GET of the peering that at names.
-func (peerings) read(ctx context.Context, api *caller, at ref) (*Peering, error) {
+func (k peerings) read(ctx context.Context, api *caller, at ref) (*Peering, error) {
 	r := newResourceRequest(KindPeering, "Peerings.Get", http.MethodGet, tplPeering, at)
-	var w peeringJSON
+	w := oneOf[Peering]{kind: k}
 	if err := api.read(ctx, &r, &w); err != nil {
 		return nil, err
 	}
-	return (*Peering)(&w), nil
+	return &w.v, nil
 }
 
 // list lists the peerings of the VPC that at names; a poller's shared read
 // serves the waits whose contexts are serves.
-func (peerings) list(ctx context.Context, api *caller, at ref, serves []context.Context) ([]Peering, error) {
+func (k peerings) list(ctx context.Context, api *caller, at ref, serves []context.Context) ([]Peering, error) {
 	r := newResourceRequest(KindPeering, "Peerings.List", http.MethodGet, tplPeerings, at)
 	r.info.Serves = serves
-	var ws peeringListJSON
-	if err := api.read(ctx, &r, &ws); err != nil {
+	l := listOf[Peering]{kind: k}
+	if err := api.read(ctx, &r, &l); err != nil {
 		return nil, err
 	}
-	out := make([]Peering, len(ws))
-	for i := range ws {
-		out[i] = Peering(ws[i])
-	}
-	return out, nil
+	return l.items, nil
 }
-
-// peeringJSON is a Peering as it arrives on the wire.
-type peeringJSON Peering
-
-func (w *peeringJSON) finish() error {
-	if w.ID == "" {
-		return errors.New("the peering has no id")
-	}
-	return nil
-}
-
-// peeringListJSON is a list of peerings as it arrives.
-type peeringListJSON []peeringJSON
-
-func (l peeringListJSON) finish() error { return finishAll(l) }

@@ -2,7 +2,6 @@ package dbcloud
 
 import (
 	"context"
-	"errors"
 	"net/http"
 	"net/netip"
 	"unicode/utf8"
@@ -133,7 +132,7 @@ func (vpcs) id(v *VPC) string       { return v.ID }
 func (vpcs) name(v *VPC) string     { return v.Name }
 func (vpcs) status(*VPC) WaitStatus { return nil }
 func (vpcs) key(v *VPC) string      { return vpcKey(v.Name, v.CIDR, v.RegionCode) }
-func (vpcs) answer() (any, *VPC)    { w := new(vpcJSON); return w, (*VPC)(w) }
+func (k vpcs) answer() (any, *VPC)  { w := &oneOf[VPC]{kind: k}; return w, &w.v }
 func vpcKey(name, cidr, region string) string {
 	return name + "\x00" + canonicalCIDR(cidr) + "\x00" + region
 }
@@ -148,41 +147,22 @@ func canonicalCIDR(cidr string) string {
 }
 
 // read is a GET of the VPC that at names.
-func (vpcs) read(ctx context.Context, api *caller, at ref) (*VPC, error) {
+func (k vpcs) read(ctx context.Context, api *caller, at ref) (*VPC, error) {
 	r := newResourceRequest(KindVPC, "VPCs.Get", http.MethodGet, tplVPC, at)
-	var w vpcJSON
+	w := oneOf[VPC]{kind: k}
 	if err := api.read(ctx, &r, &w); err != nil {
 		return nil, err
 	}
-	return (*VPC)(&w), nil
+	return &w.v, nil
 }
 
 // list lists the VPCs of the project that at names.
-func (vpcs) list(ctx context.Context, api *caller, at ref, serves []context.Context) ([]VPC, error) {
+func (k vpcs) list(ctx context.Context, api *caller, at ref, serves []context.Context) ([]VPC, error) {
 	r := newResourceRequest(KindVPC, "VPCs.List", http.MethodGet, tplVPCs, at)
 	r.info.Serves = serves
-	var ws vpcListJSON
-	if err := api.read(ctx, &r, &ws); err != nil {
+	l := listOf[VPC]{kind: k}
+	if err := api.read(ctx, &r, &l); err != nil {
 		return nil, err
 	}
-	out := make([]VPC, len(ws))
-	for i := range ws {
-		out[i] = VPC(ws[i])
-	}
-	return out, nil
+	return l.items, nil
 }
-
-// vpcJSON is a VPC as it arrives on the wire.
-type vpcJSON VPC
-
-func (w *vpcJSON) finish() error {
-	if w.ID == "" {
-		return errors.New("the VPC has no id")
-	}
-	return nil
-}
-
-// vpcListJSON is a list of VPCs as it arrives.
-type vpcListJSON []vpcJSON
-
-func (l vpcListJSON) finish() error { return finishAll(l) }

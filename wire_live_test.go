@@ -27,30 +27,25 @@ func liveWireCases() []wireCase {
 		Status: dbcloud.PeeringPending, ProvisionedID: "pcx-0f9e8d"}
 	renamed := wireSvc("svc-1", "orders-v2", dbcloud.StatusReady)
 	from := time.Date(2026, 11, 22, 9, 0, 0, 0, time.FixedZone("CET", 3600))
+	apiKeyJSON := `{"public_key":"pk-1","name":"ci","created":"2026-11-01T10:00:00Z",` +
+		`"project":{"id":"proj-1","name":"Prod","plan_type":"FREE"},"issuing_user":{"id":"42","name":"Ada","email":"ada@example.com"}}`
+	apiKeyWant := &dbcloud.AuthInfo{Kind: dbcloud.AuthKindAPIKey, APIKey: &dbcloud.APIKeyInfo{
+		PublicKey: "pk-1", Name: "ci", Created: time.Date(2026, 11, 1, 10, 0, 0, 0, time.UTC),
+		Project:     dbcloud.Project{ID: "proj-1", Name: "Prod", PlanType: "FREE"},
+		IssuingUser: dbcloud.User{ID: "42", Name: "Ada", Email: "ada@example.com"},
+	}}
 	return []wireCase{
 		{
 			name: "auth/Info/apiKey", method: http.MethodGet, path: "/auth/info",
-			status: http.StatusOK,
-			respBody: `{"type":"apiKey","api_key":{"public_key":"pk-1","name":"ci","created":"2026-11-01T10:00:00Z",` +
-				`"project":{"id":"proj-1","name":"Prod","plan_type":"FREE"},"issuing_user":{"id":"42","name":"Ada","email":"ada@example.com"}}}`,
+			status: http.StatusOK, respBody: `{"type":"apiKey","api_key":` + apiKeyJSON + `}`,
 			call: func(ctx context.Context, c *dbcloud.Client) (any, error) { return c.AuthInfo(ctx) },
-			want: &dbcloud.AuthInfo{Kind: dbcloud.AuthKindAPIKey, APIKey: &dbcloud.APIKeyInfo{
-				PublicKey: "pk-1", Name: "ci", Created: time.Date(2026, 11, 1, 10, 0, 0, 0, time.UTC),
-				Project:     dbcloud.Project{ID: "proj-1", Name: "Prod", PlanType: "FREE"},
-				IssuingUser: dbcloud.User{ID: "42", Name: "Ada", Email: "ada@example.com"},
-			}},
+			want: apiKeyWant,
 		},
 		{
 			name: "auth/Info/deprecated apiKey", method: http.MethodGet, path: "/auth/info",
-			status: http.StatusOK,
-			respBody: `{"type":"apiKey","apiKey":{"public_key":"pk-1","name":"ci","created":"2026-11-01T10:00:00Z",` +
-				`"project":{"id":"proj-1","name":"Prod","plan_type":"FREE"},"issuing_user":{"id":"42","name":"Ada","email":"ada@example.com"}}}`,
+			status: http.StatusOK, respBody: `{"type":"apiKey","apiKey":` + apiKeyJSON + `}`,
 			call: func(ctx context.Context, c *dbcloud.Client) (any, error) { return c.AuthInfo(ctx) },
-			want: &dbcloud.AuthInfo{Kind: dbcloud.AuthKindAPIKey, APIKey: &dbcloud.APIKeyInfo{
-				PublicKey: "pk-1", Name: "ci", Created: time.Date(2026, 11, 1, 10, 0, 0, 0, time.UTC),
-				Project:     dbcloud.Project{ID: "proj-1", Name: "Prod", PlanType: "FREE"},
-				IssuingUser: dbcloud.User{ID: "42", Name: "Ada", Email: "ada@example.com"},
-			}},
+			want: apiKeyWant,
 		},
 		{
 			name: "auth/Info/oauth", method: http.MethodGet, path: "/auth/info",
