@@ -171,7 +171,8 @@
 // more read the project with one List per tick, under the poller's own
 // context with the earliest deadline of the waits it serves (the observer
 // is told their contexts: CallInfo.Serves), and each takes its resource
-// from it. A wait is handed only reads sent after it joined. Each wait
+// from it. The waits on the peerings of one VPC share a poller the same
+// way. A wait is handed only reads sent after it joined. Each wait
 // keeps its own delays (WithPollInterval's, else the client's
 // WithDefaultPollInterval, by default DefaultPollMin to DefaultPollMax):
 // the first after a jitter below a quarter of the first interval (at most

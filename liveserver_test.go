@@ -1,6 +1,7 @@
 package dbcloud_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -51,6 +52,7 @@ const (
 	fault503                         // a 503 from a proxy: not handled
 	faultReset                       // the connection reset before the request was handled
 	faultHold                        // held, not handled, until the client gives up
+	faultTwice                       // handled twice (a duplicate on the way), then reset
 )
 
 func newLiveServer(t *testing.T) *liveServer {
@@ -172,6 +174,14 @@ func newLiveServer(t *testing.T) *liveServer {
 		case f == fault503:
 			writeJSON(w, 503, map[string]string{"code": "UNAVAILABLE", "message": "try again"})
 		case f == faultReset:
+			reset(w)
+		case f == faultTwice:
+			body, _ := io.ReadAll(r.Body)
+			for range 2 {
+				again := r.Clone(r.Context())
+				again.Body = io.NopCloser(bytes.NewReader(body))
+				mux.ServeHTTP(httptest.NewRecorder(), again)
+			}
 			reset(w)
 		case f == faultHold:
 			// The body read, the server notices the client going away.

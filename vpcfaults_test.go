@@ -195,3 +195,28 @@ func replaceVPC(path, vpc string) string {
 	}
 	return path
 }
+
+// When two resources alike in all that tells them apart appear after an
+// ambiguous create, recovery cannot tell which is this create's: it says
+// so, naming both, and sends nothing more.
+func TestLiveCreateRecoveryFindsTwo(t *testing.T) {
+	for _, cr := range liveCreates {
+		t.Run(cr.name, func(t *testing.T) {
+			s := newLiveServer(t)
+			vpc := s.addVPC("other", "10.9.0.0/16", "us-east-1")
+			path := replaceVPC(cr.path, vpc)
+			s.inject("POST", path, faultTwice, 1)
+			_, err := cr.call(t.Context(), s.client(t, dbcloud.WithCreateRecovery()), vpc)
+			var maybe *dbcloud.MaybeCreatedError
+			if !errors.As(err, &maybe) || !errors.Is(err, dbcloud.ErrMaybeCreated) || len(maybe.IDs) != 2 {
+				t.Fatalf("err = %v, want a *MaybeCreatedError naming two", err)
+			}
+			if got := cr.made(s, vpc); got != 2 {
+				t.Errorf("the server holds %d, want the 2 named", got)
+			}
+			if got := s.count("POST", path); got != 1 {
+				t.Errorf("creates sent = %d, want 1", got)
+			}
+		})
+	}
+}
