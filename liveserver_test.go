@@ -97,6 +97,19 @@ func newLiveServer(t *testing.T) *liveServer {
 		s.vpcs = append(s.vpcs[:i], s.vpcs[i+1:]...)
 		w.WriteHeader(204)
 	})
+	mux.HandleFunc("POST /v1/projects/p1/vpcs/{vpc}/rename", func(w http.ResponseWriter, r *http.Request) {
+		var body struct{ Name string }
+		_ = json.NewDecoder(r.Body).Decode(&body)
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		i := s.vpcIndex(r.PathValue("vpc"))
+		if i < 0 {
+			notFound(w)
+			return
+		}
+		s.vpcs[i].Name = body.Name
+		writeJSON(w, 200, map[string]string{"message": "renamed"})
+	})
 	mux.HandleFunc("GET /v1/projects/p1/vpcs/{vpc}/peerings", func(w http.ResponseWriter, r *http.Request) {
 		s.mu.Lock()
 		defer s.mu.Unlock()

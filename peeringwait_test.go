@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/dbcloud/dbcloud-go"
+	"github.com/google/go-cmp/cmp"
 )
 
 var peeringPolls = dbcloud.WithPollInterval(time.Millisecond, 2*time.Millisecond)
@@ -123,5 +124,38 @@ func TestPeeringWaitsShareAPoller(t *testing.T) {
 	}
 	if s.count("GET", list) == 0 {
 		t.Error("no list of the VPC's peerings: the waits did not share a poller")
+	}
+}
+
+// The observer is told what each call on VPCs, peerings and identity is
+// about: its kind, its path template and its ids, none in the template.
+func TestObserverSeesVPCCalls(t *testing.T) {
+	s := newLiveServer(t)
+	s.authInfo = scopedAuthInfo
+	vpc := s.addVPC("private", "10.0.0.0/16", "us-east-1")
+	id := s.addPeering(vpc, dbcloud.Peering{PeerAccountID: "1", PeerRegionCode: "us-east-1", PeerVPCID: "vpc-1"})
+	rec := &callRecorder{}
+	c := s.client(t, dbcloud.WithObserver(rec))
+	if _, err := c.Peerings.Get(t.Context(), "p1", vpc, id); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.VPCs.Rename(t.Context(), "p1", vpc, "renamed"); err != nil {
+		t.Fatal(err)
+	}
+	if vpcs, _ := s.state(vpc); vpcs[0].Name != "renamed" {
+		t.Errorf("VPC %+v, want it renamed", vpcs[0])
+	}
+	if _, err := c.AuthInfo(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	want := []dbcloud.CallInfo{
+		{Operation: "Peerings.Get", Method: "GET", Path: "/projects/{project_id}/vpcs/{vpc_id}/peerings/{peering_id}",
+			Kind: dbcloud.KindPeering, ProjectID: "p1", VPCID: vpc, PeeringID: id},
+		{Operation: "VPCs.Rename", Method: "POST", Path: "/projects/{project_id}/vpcs/{vpc_id}/rename",
+			Kind: dbcloud.KindVPC, ProjectID: "p1", VPCID: vpc},
+		{Operation: "Client.AuthInfo", Method: "GET", Path: "/auth/info", Kind: dbcloud.KindProject},
+	}
+	if diff := cmp.Diff(want, rec.calls); diff != "" {
+		t.Errorf("calls (-want +got):\n%s", diff)
 	}
 }
