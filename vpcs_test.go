@@ -81,8 +81,9 @@ func TestLiveEscapesIDs(t *testing.T) {
 	}
 }
 
-// A rename whose first answer was lost is retried; the retry's 409 is a
-// success when the resource has the new name, as it does here.
+// A rename whose first attempt may have acted is retried; the retry's 409
+// is a success when the resource has the new name, as it does here. A
+// service's rename whose 2xx body was cut off reads the service.
 func TestLiveRenameIsSafeToRepeat(t *testing.T) {
 	c, mt := mockClient(t)
 	vpcURL := mockBase + "/projects/p1/vpcs/42"
@@ -95,5 +96,16 @@ func TestLiveRenameIsSafeToRepeat(t *testing.T) {
 	}
 	if err := c.VPCs.Rename(t.Context(), "p1", "42", "other"); !errors.Is(err, dbcloud.ErrConflict) {
 		t.Errorf("VPCs.Rename to a name it does not have: %v, want the 409", err)
+	}
+
+	renamed := strings.Replace(serviceJSON, `"name":"db"`, `"name":"db2"`, 1)
+	mt.RegisterResponder("POST", serviceURL+"/rename", httpmock.NewErrorResponder(errReset).Then(statusResponder(409)))
+	mt.RegisterResponder("GET", serviceURL, httpmock.NewStringResponder(200, renamed))
+	if svc, err := c.Services.Rename(t.Context(), "p1", "s1", "db2"); err != nil || svc.Name != "db2" {
+		t.Errorf("Services.Rename = %+v, %v; want the service read, renamed", svc, err)
+	}
+	mt.RegisterResponder("POST", serviceURL+"/rename", httpmock.NewStringResponder(200, `{"service_id":`))
+	if svc, err := c.Services.Rename(t.Context(), "p1", "s1", "db2"); err != nil || svc.Name != "db2" {
+		t.Errorf("Services.Rename with its answer cut off = %+v, %v; want the service read", svc, err)
 	}
 }
