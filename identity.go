@@ -99,7 +99,7 @@ func (p *ProjectsClient) List(ctx context.Context) ([]Project, error) {
 //   - a user's: their project, read with Projects.List, when they belong
 //     to exactly one. A user of several projects (or of none) gets a
 //     *ValidationError for "projectID" that names each (up to 20), so
-//     that the program is given one; nothing else is sent.
+//     that the program is given one: only the two reads were sent.
 //
 // A failed read is returned and not kept: the next call reads again.
 func (c *Client) ResolveProjectID(ctx context.Context) (string, error) {
