@@ -8,6 +8,7 @@ import (
 
 	"github.com/dbcloud/dbcloud-go"
 	"github.com/google/go-cmp/cmp"
+	"github.com/jarcoal/httpmock"
 )
 
 var peeringPolls = dbcloud.WithPollInterval(time.Millisecond, 2*time.Millisecond)
@@ -157,5 +158,37 @@ func TestObserverSeesVPCCalls(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, rec.calls); diff != "" {
 		t.Errorf("calls (-want +got):\n%s", diff)
+	}
+}
+
+// A wait given the peering its create returned polls through the API not
+// showing it yet (a 404); without WithCreated the 404 ends the wait.
+func TestPeeringWaitWithCreated(t *testing.T) {
+	url := mockBase + "/projects/p1/vpcs/42/peerings/pcx-1"
+	active := `{"id":"pcx-1","peer_account_id":"1","peer_region_code":"us-east-1","peer_vpc_id":"vpc-1","status":"active"}`
+	created := &dbcloud.Peering{ID: "pcx-1", Status: dbcloud.PeeringPending}
+	for _, tt := range []struct {
+		name string
+		opts []dbcloud.WaitOption
+		ok   bool
+	}{
+		{"with WithCreated", []dbcloud.WaitOption{dbcloud.WithCreated(created)}, true},
+		{"without", nil, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			c, mt := mockClient(t)
+			mt.RegisterResponder("GET", url, statusResponder(404).Then(httpmock.NewStringResponder(200, active)))
+			got, err := c.Peerings.WaitForActive(t.Context(), "p1", "42", "pcx-1", append(tt.opts, peeringPolls)...)
+			if tt.ok && (err != nil || got.Status != dbcloud.PeeringActive) {
+				t.Errorf("WaitForActive = %+v, %v; want it active after the 404", got, err)
+			}
+			if !tt.ok && !errors.Is(err, dbcloud.ErrNotFound) {
+				t.Errorf("WaitForActive: %v, want ErrNotFound", err)
+			}
+		})
+	}
+	c, _ := mockClient(t)
+	if _, err := c.Peerings.WaitForActive(t.Context(), "p1", "42", "pcx-2", dbcloud.WithCreated(created)); err == nil {
+		t.Error("WithCreated of another peering was accepted")
 	}
 }
