@@ -78,8 +78,8 @@
 //   - Safe to repeat: every GET and DELETE, and the POSTs that set state
 //     (start, stop, resize, setHA, rename, the pooler, VPC, password and
 //     environment calls) or read (Metrics.Query). Retried on network errors, on an attempt that timed out, and
-//     on 429, 500, 502, 503 and 504; a GET whose 2xx body was lost, cut
-//     off or malformed is read again.
+//     on 429, 500, 502, 503 and 504; a GET (or Metrics.Query) whose 2xx
+//     body was lost, cut off or malformed is read again.
 //   - Creating: Services.Create, Services.Fork, ReplicaSets.Create,
 //     VPCs.Create and Peerings.Create.
 //     Retried only on 429 and on connection errors from before the request

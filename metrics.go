@@ -152,9 +152,10 @@ func (m *MetricsClient) ListSeries(ctx context.Context, projectID, serviceID str
 // Query reads a metric series of a service over a window (a preview
 // endpoint: see MetricsClient for what the server refuses and how many
 // points a window gives). It changes nothing: it is sent as a POST, and
-// retried like a read.
+// retried like a GET, its lost or cut-off answer included.
 func (m *MetricsClient) Query(ctx context.Context, projectID, serviceID string, q *MetricsQuery) ([]MetricSeries, error) {
 	r := newRequest("Metrics.Query", http.MethodPost, tplService+"/metrics/series", ref{projectID, serviceID, ""})
+	r.reads = true
 	if r.err == nil {
 		r.body, r.err = q.body()
 	}

@@ -2,10 +2,12 @@ package dbcloud_test
 
 import (
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/dbcloud/dbcloud-go"
+	"github.com/jarcoal/httpmock"
 )
 
 // A query over a window with a gap: one point per bucket, the gap's
@@ -83,5 +85,27 @@ func TestMetricsQueryValidation(t *testing.T) {
 	}
 	if len(s.requests()) != 0 {
 		t.Errorf("requests %v, want none", s.requests())
+	}
+}
+
+// A query changes nothing: its answer cut off is read again, as a GET's
+// is, and a failure does not say that it took effect.
+func TestMetricsQueryIsARead(t *testing.T) {
+	c, mt := mockClient(t, dbcloud.WithRetryMax(1))
+	url := mockBase + "/projects/p1/services/s1/metrics/series"
+	mt.RegisterResponder("POST", url, httpmock.NewStringResponder(200, `[{"labels":{},"data":[{"time":`).
+		Then(httpmock.NewStringResponder(200, `[{"labels":{},"data":[{"time":"2026-11-22T08:00:00Z","value":null}]}]`)))
+	q := &dbcloud.MetricsQuery{Series: "x", From: time.Now().Add(-time.Hour), To: time.Now()}
+	series, err := c.Metrics.Query(t.Context(), "p1", "s1", q)
+	if err != nil || len(series) != 1 || series[0].Points[0].Valid {
+		t.Fatalf("Query = %+v, %v; want the second answer, a gap", series, err)
+	}
+	if n := mt.GetTotalCallCount(); n != 2 {
+		t.Errorf("%d attempts, want 2", n)
+	}
+	mt.RegisterResponder("POST", url, httpmock.NewStringResponder(200, `[`))
+	_, err = c.Metrics.Query(t.Context(), "p1", "s1", q)
+	if !errors.Is(err, dbcloud.ErrInvalidResponse) || strings.Contains(err.Error(), "took effect") {
+		t.Errorf("err = %v, want ErrInvalidResponse, not saying the query took effect", err)
 	}
 }
