@@ -107,12 +107,12 @@ func WithProgress(fn func(WaitProgress)) WaitOption {
 // WaitProgress is one poll of a wait, as WithProgress reports it: which
 // resource, and the status it was seen in.
 type WaitProgress struct {
-	Kind ResourceKind // KindService or KindReplicaSet
-	ID   string       // the service's or the replica set's id
-	Name string       // the resource's name, as the poll read it
+	Kind ResourceKind // KindService, KindReplicaSet or KindPeering
+	ID   string       // the resource's id
+	Name string       // the resource's name, as the poll read it; a peering's peer VPC id
 	// Status is the status seen: a ServiceStatus for a service, a
-	// ReplicaSetStatus for a replica set, so that
-	// p.Status == dbcloud.StatusReady compares as it reads.
+	// ReplicaSetStatus for a replica set, a PeeringStatus for a peering,
+	// so that p.Status == dbcloud.StatusReady compares as it reads.
 	Status WaitStatus
 	Want   string // what the wait waits for, as WaitError.Want
 }
