@@ -66,16 +66,10 @@ func newLiveServer(t *testing.T) *liveServer {
 	})
 	mux.HandleFunc("POST /v1/projects/p1/vpcs", func(w http.ResponseWriter, r *http.Request) {
 		var v dbcloud.VPC
-		if err := json.NewDecoder(r.Body).Decode(&v); err != nil {
-			writeJSON(w, 400, map[string]string{"code": "INVALID_REQUEST", "message": err.Error()})
-			return
+		if decodeBody(w, r, &v) {
+			v.ID = s.addVPC(v.Name, v.CIDR, v.RegionCode)
+			writeJSON(w, 201, v)
 		}
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		s.next++
-		v.ID = strconv.Itoa(1000 + s.next)
-		s.vpcs = append(s.vpcs, v)
-		writeJSON(w, 201, v)
 	})
 	mux.HandleFunc("GET /v1/projects/p1/vpcs/{vpc}", func(w http.ResponseWriter, r *http.Request) {
 		s.mu.Lock()
@@ -121,20 +115,17 @@ func newLiveServer(t *testing.T) *liveServer {
 	})
 	mux.HandleFunc("POST /v1/projects/p1/vpcs/{vpc}/peerings", func(w http.ResponseWriter, r *http.Request) {
 		var p dbcloud.Peering
-		if err := json.NewDecoder(r.Body).Decode(&p); err != nil {
-			writeJSON(w, 400, map[string]string{"code": "INVALID_REQUEST", "message": err.Error()})
+		if !decodeBody(w, r, &p) {
 			return
 		}
 		s.mu.Lock()
-		defer s.mu.Unlock()
-		vpc := r.PathValue("vpc")
-		if s.vpcIndex(vpc) < 0 {
+		found := s.vpcIndex(r.PathValue("vpc")) >= 0
+		s.mu.Unlock()
+		if !found {
 			notFound(w)
 			return
 		}
-		s.next++
-		p.ID, p.Status = "pcx-"+strconv.Itoa(s.next), dbcloud.PeeringPending
-		s.peerings[vpc] = append(s.peerings[vpc], p)
+		p.ID, p.Status = s.addPeering(r.PathValue("vpc"), p), dbcloud.PeeringPending
 		writeJSON(w, 201, p)
 	})
 	mux.HandleFunc("GET /v1/projects/p1/vpcs/{vpc}/peerings/{id}", func(w http.ResponseWriter, r *http.Request) {
@@ -353,6 +344,15 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	_ = json.NewEncoder(w).Encode(v)
+}
+
+// decodeBody decodes r's body into v, or answers 400 and reports false.
+func decodeBody(w http.ResponseWriter, r *http.Request, v any) bool {
+	if err := json.NewDecoder(r.Body).Decode(v); err != nil {
+		writeJSON(w, 400, map[string]string{"code": "INVALID_REQUEST", "message": err.Error()})
+		return false
+	}
+	return true
 }
 
 func notFound(w http.ResponseWriter) {
