@@ -4,6 +4,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/dbcloud/dbcloud-go/internal/pipeline"
 )
@@ -36,6 +37,30 @@ type ServicesClient struct{ api *caller }
 
 // ReplicaSetsClient manages read replica sets. Get it from Client.ReplicaSets.
 type ReplicaSetsClient struct{ api *caller }
+
+// VPCsClient manages a project's VPCs: the private networks that services
+// attach to (ServicesClient.AttachToVPC) and that are peered with a VPC in
+// the user's own cloud account (PeeringsClient). Get it from Client.VPCs.
+type VPCsClient struct{ api *caller }
+
+// PeeringsClient manages the peering connections of a project's VPCs with
+// VPCs in other cloud accounts. Get it from Client.Peerings.
+//
+// A peering is requested here and accepted on the peer's side, in the
+// peer's cloud account (by the cloud's own tools, with the peering's
+// ProvisionedID), so it stays pending until someone acts there:
+// WaitForActive waits for that.
+type PeeringsClient struct{ api *caller }
+
+// ProjectsClient reads the projects the credentials reach. Get it from
+// Client.Projects.
+type ProjectsClient struct{ api *caller }
+
+// projectCache keeps the project ResolveProjectID found.
+type projectCache struct {
+	mu sync.Mutex
+	id string
+}
 
 // NewClient returns a client that authenticates with apiKey, sent as
 // "Authorization: Bearer <apiKey>". WithBaseURL is required. NewClient never

@@ -6,13 +6,8 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 )
-
-// ProjectsClient reads the projects the credentials reach. Get it from
-// Client.Projects.
-type ProjectsClient struct{ api *caller }
 
 // Project is a project: the owner of services and VPCs.
 type Project struct {
@@ -107,12 +102,6 @@ func (c *Client) ResolveProjectID(ctx context.Context) (string, error) {
 		return c.api.projectID, nil
 	}
 	return c.project.resolve(ctx, c)
-}
-
-// projectCache keeps the project ResolveProjectID found.
-type projectCache struct {
-	mu sync.Mutex
-	id string
 }
 
 func (pc *projectCache) resolve(ctx context.Context, c *Client) (string, error) {

@@ -79,3 +79,16 @@ func pathSegment(field, id string) (string, error) {
 	}
 	return url.PathEscape(id), nil
 }
+
+// checkVPCID refuses a VPC id that cannot be one: the API's are digits.
+func checkVPCID(id string) error {
+	if id == "" {
+		return invalid("vpcID", "required")
+	}
+	for _, c := range []byte(id) {
+		if c < '0' || c > '9' {
+			return invalid("vpcID", "digits only")
+		}
+	}
+	return nil
+}

@@ -8,45 +8,6 @@ import (
 	"strings"
 )
 
-// PeeringsClient manages the peering connections of a project's VPCs with
-// VPCs in other cloud accounts. Get it from Client.Peerings.
-//
-// A peering is requested here and accepted on the peer's side, in the
-// peer's cloud account (by the cloud's own tools, with the peering's
-// ProvisionedID), so it stays pending until someone acts there:
-// WaitForActive waits for that.
-type PeeringsClient struct{ api *caller }
-
-// Peering is a peering connection of a VPC.
-type Peering struct {
-	ID             string `json:"id"`
-	PeerAccountID  string `json:"peer_account_id"`  // the peer's cloud account
-	PeerRegionCode string `json:"peer_region_code"` // the peer VPC's region
-	PeerVPCID      string `json:"peer_vpc_id"`      // the peer's VPC id in its cloud
-	// Status is where the connection stands; "" when the API did not say.
-	Status PeeringStatus `json:"status,omitempty"`
-	// ProvisionedID is the cloud provider's id of the connection, which
-	// the peer's side accepts; "" until it is provisioned.
-	ProvisionedID string `json:"provisioned_id,omitempty"`
-	// ErrorMessage says why the connection failed; "" unless it did.
-	ErrorMessage string `json:"error_message,omitempty"`
-}
-
-// PeeringStatus is a peering connection's status: a free text in the API,
-// whose document names only "active". Values this version does not name
-// are kept as sent.
-type PeeringStatus string
-
-// Peering statuses. WaitForActive reads them in any case, and also ends on
-// "rejected", "expired", "deleting" and "deleted".
-const (
-	PeeringPending PeeringStatus = "pending"
-	PeeringActive  PeeringStatus = "active"
-	PeeringFailed  PeeringStatus = "failed"
-)
-
-func (s PeeringStatus) waitStatus() string { return string(s) }
-
 // CreatePeeringRequest is the input of PeeringsClient.Create. Every field
 // is required.
 type CreatePeeringRequest struct {

@@ -152,15 +152,3 @@ func (s *ServicesClient) SetHA(ctx context.Context, projectID, serviceID string,
 	}
 	return serviceAction(ctx, s.api, "Services.SetHA", tplService+"/setHA", ref{projectID, serviceID, ""}, body, haSetTo(req))
 }
-
-func checkVPCID(id string) error {
-	if id == "" {
-		return invalid("vpcID", "required")
-	}
-	for _, c := range []byte(id) {
-		if c < '0' || c > '9' {
-			return invalid("vpcID", "digits only")
-		}
-	}
-	return nil
-}

@@ -7,20 +7,6 @@ import (
 	"unicode/utf8"
 )
 
-// VPCsClient manages a project's VPCs: the private networks that services
-// attach to (ServicesClient.AttachToVPC) and that are peered with a VPC in
-// the user's own cloud account (PeeringsClient). Get it from Client.VPCs.
-type VPCsClient struct{ api *caller }
-
-// VPC is a private network of a project. A VPC has no status: it is usable
-// once created.
-type VPC struct {
-	ID         string `json:"id"` // digits; the vpcID that AttachToVPC and VPCEndpoint.VPCID name
-	Name       string `json:"name"`
-	CIDR       string `json:"cidr"` // its IPv4 range, such as "10.0.0.0/16"
-	RegionCode string `json:"region_code"`
-}
-
 // CreateVPCRequest is the input of VPCsClient.Create. Every field is
 // required. The API states no rule that names be unique or ranges not
 // overlap: two VPCs can be alike in all three.
