@@ -102,7 +102,7 @@ func (p *PeeringsClient) WaitForActive(ctx context.Context, projectID, vpcID, pe
 	}
 	cfg.setTimes(ctx)
 	reads := peeringReads{scopeReads[Peering]{p.api, peerings{}, vpcAt(projectID, vpcID, "")}}
-	sp := newWaitSpec[Peering](peerings{}, peeringID, string(PeeringActive), peeringJudge)
+	sp := newWaitSpec[Peering](peerings{}, peeringID, string(PeeringActive), peeringJudge(p.api.pipe.Secrets()))
 	got, err := runWait(ctx, p.api, &cfg, peeringScope{projectID, vpcID}, reads, peeringID, sp)
 	if err != nil && !errors.Is(err, ErrPeeringFailed) {
 		return nil, err
@@ -112,16 +112,20 @@ func (p *PeeringsClient) WaitForActive(ctx context.Context, projectID, vpcID, pe
 
 // peeringJudge is the rule of WaitForActive: done when active; failed,
 // with why, when the connection says it failed or cannot become active.
-func peeringJudge(got *Peering) (bool, error) {
-	switch {
-	case got.ErrorMessage != "":
-		return false, fmt.Errorf("%w: %s", ErrPeeringFailed, clip(got.ErrorMessage, maxFieldRunes))
-	case strings.EqualFold(string(got.Status), string(PeeringActive)):
-		return true, nil
-	case peeringEnded(got.Status):
-		return false, fmt.Errorf("%w: status %s", ErrPeeringFailed, clip(string(got.Status), maxFieldRunes))
+// The server's texts are kept out of the error with the credentials'
+// secrets in them.
+func peeringJudge(secrets []string) func(*Peering) (bool, error) {
+	return func(got *Peering) (bool, error) {
+		switch {
+		case got.ErrorMessage != "":
+			return false, fmt.Errorf("%w: %s", ErrPeeringFailed, serverText(got.ErrorMessage, secrets, ""))
+		case strings.EqualFold(string(got.Status), string(PeeringActive)):
+			return true, nil
+		case peeringEnded(got.Status):
+			return false, fmt.Errorf("%w: status %s", ErrPeeringFailed, serverText(string(got.Status), secrets, ""))
+		}
+		return false, nil
 	}
-	return false, nil
 }
 
 // peeringEnded reports a status from which a connection cannot become

@@ -192,3 +192,19 @@ func TestPeeringWaitWithCreated(t *testing.T) {
 		t.Error("WithCreated of another peering was accepted")
 	}
 }
+
+// A server that echoes the key in a peering's error message does not put
+// it in the wait's error.
+func TestPeeringWaitKeepsTheKeyOut(t *testing.T) {
+	s := newLiveServer(t)
+	vpc := s.addVPC("private", "10.0.0.0/16", "us-east-1")
+	id := s.addPeering(vpc, dbcloud.Peering{PeerAccountID: "1", PeerRegionCode: "us-east-1", PeerVPCID: "vpc-1"})
+	s.setPeering(vpc, id, dbcloud.PeeringFailed, "refused for vpc-test-key")
+	got, err := s.client(t).Peerings.WaitForActive(t.Context(), "p1", vpc, id, peeringPolls)
+	if !errors.Is(err, dbcloud.ErrPeeringFailed) || strings.Contains(err.Error(), "vpc-test-key") || !strings.Contains(err.Error(), "[redacted]") {
+		t.Errorf("err = %v, want the failure with the key redacted", err)
+	}
+	if got == nil || got.ErrorMessage != "refused for vpc-test-key" {
+		t.Errorf("peering %+v, want it as the server sent it", got)
+	}
+}
