@@ -46,16 +46,21 @@ type caller struct {
 	opts  []Option
 }
 
-// ref names one resource: a service (replicaSetID "") or a replica set of
-// one. For a create or a list it names the parent: the project of services,
-// the service of replica sets.
-type ref struct{ projectID, serviceID, replicaSetID string }
+// ref names one resource by the ids of its path: a service
+// (replicaSetID ""), a replica set of one, a VPC (peeringID "") or a
+// peering of one. For a create or a list it names the parent: the project
+// of services and of VPCs, the service of replica sets, the VPC of
+// peerings.
+type ref struct{ projectID, serviceID, replicaSetID, vpcID, peeringID string }
 
-// What a path names, by how many of ref's ids it holds (ref.escape).
+// What a path names: the ids of ref it holds (ref.escape), one bit each,
+// in ref's order.
 const (
-	inProject    = 1 // /projects/{project_id}/services
-	inService    = 2 // /projects/{project_id}/services/{service_id}
-	inReplicaSet = 3 // .../replicaSets/{replica_set_id}
+	inProject    = 1 << 0           // /projects/{project_id}/services, /projects/{project_id}/vpcs
+	inService    = inProject | 1<<1 // /projects/{project_id}/services/{service_id}
+	inReplicaSet = inService | 1<<2 // .../replicaSets/{replica_set_id}
+	inVPC        = inProject | 1<<3 // /projects/{project_id}/vpcs/{vpc_id}
+	inPeering    = inVPC | 1<<4     // .../peerings/{peering_id}
 )
 
 // Path templates of CallInfo.Path, one per resource; an operation's is one
@@ -66,25 +71,36 @@ const (
 	tplService     = tplServices + "/{service_id}"
 	tplReplicaSets = tplService + "/replicaSets"
 	tplReplicaSet  = tplReplicaSets + "/{replica_set_id}"
+	tplVPCs        = "/projects/{project_id}/vpcs"
+	tplVPC         = tplVPCs + "/{vpc_id}"
+	tplPeerings    = tplVPC + "/peerings"
+	tplPeering     = tplPeerings + "/{peering_id}"
 )
 
 // minReplicaSetIDLen is the API's shortest replica set id.
 const minReplicaSetIDLen = 3
 
-// escape checks the first n ids of at (inProject, inService or
-// inReplicaSet), the ids a path holds, and returns them escaped, each as
-// one path segment: "/", "?", "#", "%" and spaces by url.PathEscape, and
-// "." and ".." too, which servers and proxies resolve as dot segments and
-// would route elsewhere. An id that cannot name a resource (empty, or a
-// replica set id shorter than the API's) is an error, before anything is
-// sent.
-func (at ref) escape(n int) (ref, error) {
-	fields := [...]string{"projectID", "serviceID", "replicaSetID"}
-	ids := [...]string{at.projectID, at.serviceID, at.replicaSetID}
-	for i, id := range ids[:n] {
+// escape checks the ids of at that in holds (inProject, inService,
+// inReplicaSet, inVPC or inPeering), the ids a path holds, and returns
+// them escaped, each as one path segment: "/", "?", "#", "%" and spaces by
+// url.PathEscape, and "." and ".." too, which servers and proxies resolve
+// as dot segments and would route elsewhere; the ids a path does not hold
+// are "". An id that cannot name a resource (empty, a replica set id
+// shorter than the API's, a VPC id of anything but digits, as the API's
+// are) is an error, before anything is sent.
+func (at ref) escape(in int) (ref, error) {
+	fields := [...]string{"projectID", "serviceID", "replicaSetID", "vpcID", "peeringID"}
+	ids := [...]string{at.projectID, at.serviceID, at.replicaSetID, at.vpcID, at.peeringID}
+	for i, id := range ids {
 		switch {
+		case in&(1<<i) == 0:
+			ids[i] = ""
 		case i == 2 && utf8.RuneCountInString(id) < minReplicaSetIDLen:
 			return ref{}, invalid(fields[i], "required, at least "+strconv.Itoa(minReplicaSetIDLen)+" characters")
+		case i == 3:
+			if err := checkVPCID(id); err != nil {
+				return ref{}, err // digits only: nothing to escape
+			}
 		case id == "":
 			return ref{}, invalid(fields[i], "required")
 		case id == "." || id == "..":
@@ -93,14 +109,27 @@ func (at ref) escape(n int) (ref, error) {
 			ids[i] = url.PathEscape(id)
 		}
 	}
-	return ref{ids[0], ids[1], ids[2]}, nil
+	return ref{ids[0], ids[1], ids[2], ids[3], ids[4]}, nil
 }
 
 // check is the error of escape, for a wait or a follow to refuse ids
 // before anything is sent.
-func (at ref) check(n int) error {
-	_, err := at.escape(n)
+func (at ref) check(in int) error {
+	_, err := at.escape(in)
 	return err
+}
+
+// checkVPCID refuses a VPC id that cannot be one: the API's are digits.
+func checkVPCID(id string) error {
+	if id == "" {
+		return invalid("vpcID", "required")
+	}
+	for _, c := range []byte(id) {
+		if c < '0' || c > '9' {
+			return invalid("vpcID", "digits only")
+		}
+	}
+	return nil
 }
 
 // request is one API request, as its operation states it: what it is
@@ -127,6 +156,9 @@ type request struct {
 	// guard already let through (recovery setting the password of the
 	// service the user's create made), and is not asked again.
 	partOf bool
+	// reads: a POST that changes nothing (Metrics.Query), sent and
+	// retried as a GET is, and never put to the read-only guard.
+	reads bool
 	// effect, of a repeatable change, settles what its attempts left open
 	// (see tookEffect); nil leaves the outcome as they left it.
 	effect effect
@@ -136,7 +168,8 @@ type request struct {
 func (r *request) info(ctx context.Context) CallInfo {
 	serves, _ := ctx.Value(servesKey{}).([]context.Context)
 	return CallInfo{Operation: r.op, Method: r.method, Path: r.tpl, Kind: r.kind,
-		ProjectID: r.at.projectID, ServiceID: r.at.serviceID, ReplicaSetID: r.at.replicaSetID, Serves: serves}
+		ProjectID: r.at.projectID, ServiceID: r.at.serviceID, ReplicaSetID: r.at.replicaSetID,
+		VPCID: r.at.vpcID, PeeringID: r.at.peeringID, Serves: serves}
 }
 
 // servesKey is the key of the contexts of the waits that a poller's shared
@@ -147,7 +180,8 @@ type servesKey struct{}
 // do is the one function that sends: every operation builds its request
 // and calls it. It makes the call r, decoding a 2xx answer into out (nil:
 // the status is the answer), and returns what it came to for the caller:
-//   - a change (any method but GET) is first put to the read-only guard;
+//   - a change (any method but GET, and not a POST that reads) is first
+//     put to the read-only guard;
 //   - the request is made as the pipeline sends it: the URL, the encoded
 //     body, the decoder of a 2xx answer into out, and the attempts'
 //     observer when anyone listens;
@@ -170,10 +204,10 @@ func (api *caller) do(ctx context.Context, r *request, out any) error {
 		info, start = r.info(ctx), time.Now()
 		ctx = api.observer.StartCall(ctx, info)
 	}
-	if r.method != http.MethodGet && api.readOnly != readWrite && !r.partOf {
+	if r.method != http.MethodGet && api.readOnly != readWrite && !r.partOf && !r.reads {
 		err = api.guard(ctx, r)
 	}
-	pr := pipeline.Request{Method: r.method, URL: api.base + r.path, Creating: r.creates, Out: out, Decode: decodeAnswer}
+	pr := pipeline.Request{Method: r.method, URL: api.base + r.path, Creating: r.creates, Reads: r.reads, Out: out, Decode: decodeAnswer}
 	if len(r.query) > 0 {
 		pr.URL += "?" + r.query.Encode()
 	}
