@@ -52,6 +52,35 @@ type VPCsClient struct{ api *caller }
 // WaitForActive waits for that.
 type PeeringsClient struct{ api *caller }
 
+// MetricsClient reads the metric series of a service. Get it from
+// Client.Metrics.
+//
+// The API marks these endpoints as a preview that may change without
+// notice. What it does today:
+//
+//   - Buckets. Without MetricsQuery.Bucket the server picks about 1 minute
+//     for a window up to 1 hour, 1 hour up to 30 days, and 1 day beyond.
+//     A bucket finer than the window's storage tier is refused (a 400
+//     INVALID_REQUEST): a window of 2 hours in 1-minute buckets, say.
+//   - Points. Every bucket of the window is in the answer, one point each,
+//     a bucket without data included (a gap: MetricPoint.Valid is false).
+//     A window of length W in buckets of B gives about W/B points: 60 for
+//     an hour by default, 720 for 30 days, 90 for 90 days.
+//   - Aggregations. The default is AggLast. The system series (CPU,
+//     memory, disk and disk I/O, such as
+//     timescale_cloud_system_cpu_usage_millicores) and
+//     timescale_cloud_database_qps, _num_connections, _job_duration_usecs
+//     and _job_success refuse any Aggregation (a 400 INVALID_REQUEST); the
+//     percentiles work only on series stored as sketches.
+//   - Roles. The usual filter is the label role, primary or replica;
+//     without one, some series answer for the primary and others with one
+//     series per role.
+//
+// The API refuses what breaks these rules; the SDK checks only what the
+// request's shape needs (see MetricsQuery), so that a rule the preview
+// changes is not refused here.
+type MetricsClient struct{ api *caller }
+
 // ProjectsClient reads the projects the credentials reach. Get it from
 // Client.Projects.
 type ProjectsClient struct{ api *caller }

@@ -177,19 +177,15 @@ func (s peeringReads) One(ctx context.Context, id string) (*Peering, error) {
 	return peerings{}.read(ctx, s.api, ref{projectID: s.at.projectID, vpcID: s.at.vpcID, peeringID: id})
 }
 
-// peerings is the kind of VPC peering connections (see kind). A peering
-// has no name: its peer's VPC id stands for one in waits and errors.
-type peerings struct{}
-
-func (peerings) resource() ResourceKind       { return KindPeering }
-func (peerings) id(p *Peering) string         { return p.ID }
-func (peerings) name(p *Peering) string       { return p.PeerVPCID }
-func (peerings) status(p *Peering) WaitStatus { return p.Status }
 func (peerings) key(p *Peering) string {
 	return peeringKey(p.PeerAccountID, p.PeerRegionCode, p.PeerVPCID)
 }
+
+// answer is a new peering to decode an answer into.
 func (k peerings) answer() (any, *Peering) { w := &oneOf[Peering]{kind: k}; return w, &w.v }
 
+// peeringKey is what tells a peering from another for create recovery: its
+// peer's account, region and VPC.
 func peeringKey(account, region, vpc string) string { return account + "\x00" + region + "\x00" + vpc }
 
 // read is a GET of the peering that at names.

@@ -43,11 +43,11 @@ func (api *caller) recoverCreate(ctx context.Context, r *request, pr pipeline.Re
 		return rc.o, err
 	case KindVPC:
 		rc := &recovery[VPC]{api: api, kind: vpcs{}, r: *r, pr: pr, at: ref{projectID: r.at.projectID}}
-		err := rc.run(ctx, &pr.Out.(*oneOf[VPC]).v)
+		err := rc.run(ctx, pr.Out.(holder[VPC]).held())
 		return rc.o, err
 	case KindPeering:
 		rc := &recovery[Peering]{api: api, kind: peerings{}, r: *r, pr: pr, at: ref{projectID: r.at.projectID, vpcID: r.at.vpcID}}
-		err := rc.run(ctx, &pr.Out.(*oneOf[Peering]).v)
+		err := rc.run(ctx, pr.Out.(holder[Peering]).held())
 		return rc.o, err
 	}
 	o := r.outcome(api.pipe.Do(ctx, pr), api.pipe.Secrets())
@@ -68,6 +68,10 @@ type wanted struct {
 // (a VPC by its name, range and region; a peering by its peer), written as
 // one key.
 type keyer[T any] interface{ key(v *T) string }
+
+// holder is an answer that holds one resource (oneOf: a VPC's, a
+// peering's), where recovery leaves the one it found.
+type holder[T any] interface{ held() *T }
 
 // adopter is a kind whose resources recovery found by listing need
 // completing (services: see services.adopt).

@@ -14,6 +14,9 @@ type oneOf[T any] struct {
 
 func (o *oneOf[T]) decode(data []byte) error { return decodeJSON(data, &o.v) }
 
+// held is the resource, for create recovery to leave the one it found in.
+func (o *oneOf[T]) held() *T { return &o.v }
+
 func (o *oneOf[T]) finish() error {
 	if o.kind.id(&o.v) == "" {
 		return fmt.Errorf("the %s has no id", o.kind.resource())

@@ -19,17 +19,12 @@ type CreateVPCRequest struct {
 	RegionCode string // such as "us-east-1"
 }
 
-// Wire bodies of the VPC calls.
-type (
-	createVPCBody struct {
-		Name       string `json:"name"`
-		CIDR       string `json:"cidr"`
-		RegionCode string `json:"region_code"`
-	}
-	renameBody struct {
-		Name string `json:"name"`
-	}
-)
+// createVPCBody is the wire body of VPCsClient.Create.
+type createVPCBody struct {
+	Name       string `json:"name"`
+	CIDR       string `json:"cidr"`
+	RegionCode string `json:"region_code"`
+}
 
 func (r *CreateVPCRequest) body() (*createVPCBody, error) {
 	if r == nil {
@@ -146,16 +141,13 @@ func (v *VPCsClient) Rename(ctx context.Context, projectID, vpcID, name string) 
 		body: renameBody{name}, effect: tookEffect(vpcs{}, v.api, at, func(got *VPC) bool { return got.Name == name }, nil)}, nil)
 }
 
-// vpcs is the kind of VPCs (see kind). A VPC has no status, and is never
-// waited for.
-type vpcs struct{}
+func (vpcs) key(v *VPC) string { return vpcKey(v.Name, v.CIDR, v.RegionCode) }
 
-func (vpcs) resource() ResourceKind { return KindVPC }
-func (vpcs) id(v *VPC) string       { return v.ID }
-func (vpcs) name(v *VPC) string     { return v.Name }
-func (vpcs) status(*VPC) WaitStatus { return nil }
-func (vpcs) key(v *VPC) string      { return vpcKey(v.Name, v.CIDR, v.RegionCode) }
-func (k vpcs) answer() (any, *VPC)  { w := &oneOf[VPC]{kind: k}; return w, &w.v }
+// answer is a new VPC to decode an answer into.
+func (k vpcs) answer() (any, *VPC) { w := &oneOf[VPC]{kind: k}; return w, &w.v }
+
+// vpcKey is what tells a VPC from another for create recovery: its name,
+// range and region.
 func vpcKey(name, cidr, region string) string {
 	return name + "\x00" + canonicalCIDR(cidr) + "\x00" + region
 }
