@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"log/slog"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -13,72 +12,18 @@ import (
 	"unicode/utf8"
 
 	"github.com/dbcloud/dbcloud-go/internal/pipeline"
-	"github.com/dbcloud/dbcloud-go/internal/poll"
 )
 
-// The core: every API call of a Client is a request its operation builds
-// (ref.escape checks the ids, the operation writes the path) and sends
-// with do, the one function that sends, through the pipeline; what its
-// attempts came to is its outcome, which do settles (settle.go) when it
-// failed. The core calls only downward: into the outcome's errors
-// (answers.go), the attempts' log (log.go), the decoding (decode.go) and
-// the pipeline.
-
-// caller makes every API call of a Client. It is immutable after NewClient
-// but for its pollers, which their registry guards, so a Client is safe
-// for concurrent use.
-type caller struct {
-	base        string // scheme://host/.../v1, no trailing slash
-	pipe        *pipeline.Client
-	credKind    string        // "API key", ...: what a printed Client shows
-	recovery    bool          // WithCreateRecovery
-	settle      time.Duration // WithCreateSettle
-	logger      *slog.Logger
-	observer    Observer      // WithObserver; nil observes nothing
-	projectID   string        // WithProjectID, DBCLOUD_PROJECT_ID
-	readOnly    readOnlyMode  // WithReadOnly, WithReadOnlyProd
-	pollFirst   time.Duration // WithDefaultPollInterval
-	pollLongest time.Duration
-	pollers     poll.Registry // the waits' pollers, one per scope
-	// creds and opts are what the Client was made of, for Client.With;
-	// here, so that a Client stays a comparable value.
-	creds Credentials
-	opts  []Option
-}
-
-// ref names one resource by the ids of its path: a service
-// (replicaSetID ""), a replica set of one, a VPC (peeringID "") or a
-// peering of one. For a create or a list it names the parent: the project
-// of services and of VPCs, the service of replica sets, the VPC of
-// peerings.
-type ref struct{ projectID, serviceID, replicaSetID, vpcID, peeringID string }
-
-// What a path names: the ids of ref it holds (ref.escape), one bit each,
-// in ref's order.
-const (
-	inProject    = 1 << 0           // /projects/{project_id}/services, /projects/{project_id}/vpcs
-	inService    = inProject | 1<<1 // /projects/{project_id}/services/{service_id}
-	inReplicaSet = inService | 1<<2 // .../replicaSets/{replica_set_id}
-	inVPC        = inProject | 1<<3 // /projects/{project_id}/vpcs/{vpc_id}
-	inPeering    = inVPC | 1<<4     // .../peerings/{peering_id}
-)
-
-// Path templates of CallInfo.Path, one per resource; an operation's is one
-// of them followed by what it adds (tplService+"/stop"). The operation
-// writes its path beside it, from the ids escape returned.
-const (
-	tplServices    = "/projects/{project_id}/services"
-	tplService     = tplServices + "/{service_id}"
-	tplReplicaSets = tplService + "/replicaSets"
-	tplReplicaSet  = tplReplicaSets + "/{replica_set_id}"
-	tplVPCs        = "/projects/{project_id}/vpcs"
-	tplVPC         = tplVPCs + "/{vpc_id}"
-	tplPeerings    = tplVPC + "/peerings"
-	tplPeering     = tplPeerings + "/{peering_id}"
-)
-
-// minReplicaSetIDLen is the API's shortest replica set id.
-const minReplicaSetIDLen = 3
+// The core: every API call of a Client is a request (core.go) its
+// operation builds (ref.escape checks the ids, the operation writes the
+// path) and sends with do, the one function that sends, through the
+// pipeline; what its attempts came to is its outcome, which do settles
+// (settle.go) when it failed. The core calls only downward: into the
+// read-only guard (readonly.go), create recovery (recovery.go), the
+// outcome's errors (answers.go), the attempts' log (log.go), the decoding
+// (decode.go) and the pipeline; none of them names this file, and their
+// reads go through a kind (kind.go), so that the package's files form no
+// cycle (go run ./internal/testkit/cmd/filecycles).
 
 // escape checks the ids of at that in holds (inProject, inService,
 // inReplicaSet, inVPC or inPeering), the ids a path holds, and returns
@@ -132,38 +77,6 @@ func checkVPCID(id string) error {
 	return nil
 }
 
-// request is one API request, as its operation states it: what it is
-// (op, method, kind, and whether it creates), where (its path, built by
-// the operation from a constant format and the ids escape returned, and
-// tpl, the same path with placeholders), and what it sends.
-type request struct {
-	op     string       // CallInfo.Operation: "Services.Stop"
-	method string       // the HTTP method
-	kind   ResourceKind // what it is about: CallInfo.Kind
-	tpl    string       // CallInfo.Path: tplService+"/stop"
-	path   string       // escaped, after the base URL
-	at     ref          // the ids of the path, as given
-	// creates: the request makes a new resource, and is sent once (see
-	// "Retries" in the package documentation); a failure that may have
-	// made it matches ErrMaybeCreated. want is what recovery looks for
-	// under WithCreateRecovery.
-	creates bool
-	want    wanted
-	query   url.Values
-	body    any    // encoded as JSON; nil means no body
-	scrub   string // a secret of this request to keep out of errors
-	// partOf: the request is a step of an operation that the read-only
-	// guard already let through (recovery setting the password of the
-	// service the user's create made), and is not asked again.
-	partOf bool
-	// reads: a POST that changes nothing (Metrics.Query), sent and
-	// retried as a GET is, and never put to the read-only guard.
-	reads bool
-	// effect, of a repeatable change, settles what its attempts left open
-	// (see tookEffect); nil leaves the outcome as they left it.
-	effect effect
-}
-
 // info is what the observer is told of r, sent under ctx.
 func (r *request) info(ctx context.Context) CallInfo {
 	serves, _ := ctx.Value(servesKey{}).([]context.Context)
@@ -171,11 +84,6 @@ func (r *request) info(ctx context.Context) CallInfo {
 		ProjectID: r.at.projectID, ServiceID: r.at.serviceID, ReplicaSetID: r.at.replicaSetID,
 		VPCID: r.at.vpcID, PeeringID: r.at.peeringID, Serves: serves}
 }
-
-// servesKey is the key of the contexts of the waits that a poller's shared
-// read serves (CallInfo.Serves), a value of the read's context: the
-// poller's reads are the public List's.
-type servesKey struct{}
 
 // do is the one function that sends: every operation builds its request
 // and calls it. It makes the call r, decoding a 2xx answer into out (nil:

@@ -54,16 +54,6 @@ func (api *caller) recoverCreate(ctx context.Context, r *request, pr pipeline.Re
 	return o, r.failure(&o)
 }
 
-// wanted is what a create asks for, by which recovery tells its resource
-// from the others listed: a name, or, for a fork, its parent and the name
-// asked for, if any; or, for a kind told apart by more than a name (a
-// keyer), its key.
-type wanted struct {
-	name   string
-	forkOf string // a fork's parent; "" for the other creates
-	key    string // a keyer's key of what was asked for
-}
-
 // keyer is a kind whose resources recovery tells apart by several fields
 // (a VPC by its name, range and region; a peering by its peer), written as
 // one key.
@@ -289,28 +279,6 @@ func (rc *recovery[T]) ours(v *T, before []T) bool {
 		return svc.ForkedFrom.ServiceID == rc.r.want.forkOf && (name == "" || svc.Name == name)
 	}
 	return name != "" && k.name(v) == name
-}
-
-// adopt completes a service that recovery found by listing: it lost its
-// initial password with the answer, so a new one is set and returned in
-// InitialPassword, and the caller's path is the same as for a plain
-// success. maybe is the ambiguous failure that recovery resolved: when the
-// password cannot be set, it is returned, naming the service.
-func (services) adopt(ctx context.Context, api *caller, at ref, svc *Service, maybe *MaybeCreatedError) (*Service, error) {
-	password, err := newPassword()
-	if err == nil {
-		// Part of the user's create, which the read-only guard let through:
-		// not asked again (see WithReadOnlyProd).
-		err = setPassword(ctx, api, ref{projectID: at.projectID, serviceID: svc.ServiceID}, password, true)
-	}
-	if err != nil {
-		// It exists for sure: the error must say it may, and name it.
-		maybe.IDs = []string{svc.ServiceID}
-		maybe.Recovery = fmt.Errorf("setting a new password (the initial one was lost with the answer): %w", err)
-		return svc, maybe
-	}
-	svc.InitialPassword = Secret(password)
-	return svc, nil
 }
 
 // recoveredPasswordLen is the length of a password set by recovery: 32

@@ -3,6 +3,7 @@ package dbcloud
 import (
 	"cmp"
 	"context"
+	"fmt"
 	"net/http"
 )
 
@@ -178,6 +179,28 @@ func setPassword(ctx context.Context, api *caller, at ref, password string, part
 	return api.do(ctx, &request{op: "Services.UpdatePassword", method: http.MethodPost, kind: KindService, at: at,
 		tpl: tplService + "/updatePassword", path: "/projects/" + seg.projectID + "/services/" + seg.serviceID + "/updatePassword",
 		body: passwordBody{password}, scrub: password, partOf: partOf}, nil)
+}
+
+// adopt completes a service that recovery found by listing: it lost its
+// initial password with the answer, so a new one is set and returned in
+// InitialPassword, and the caller's path is the same as for a plain
+// success. maybe is the ambiguous failure that recovery resolved: when the
+// password cannot be set, it is returned, naming the service.
+func (services) adopt(ctx context.Context, api *caller, at ref, svc *Service, maybe *MaybeCreatedError) (*Service, error) {
+	password, err := newPassword()
+	if err == nil {
+		// Part of the user's create, which the read-only guard let through:
+		// not asked again (see WithReadOnlyProd).
+		err = setPassword(ctx, api, ref{projectID: at.projectID, serviceID: svc.ServiceID}, password, true)
+	}
+	if err != nil {
+		// It exists for sure: the error must say it may, and name it.
+		maybe.IDs = []string{svc.ServiceID}
+		maybe.Recovery = fmt.Errorf("setting a new password (the initial one was lost with the answer): %w", err)
+		return svc, maybe
+	}
+	svc.InitialPassword = Secret(password)
+	return svc, nil
 }
 
 // SetEnvironment sets a service's environment tag.
