@@ -5,13 +5,13 @@ import (
 	"strings"
 )
 
-// kind is what the code that services and replica sets share (create and
-// its recovery, commands and their confirmation, waits and their pollers)
-// needs of one kind of resource, so that each rule is written once for
-// both. T is the public type. Its two types are services and replicaSets:
+// kind is what the code that the kinds of resource share (create and its
+// recovery, changes and their re-read, waits and their pollers) needs of
+// one kind of resource, so that each rule is written once for all. T is
+// the public type. Its types are services, replicaSets, vpcs and peerings:
 // here what tells one resource from another; what each sends and decodes
-// (its reads, the wire type of its answers) is in reads.go, and for VPCs
-// and peerings (vpcs, peerings) beside their operations.
+// (its reads, the wire type of its answers) is in reads.go for services
+// and replica sets, and beside their operations for VPCs and peerings.
 type kind[T any] interface {
 	// resource names the kind, as errors and logs do.
 	resource() ResourceKind
