@@ -68,7 +68,7 @@ func (api *caller) guard(ctx context.Context, r *request) error {
 	case api.readOnly == readOnlyAll:
 		return deny("the client is read-only", nil)
 	case r.at.serviceID == "":
-		return nil // Services.Create: no existing service to protect
+		return nil // Services.Create, and the calls on VPCs and peerings: no existing service to protect
 	}
 	// Read through the kind, as tookEffect reads: the guard names no
 	// operation, so that do's file is not reached back from here.
