@@ -109,7 +109,7 @@ func (r *request) apiError(a pipeline.Answer, secrets []string) *APIError {
 // responseError reports a 2xx whose body could not be used.
 func (r *request) responseError(res pipeline.Result, secrets []string) error {
 	err := res.Err
-	if r.method != http.MethodGet {
+	if r.method != http.MethodGet && !r.reads {
 		err = fmt.Errorf("%w (the API accepted the request: it took effect, only its answer was lost)", err)
 	}
 	return &ResponseError{

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"log/slog"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -13,78 +12,40 @@ import (
 	"unicode/utf8"
 
 	"github.com/dbcloud/dbcloud-go/internal/pipeline"
-	"github.com/dbcloud/dbcloud-go/internal/poll"
 )
 
-// The core: every API call of a Client is a request its operation builds
-// (ref.escape checks the ids, the operation writes the path) and sends
-// with do, the one function that sends, through the pipeline; what its
-// attempts came to is its outcome, which do settles (settle.go) when it
-// failed. The core calls only downward: into the outcome's errors
-// (answers.go), the attempts' log (log.go), the decoding (decode.go) and
-// the pipeline.
+// The core: every API call of a Client is a request (core.go) its
+// operation builds (ref.escape checks the ids, the operation writes the
+// path) and sends with do, the one function that sends, through the
+// pipeline; what its attempts came to is its outcome, which do settles
+// (settle.go) when it failed. The core calls only downward: into the
+// read-only guard (readonly.go), create recovery (recovery.go), the
+// outcome's errors (answers.go), the attempts' log (log.go), the decoding
+// (decode.go) and the pipeline; none of them names this file, and their
+// reads go through a kind (kind.go), so that the package's files form no
+// cycle (go run ./internal/testkit/cmd/filecycles).
 
-// caller makes every API call of a Client. It is immutable after NewClient
-// but for its pollers, which their registry guards, so a Client is safe
-// for concurrent use.
-type caller struct {
-	base        string // scheme://host/.../v1, no trailing slash
-	pipe        *pipeline.Client
-	credKind    string        // "API key", ...: what a printed Client shows
-	recovery    bool          // WithCreateRecovery
-	settle      time.Duration // WithCreateSettle
-	logger      *slog.Logger
-	observer    Observer      // WithObserver; nil observes nothing
-	projectID   string        // WithProjectID, DBCLOUD_PROJECT_ID
-	readOnly    readOnlyMode  // WithReadOnly, WithReadOnlyProd
-	pollFirst   time.Duration // WithDefaultPollInterval
-	pollLongest time.Duration
-	pollers     poll.Registry // the waits' pollers, one per scope
-	// creds and opts are what the Client was made of, for Client.With;
-	// here, so that a Client stays a comparable value.
-	creds Credentials
-	opts  []Option
-}
-
-// ref names one resource: a service (replicaSetID "") or a replica set of
-// one. For a create or a list it names the parent: the project of services,
-// the service of replica sets.
-type ref struct{ projectID, serviceID, replicaSetID string }
-
-// What a path names, by how many of ref's ids it holds (ref.escape).
-const (
-	inProject    = 1 // /projects/{project_id}/services
-	inService    = 2 // /projects/{project_id}/services/{service_id}
-	inReplicaSet = 3 // .../replicaSets/{replica_set_id}
-)
-
-// Path templates of CallInfo.Path, one per resource; an operation's is one
-// of them followed by what it adds (tplService+"/stop"). The operation
-// writes its path beside it, from the ids escape returned.
-const (
-	tplServices    = "/projects/{project_id}/services"
-	tplService     = tplServices + "/{service_id}"
-	tplReplicaSets = tplService + "/replicaSets"
-	tplReplicaSet  = tplReplicaSets + "/{replica_set_id}"
-)
-
-// minReplicaSetIDLen is the API's shortest replica set id.
-const minReplicaSetIDLen = 3
-
-// escape checks the first n ids of at (inProject, inService or
-// inReplicaSet), the ids a path holds, and returns them escaped, each as
-// one path segment: "/", "?", "#", "%" and spaces by url.PathEscape, and
-// "." and ".." too, which servers and proxies resolve as dot segments and
-// would route elsewhere. An id that cannot name a resource (empty, or a
-// replica set id shorter than the API's) is an error, before anything is
-// sent.
-func (at ref) escape(n int) (ref, error) {
-	fields := [...]string{"projectID", "serviceID", "replicaSetID"}
-	ids := [...]string{at.projectID, at.serviceID, at.replicaSetID}
-	for i, id := range ids[:n] {
+// escape checks the ids of at that in holds (inProject, inService,
+// inReplicaSet, inVPC or inPeering), the ids a path holds, and returns
+// them escaped, each as one path segment: "/", "?", "#", "%" and spaces by
+// url.PathEscape, and "." and ".." too, which servers and proxies resolve
+// as dot segments and would route elsewhere; the ids a path does not hold
+// are "". An id that cannot name a resource (empty, a replica set id
+// shorter than the API's, a VPC id of anything but digits, as the API's
+// are) is an error, before anything is sent.
+func (at ref) escape(in int) (ref, error) {
+	fields := [...]string{"projectID", "serviceID", "replicaSetID", "vpcID", "peeringID"}
+	ids := [...]string{at.projectID, at.serviceID, at.replicaSetID, at.vpcID, at.peeringID}
+	for i, id := range ids {
 		switch {
+		case in&(1<<i) == 0:
+			ids[i] = ""
 		case i == 2 && utf8.RuneCountInString(id) < minReplicaSetIDLen:
 			return ref{}, invalid(fields[i], "required, at least "+strconv.Itoa(minReplicaSetIDLen)+" characters")
+		case i == 3:
+			if err := checkVPCID(id); err != nil {
+				return ref{}, err // digits only: nothing to escape
+			}
 		case id == "":
 			return ref{}, invalid(fields[i], "required")
 		case id == "." || id == "..":
@@ -93,61 +54,42 @@ func (at ref) escape(n int) (ref, error) {
 			ids[i] = url.PathEscape(id)
 		}
 	}
-	return ref{ids[0], ids[1], ids[2]}, nil
+	return ref{ids[0], ids[1], ids[2], ids[3], ids[4]}, nil
 }
 
 // check is the error of escape, for a wait or a follow to refuse ids
 // before anything is sent.
-func (at ref) check(n int) error {
-	_, err := at.escape(n)
+func (at ref) check(in int) error {
+	_, err := at.escape(in)
 	return err
 }
 
-// request is one API request, as its operation states it: what it is
-// (op, method, kind, and whether it creates), where (its path, built by
-// the operation from a constant format and the ids escape returned, and
-// tpl, the same path with placeholders), and what it sends.
-type request struct {
-	op     string       // CallInfo.Operation: "Services.Stop"
-	method string       // the HTTP method
-	kind   ResourceKind // what it is about: CallInfo.Kind
-	tpl    string       // CallInfo.Path: tplService+"/stop"
-	path   string       // escaped, after the base URL
-	at     ref          // the ids of the path, as given
-	// creates: the request makes a new resource, and is sent once (see
-	// "Retries" in the package documentation); a failure that may have
-	// made it matches ErrMaybeCreated. want is what recovery looks for
-	// under WithCreateRecovery.
-	creates bool
-	want    wanted
-	query   url.Values
-	body    any    // encoded as JSON; nil means no body
-	scrub   string // a secret of this request to keep out of errors
-	// partOf: the request is a step of an operation that the read-only
-	// guard already let through (recovery setting the password of the
-	// service the user's create made), and is not asked again.
-	partOf bool
-	// effect, of a repeatable change, settles what its attempts left open
-	// (see tookEffect); nil leaves the outcome as they left it.
-	effect effect
+// checkVPCID refuses a VPC id that cannot be one: the API's are digits.
+func checkVPCID(id string) error {
+	if id == "" {
+		return invalid("vpcID", "required")
+	}
+	for _, c := range []byte(id) {
+		if c < '0' || c > '9' {
+			return invalid("vpcID", "digits only")
+		}
+	}
+	return nil
 }
 
 // info is what the observer is told of r, sent under ctx.
 func (r *request) info(ctx context.Context) CallInfo {
 	serves, _ := ctx.Value(servesKey{}).([]context.Context)
 	return CallInfo{Operation: r.op, Method: r.method, Path: r.tpl, Kind: r.kind,
-		ProjectID: r.at.projectID, ServiceID: r.at.serviceID, ReplicaSetID: r.at.replicaSetID, Serves: serves}
+		ProjectID: r.at.projectID, ServiceID: r.at.serviceID, ReplicaSetID: r.at.replicaSetID,
+		VPCID: r.at.vpcID, PeeringID: r.at.peeringID, Serves: serves}
 }
-
-// servesKey is the key of the contexts of the waits that a poller's shared
-// read serves (CallInfo.Serves), a value of the read's context: the
-// poller's reads are the public List's.
-type servesKey struct{}
 
 // do is the one function that sends: every operation builds its request
 // and calls it. It makes the call r, decoding a 2xx answer into out (nil:
 // the status is the answer), and returns what it came to for the caller:
-//   - a change (any method but GET) is first put to the read-only guard;
+//   - a change (any method but GET, and not a POST that reads) is first
+//     put to the read-only guard;
 //   - the request is made as the pipeline sends it: the URL, the encoded
 //     body, the decoder of a 2xx answer into out, and the attempts'
 //     observer when anyone listens;
@@ -170,10 +112,10 @@ func (api *caller) do(ctx context.Context, r *request, out any) error {
 		info, start = r.info(ctx), time.Now()
 		ctx = api.observer.StartCall(ctx, info)
 	}
-	if r.method != http.MethodGet && api.readOnly != readWrite && !r.partOf {
+	if r.method != http.MethodGet && api.readOnly != readWrite && !r.partOf && !r.reads {
 		err = api.guard(ctx, r)
 	}
-	pr := pipeline.Request{Method: r.method, URL: api.base + r.path, Creating: r.creates, Out: out, Decode: decodeAnswer}
+	pr := pipeline.Request{Method: r.method, URL: api.base + r.path, Creating: r.creates, Reads: r.reads, Out: out, Decode: decodeAnswer}
 	if len(r.query) > 0 {
 		pr.URL += "?" + r.query.Encode()
 	}

@@ -4,6 +4,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/dbcloud/dbcloud-go/internal/pipeline"
 )
@@ -18,8 +19,17 @@ type Client struct {
 	Services *ServicesClient
 	// ReplicaSets manages the read replica sets of a service.
 	ReplicaSets *ReplicaSetsClient
+	// VPCs manages a project's VPCs.
+	VPCs *VPCsClient
+	// Peerings manages the peering connections of a project's VPCs.
+	Peerings *PeeringsClient
+	// Metrics reads the metric series of a service (a preview).
+	Metrics *MetricsClient
+	// Projects reads the projects the credentials reach.
+	Projects *ProjectsClient
 
-	api *caller
+	api     *caller
+	project *projectCache // ResolveProjectID's
 }
 
 // ServicesClient manages database services. Get it from Client.Services.
@@ -27,6 +37,59 @@ type ServicesClient struct{ api *caller }
 
 // ReplicaSetsClient manages read replica sets. Get it from Client.ReplicaSets.
 type ReplicaSetsClient struct{ api *caller }
+
+// VPCsClient manages a project's VPCs: the private networks that services
+// attach to (ServicesClient.AttachToVPC) and that are peered with a VPC in
+// the user's own cloud account (PeeringsClient). Get it from Client.VPCs.
+type VPCsClient struct{ api *caller }
+
+// PeeringsClient manages the peering connections of a project's VPCs with
+// VPCs in other cloud accounts. Get it from Client.Peerings.
+//
+// A peering is requested here and accepted on the peer's side, in the
+// peer's cloud account (by the cloud's own tools, with the peering's
+// ProvisionedID), so it stays pending until someone acts there:
+// WaitForActive waits for that.
+type PeeringsClient struct{ api *caller }
+
+// MetricsClient reads the metric series of a service. Get it from
+// Client.Metrics.
+//
+// The API marks these endpoints as a preview that may change without
+// notice. What it does today:
+//
+//   - Buckets. Without MetricsQuery.Bucket the server picks about 1 minute
+//     for a window up to 1 hour, 1 hour up to 30 days, and 1 day beyond.
+//     A bucket finer than the window's storage tier is refused (a 400
+//     INVALID_REQUEST): a window of 2 hours in 1-minute buckets, say.
+//   - Points. Every bucket of the window is in the answer, one point each,
+//     a bucket without data included (a gap: MetricPoint.Valid is false).
+//     A window of length W in buckets of B gives about W/B points: 60 for
+//     an hour by default, 720 for 30 days, 90 for 90 days.
+//   - Aggregations. The default is AggLast. The system series (CPU,
+//     memory, disk and disk I/O, such as
+//     timescale_cloud_system_cpu_usage_millicores) and
+//     timescale_cloud_database_qps, _num_connections, _job_duration_usecs
+//     and _job_success refuse any Aggregation (a 400 INVALID_REQUEST); the
+//     percentiles work only on series stored as sketches.
+//   - Roles. The usual filter is the label role, primary or replica;
+//     without one, some series answer for the primary and others with one
+//     series per role.
+//
+// The API refuses what breaks these rules; the SDK checks only what the
+// request's shape needs (see MetricsQuery), so that a rule the preview
+// changes is not refused here.
+type MetricsClient struct{ api *caller }
+
+// ProjectsClient reads the projects the credentials reach. Get it from
+// Client.Projects.
+type ProjectsClient struct{ api *caller }
+
+// projectCache keeps the project ResolveProjectID found.
+type projectCache struct {
+	mu sync.Mutex
+	id string
+}
 
 // NewClient returns a client that authenticates with apiKey, sent as
 // "Authorization: Bearer <apiKey>". WithBaseURL is required. NewClient never
@@ -82,7 +145,11 @@ func newClient(creds Credentials, opts []Option) (*Client, error) {
 		creds:       creds,
 		opts:        opts,
 	}
-	return &Client{Services: &ServicesClient{api}, ReplicaSets: &ReplicaSetsClient{api}, api: api}, nil
+	return &Client{
+		Services: &ServicesClient{api}, ReplicaSets: &ReplicaSetsClient{api},
+		VPCs: &VPCsClient{api}, Peerings: &PeeringsClient{api}, Metrics: &MetricsClient{api}, Projects: &ProjectsClient{api},
+		api: api, project: &projectCache{},
+	}, nil
 }
 
 // NewClientWithCredentials returns a client that authenticates with creds.
@@ -108,7 +175,8 @@ func (c *Client) With(opts ...Option) (*Client, error) {
 // ProjectID returns the project id set with WithProjectID or read from
 // DBCLOUD_PROJECT_ID by NewClientFromEnv; "" when neither gave one. The
 // SDK's methods take the project id as an argument: this is where a program
-// configured from the environment finds the one to pass.
+// configured from the environment finds the one to pass. ResolveProjectID
+// also finds the project of credentials scoped to one.
 func (c *Client) ProjectID() string { return c.api.projectID }
 
 // Observer returns the Observer given WithObserver, or nil. The deploy

@@ -123,7 +123,7 @@ func fleetOf(projectID string, fleet []*Service) ([]createdResource, error) {
 		if svc == nil {
 			return nil, invalid(field, "required")
 		}
-		if err := (ref{projectID, svc.ServiceID, ""}).check(inService); err != nil {
+		if err := (ref{projectID: projectID, serviceID: svc.ServiceID}).check(inService); err != nil {
 			return nil, fmt.Errorf("%s: %w", field, err)
 		}
 		cr := createdResource{kind: KindService, id: svc.ServiceID, password: svc.InitialPassword}

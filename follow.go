@@ -72,7 +72,7 @@ func (s *ServicesClient) newFollower(projectID, serviceID string, opts *LogOptio
 		return nil, err
 	}
 	// Bad ids are reported now, before anything is sent.
-	if err := (ref{projectID, serviceID, ""}).check(inService); err != nil {
+	if err := (ref{projectID: projectID, serviceID: serviceID}).check(inService); err != nil {
 		return nil, err
 	}
 	f := &follower{s: s, projectID: projectID, service: serviceID, filters: filters, interval: DefaultFollowInterval}

@@ -34,7 +34,7 @@ func (s *ServicesClient) ListLogs(ctx context.Context, projectID, serviceID stri
 	if opts != nil {
 		cursor, until = opts.Cursor, opts.Until
 	}
-	return s.listLogs(ctx, ref{projectID, serviceID, ""}, f, cursor, until)
+	return s.listLogs(ctx, ref{projectID: projectID, serviceID: serviceID}, f, cursor, until)
 }
 
 // listLogs sends one logs request: every page of every read is one.
@@ -108,7 +108,7 @@ func (s *ServicesClient) AllLogs(ctx context.Context, projectID, serviceID strin
 // logwalk's; this is where they meet the API's requests.
 func (s *ServicesClient) newLogWalk(projectID, serviceID string, f logFilters, cursor string, until time.Time) *logwalk.Walk[LogEntry] {
 	return logwalk.New(logwalk.Config[LogEntry]{
-		Source:   logPages{s: s, at: ref{projectID, serviceID, ""}, filters: f},
+		Source:   logPages{s: s, at: ref{projectID: projectID, serviceID: serviceID}, filters: f},
 		Cursor:   cursor,
 		Until:    until,
 		Repeated: ErrRepeatedCursor,

@@ -22,7 +22,7 @@ func (s *ServicesClient) TailLogs(ctx context.Context, projectID, serviceID stri
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := (ref{projectID, serviceID, ""}).check(inService); err != nil {
+	if err := (ref{projectID: projectID, serviceID: serviceID}).check(inService); err != nil {
 		return nil, nil, err
 	}
 	var o LogOptions

@@ -41,10 +41,10 @@ func newWaitSpec[T any](k kind[T], id, want string, judge func(*T) (bool, error)
 	return waitSpec[T]{kind: k, w: &WaitError{Resource: string(k.resource()), ID: id, Want: want}, judge: judge}
 }
 
-// wait runs a wait on the resource id, which at names (its first ids
-// ids: inService, inReplicaSet), with cfg
-// and the caller's conditions of its kind: it joins the client's poller of
-// scope, which reads with reads, and runs the wait loop.
+// wait runs a wait on the resource id, which at names (the ids of its
+// path: inService, inReplicaSet, inPeering), with cfg and the caller's
+// conditions of its kind: it joins the client's poller of scope, which
+// reads with reads, and runs the wait loop.
 func wait[T any](ctx context.Context, api *caller, cfg *waitConfig, ids int, at ref, id string, scope any, reads poll.Reader[T], sp waitSpec[T]) (*T, error) {
 	if err := at.check(ids); err != nil {
 		return nil, err

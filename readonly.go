@@ -68,9 +68,12 @@ func (api *caller) guard(ctx context.Context, r *request) error {
 	case api.readOnly == readOnlyAll:
 		return deny("the client is read-only", nil)
 	case r.at.serviceID == "":
-		return nil // Services.Create: no existing service to protect
+		return nil // Services.Create, and the calls on VPCs and peerings: no existing service to protect
 	}
-	svc, err := services{}.read(ctx, api, ref{projectID: r.at.projectID, serviceID: r.at.serviceID})
+	// Read through the kind, as tookEffect reads: the guard names no
+	// operation, so that do's file is not reached back from here.
+	var k kind[Service] = services{}
+	svc, err := k.read(ctx, api, ref{projectID: r.at.projectID, serviceID: r.at.serviceID})
 	if err != nil {
 		return deny("the service's environment tag could not be read", err)
 	}

@@ -28,9 +28,9 @@ type recovery[T any] struct {
 // found, is left in pr.Out (the operation's answer), which a service whose
 // new password could not be set is left in too, with the
 // *MaybeCreatedError naming it. It returns the last send's outcome, for
-// the observer. Services are listed in their project, replica sets in
-// their service; a create of another kind is sent once, as without
-// recovery.
+// the observer. Services and VPCs are listed in their project, replica
+// sets in their service, peerings in their VPC; a create of another kind
+// is sent once, as without recovery.
 func (api *caller) recoverCreate(ctx context.Context, r *request, pr pipeline.Request) (outcome, error) {
 	switch r.kind {
 	case KindService:
@@ -41,18 +41,27 @@ func (api *caller) recoverCreate(ctx context.Context, r *request, pr pipeline.Re
 		rc := &recovery[ReadReplicaSet]{api: api, kind: replicaSets{}, r: *r, pr: pr, at: ref{projectID: r.at.projectID, serviceID: r.at.serviceID}}
 		err := rc.run(ctx, (*ReadReplicaSet)(pr.Out.(*replicaSetJSON)))
 		return rc.o, err
+	case KindVPC:
+		rc := &recovery[VPC]{api: api, kind: vpcs{}, r: *r, pr: pr, at: ref{projectID: r.at.projectID}}
+		err := rc.run(ctx, pr.Out.(holder[VPC]).held())
+		return rc.o, err
+	case KindPeering:
+		rc := &recovery[Peering]{api: api, kind: peerings{}, r: *r, pr: pr, at: ref{projectID: r.at.projectID, vpcID: r.at.vpcID}}
+		err := rc.run(ctx, pr.Out.(holder[Peering]).held())
+		return rc.o, err
 	}
 	o := r.outcome(api.pipe.Do(ctx, pr), api.pipe.Secrets())
 	return o, r.failure(&o)
 }
 
-// wanted is what a create asks for, by which recovery tells its resource
-// from the others listed: a name, or, for a fork, its parent and the name
-// asked for, if any.
-type wanted struct {
-	name   string
-	forkOf string // a fork's parent; "" for the other creates
-}
+// keyer is a kind whose resources recovery tells apart by several fields
+// (a VPC by its name, range and region; a peering by its peer), written as
+// one key.
+type keyer[T any] interface{ key(v *T) string }
+
+// holder is an answer that holds one resource (oneOf: a VPC's, a
+// peering's), where recovery leaves the one it found.
+type holder[T any] interface{ held() *T }
 
 // adopter is a kind whose resources recovery found by listing need
 // completing (services: see services.adopt).
@@ -246,12 +255,16 @@ func (rc *recovery[T]) newOnes(items []T, known map[string]bool, before []T) []*
 }
 
 // ours reports whether v, new since the create was sent, is the
-// resource it asked for: the one with the name asked for. A fork is named
+// resource it asked for: the one with the name asked for, or the key asked
+// for, for a keyer. A fork is named
 // as asked or, by default, as the API names forks: its parent's name with
 // "-fork", when the parent is in before; a service that says which parent
 // it has must name this one.
 func (rc *recovery[T]) ours(v *T, before []T) bool {
 	k, name := rc.kind, rc.r.want.name
+	if kk, ok := k.(keyer[T]); ok {
+		return kk.key(v) == rc.r.want.key
+	}
 	if rc.r.want.forkOf == "" {
 		return k.name(v) == name
 	}
@@ -266,28 +279,6 @@ func (rc *recovery[T]) ours(v *T, before []T) bool {
 		return svc.ForkedFrom.ServiceID == rc.r.want.forkOf && (name == "" || svc.Name == name)
 	}
 	return name != "" && k.name(v) == name
-}
-
-// adopt completes a service that recovery found by listing: it lost its
-// initial password with the answer, so a new one is set and returned in
-// InitialPassword, and the caller's path is the same as for a plain
-// success. maybe is the ambiguous failure that recovery resolved: when the
-// password cannot be set, it is returned, naming the service.
-func (services) adopt(ctx context.Context, api *caller, at ref, svc *Service, maybe *MaybeCreatedError) (*Service, error) {
-	password, err := newPassword()
-	if err == nil {
-		// Part of the user's create, which the read-only guard let through:
-		// not asked again (see WithReadOnlyProd).
-		err = setPassword(ctx, api, ref{projectID: at.projectID, serviceID: svc.ServiceID}, password, true)
-	}
-	if err != nil {
-		// It exists for sure: the error must say it may, and name it.
-		maybe.IDs = []string{svc.ServiceID}
-		maybe.Recovery = fmt.Errorf("setting a new password (the initial one was lost with the answer): %w", err)
-		return svc, maybe
-	}
-	svc.InitialPassword = Secret(password)
-	return svc, nil
 }
 
 // recoveredPasswordLen is the length of a password set by recovery: 32

@@ -16,7 +16,7 @@ import (
 // requested name.
 func (r *ReplicaSetsClient) Create(ctx context.Context, projectID, serviceID string, req *CreateReplicaSetRequest) (*ReadReplicaSet, error) {
 	body, err := req.body()
-	at := ref{projectID, serviceID, ""}
+	at := ref{projectID: projectID, serviceID: serviceID}
 	seg, idsErr := at.escape(inService)
 	if err := cmp.Or(idsErr, err); err != nil { // the ids' error first
 		return nil, err
@@ -36,7 +36,7 @@ func (r *ReplicaSetsClient) Create(ctx context.Context, projectID, serviceID str
 // already gone, is a success (see "Under faults" in the package
 // documentation).
 func (r *ReplicaSetsClient) Delete(ctx context.Context, projectID, serviceID, replicaSetID string) error {
-	return r.change(ctx, "ReplicaSets.Delete", http.MethodDelete, "", ref{projectID, serviceID, replicaSetID}, nil, nil)
+	return r.change(ctx, "ReplicaSets.Delete", http.MethodDelete, "", ref{projectID: projectID, serviceID: serviceID, replicaSetID: replicaSetID}, nil, nil)
 }
 
 // Resize changes the CPU and memory of each node of a read replica set.
@@ -45,17 +45,17 @@ func (r *ReplicaSetsClient) Resize(ctx context.Context, projectID, serviceID, re
 	if err != nil {
 		return err
 	}
-	return r.change(ctx, "ReplicaSets.Resize", http.MethodPost, "/resize", ref{projectID, serviceID, replicaSetID}, body, setResizedTo(req))
+	return r.change(ctx, "ReplicaSets.Resize", http.MethodPost, "/resize", ref{projectID: projectID, serviceID: serviceID, replicaSetID: replicaSetID}, body, setResizedTo(req))
 }
 
 // EnablePooler switches a read replica set's connection pooler on.
 func (r *ReplicaSetsClient) EnablePooler(ctx context.Context, projectID, serviceID, replicaSetID string) error {
-	return r.change(ctx, "ReplicaSets.EnablePooler", http.MethodPost, "/enablePooler", ref{projectID, serviceID, replicaSetID}, nil, poolerIs(true))
+	return r.change(ctx, "ReplicaSets.EnablePooler", http.MethodPost, "/enablePooler", ref{projectID: projectID, serviceID: serviceID, replicaSetID: replicaSetID}, nil, poolerIs(true))
 }
 
 // DisablePooler switches a read replica set's connection pooler off.
 func (r *ReplicaSetsClient) DisablePooler(ctx context.Context, projectID, serviceID, replicaSetID string) error {
-	return r.change(ctx, "ReplicaSets.DisablePooler", http.MethodPost, "/disablePooler", ref{projectID, serviceID, replicaSetID}, nil, poolerIs(false))
+	return r.change(ctx, "ReplicaSets.DisablePooler", http.MethodPost, "/disablePooler", ref{projectID: projectID, serviceID: serviceID, replicaSetID: replicaSetID}, nil, poolerIs(false))
 }
 
 // SetEnvironment sets a read replica set's environment tag.
@@ -63,7 +63,7 @@ func (r *ReplicaSetsClient) SetEnvironment(ctx context.Context, projectID, servi
 	if err := checkEnvironment("env", env, false); err != nil {
 		return err
 	}
-	return r.change(ctx, "ReplicaSets.SetEnvironment", http.MethodPost, "/setEnvironment", ref{projectID, serviceID, replicaSetID}, environmentBody{env}, nil)
+	return r.change(ctx, "ReplicaSets.SetEnvironment", http.MethodPost, "/setEnvironment", ref{projectID: projectID, serviceID: serviceID, replicaSetID: replicaSetID}, environmentBody{env}, nil)
 }
 
 // change sends op, a change of the replica set at names, on the set's path

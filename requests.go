@@ -115,6 +115,9 @@ type (
 	environmentBody struct {
 		Environment Environment `json:"environment"`
 	}
+	renameBody struct { // of a service's and a VPC's rename
+		Name string `json:"name"`
+	}
 )
 
 func (r *CreateServiceRequest) body() (*createServiceBody, error) {

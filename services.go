@@ -3,6 +3,7 @@ package dbcloud
 import (
 	"cmp"
 	"context"
+	"fmt"
 	"net/http"
 )
 
@@ -38,7 +39,7 @@ func (s *ServicesClient) Create(ctx context.Context, projectID string, req *Crea
 // gone. A retry's 404, or its 409 while the service is DELETING or DELETED,
 // is a success (see "Under faults" in the package documentation).
 func (s *ServicesClient) Delete(ctx context.Context, projectID, serviceID string) error {
-	at := ref{projectID, serviceID, ""}
+	at := ref{projectID: projectID, serviceID: serviceID}
 	seg, err := at.escape(inService)
 	if err != nil {
 		return err
@@ -50,7 +51,7 @@ func (s *ServicesClient) Delete(ctx context.Context, projectID, serviceID string
 
 // Start starts a stopped (PAUSED) service and returns it, usually RESUMING.
 func (s *ServicesClient) Start(ctx context.Context, projectID, serviceID string) (*Service, error) {
-	at := ref{projectID, serviceID, ""}
+	at := ref{projectID: projectID, serviceID: serviceID}
 	seg, err := at.escape(inService)
 	if err != nil {
 		return nil, err
@@ -62,7 +63,7 @@ func (s *ServicesClient) Start(ctx context.Context, projectID, serviceID string)
 
 // Stop stops a running service and returns it, usually PAUSING.
 func (s *ServicesClient) Stop(ctx context.Context, projectID, serviceID string) (*Service, error) {
-	at := ref{projectID, serviceID, ""}
+	at := ref{projectID: projectID, serviceID: serviceID}
 	seg, err := at.escape(inService)
 	if err != nil {
 		return nil, err
@@ -74,12 +75,12 @@ func (s *ServicesClient) Stop(ctx context.Context, projectID, serviceID string) 
 
 // AttachToVPC attaches a service to a VPC, given by its numeric id.
 func (s *ServicesClient) AttachToVPC(ctx context.Context, projectID, serviceID, vpcID string) error {
-	return s.vpc(ctx, "Services.AttachToVPC", "/attachToVPC", ref{projectID, serviceID, ""}, vpcID, true)
+	return s.vpc(ctx, "Services.AttachToVPC", "/attachToVPC", ref{projectID: projectID, serviceID: serviceID}, vpcID, true)
 }
 
 // DetachFromVPC detaches a service from a VPC, given by its numeric id.
 func (s *ServicesClient) DetachFromVPC(ctx context.Context, projectID, serviceID, vpcID string) error {
-	return s.vpc(ctx, "Services.DetachFromVPC", "/detachFromVPC", ref{projectID, serviceID, ""}, vpcID, false)
+	return s.vpc(ctx, "Services.DetachFromVPC", "/detachFromVPC", ref{projectID: projectID, serviceID: serviceID}, vpcID, false)
 }
 
 // vpc sends an attach to the VPC, or a detach from it when attached is
@@ -104,7 +105,7 @@ func (s *ServicesClient) Resize(ctx context.Context, projectID, serviceID string
 	if err != nil {
 		return nil, err
 	}
-	at := ref{projectID, serviceID, ""}
+	at := ref{projectID: projectID, serviceID: serviceID}
 	seg, err := at.escape(inService)
 	if err != nil {
 		return nil, err
@@ -116,12 +117,12 @@ func (s *ServicesClient) Resize(ctx context.Context, projectID, serviceID string
 
 // EnablePooler switches a service's connection pooler on.
 func (s *ServicesClient) EnablePooler(ctx context.Context, projectID, serviceID string) error {
-	return s.pooler(ctx, "Services.EnablePooler", "/enablePooler", ref{projectID, serviceID, ""}, true)
+	return s.pooler(ctx, "Services.EnablePooler", "/enablePooler", ref{projectID: projectID, serviceID: serviceID}, true)
 }
 
 // DisablePooler switches a service's connection pooler off.
 func (s *ServicesClient) DisablePooler(ctx context.Context, projectID, serviceID string) error {
-	return s.pooler(ctx, "Services.DisablePooler", "/disablePooler", ref{projectID, serviceID, ""}, false)
+	return s.pooler(ctx, "Services.DisablePooler", "/disablePooler", ref{projectID: projectID, serviceID: serviceID}, false)
 }
 
 // pooler sends the switch of the service's connection pooler on, or off
@@ -143,7 +144,7 @@ func (s *ServicesClient) pooler(ctx context.Context, op, action string, at ref, 
 // WithCreateRecovery finds the fork by its name, by default the parent's
 // name with "-fork", and its parent.
 func (s *ServicesClient) Fork(ctx context.Context, projectID, serviceID string, req *ForkServiceRequest) (*Service, error) {
-	at := ref{projectID, serviceID, ""}
+	at := ref{projectID: projectID, serviceID: serviceID}
 	seg, err := at.escape(inService)
 	body, bodyErr := req.body()
 	if err := cmp.Or(err, bodyErr); err != nil { // the ids' error first
@@ -165,7 +166,7 @@ func (s *ServicesClient) UpdatePassword(ctx context.Context, projectID, serviceI
 	if password == "" {
 		return invalid("password", "required")
 	}
-	return setPassword(ctx, s.api, ref{projectID, serviceID, ""}, password, false)
+	return setPassword(ctx, s.api, ref{projectID: projectID, serviceID: serviceID}, password, false)
 }
 
 // setPassword sets the password of the service at names; the password is
@@ -180,12 +181,34 @@ func setPassword(ctx context.Context, api *caller, at ref, password string, part
 		body: passwordBody{password}, scrub: password, partOf: partOf}, nil)
 }
 
+// adopt completes a service that recovery found by listing: it lost its
+// initial password with the answer, so a new one is set and returned in
+// InitialPassword, and the caller's path is the same as for a plain
+// success. maybe is the ambiguous failure that recovery resolved: when the
+// password cannot be set, it is returned, naming the service.
+func (services) adopt(ctx context.Context, api *caller, at ref, svc *Service, maybe *MaybeCreatedError) (*Service, error) {
+	password, err := newPassword()
+	if err == nil {
+		// Part of the user's create, which the read-only guard let through:
+		// not asked again (see WithReadOnlyProd).
+		err = setPassword(ctx, api, ref{projectID: at.projectID, serviceID: svc.ServiceID}, password, true)
+	}
+	if err != nil {
+		// It exists for sure: the error must say it may, and name it.
+		maybe.IDs = []string{svc.ServiceID}
+		maybe.Recovery = fmt.Errorf("setting a new password (the initial one was lost with the answer): %w", err)
+		return svc, maybe
+	}
+	svc.InitialPassword = Secret(password)
+	return svc, nil
+}
+
 // SetEnvironment sets a service's environment tag.
 func (s *ServicesClient) SetEnvironment(ctx context.Context, projectID, serviceID string, env Environment) error {
 	if err := checkEnvironment("env", env, false); err != nil {
 		return err
 	}
-	at := ref{projectID, serviceID, ""}
+	at := ref{projectID: projectID, serviceID: serviceID}
 	seg, err := at.escape(inService)
 	if err != nil {
 		return err
@@ -195,6 +218,23 @@ func (s *ServicesClient) SetEnvironment(ctx context.Context, projectID, serviceI
 		body: environmentBody{env}}, nil)
 }
 
+// Rename renames a service and returns it. Renaming is safe to repeat: a
+// retry's 409 is a success when the service has the new name, and a 2xx
+// whose body was lost is answered by reading the service.
+func (s *ServicesClient) Rename(ctx context.Context, projectID, serviceID, name string) (*Service, error) {
+	if err := checkName("name", name, true); err != nil {
+		return nil, err
+	}
+	at := ref{projectID: projectID, serviceID: serviceID}
+	seg, err := at.escape(inService)
+	if err != nil {
+		return nil, err
+	}
+	return s.action(ctx, &request{op: "Services.Rename", method: http.MethodPost, kind: KindService, at: at,
+		tpl: tplService + "/rename", path: "/projects/" + seg.projectID + "/services/" + seg.serviceID + "/rename",
+		body: renameBody{name}}, func(svc *Service) bool { return svc.Name == name })
+}
+
 // SetHA sets a service's number of high-availability replicas and returns
 // it, usually CONFIGURING until the change is done.
 func (s *ServicesClient) SetHA(ctx context.Context, projectID, serviceID string, req *SetHARequest) (*Service, error) {
@@ -202,7 +242,7 @@ func (s *ServicesClient) SetHA(ctx context.Context, projectID, serviceID string,
 	if err != nil {
 		return nil, err
 	}
-	at := ref{projectID, serviceID, ""}
+	at := ref{projectID: projectID, serviceID: serviceID}
 	seg, err := at.escape(inService)
 	if err != nil {
 		return nil, err
@@ -223,16 +263,4 @@ func (s *ServicesClient) action(ctx context.Context, r *request, done func(*Serv
 		return nil, err
 	}
 	return (*Service)(&w.serviceFields), nil
-}
-
-func checkVPCID(id string) error {
-	if id == "" {
-		return invalid("vpcID", "required")
-	}
-	for _, c := range []byte(id) {
-		if c < '0' || c > '9' {
-			return invalid("vpcID", "digits only")
-		}
-	}
-	return nil
 }

@@ -12,11 +12,6 @@ import (
 // package documentation): settleFailure is the one place that decides it, and
 // tookEffect the one rule by which a change's resource is read again.
 
-// effect reads the resource a change is about, to settle an outcome its
-// attempts left open, and reports whether the change has taken effect;
-// status is the answer that left it open. A failed read is its error.
-type effect func(ctx context.Context, status int) (done bool, err error)
-
 // tookEffect is the one re-read rule of a repeatable change on the
 // resource of kind k that at names. After a retry's 409 (an earlier
 // attempt may have acted), the change took effect when done holds for

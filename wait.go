@@ -52,7 +52,7 @@ func statusJudge(want ServiceStatus) func(*Service) (bool, error) {
 // kept in what it returns.
 func (s *ServicesClient) waitService(ctx context.Context, projectID, serviceID string, cfg waitConfig, sp waitSpec[Service]) (*Service, error) {
 	reads := serviceReads{scopeReads[Service]{s.api, services{}, ref{projectID: projectID}}}
-	svc, err := wait(ctx, s.api, &cfg, inService, ref{projectID, serviceID, ""}, serviceID, serviceScope{projectID}, reads, sp)
+	svc, err := wait(ctx, s.api, &cfg, inService, ref{projectID: projectID, serviceID: serviceID}, serviceID, serviceScope{projectID}, reads, sp)
 	if svc != nil && svc.InitialPassword == "" {
 		svc.InitialPassword = cfg.created.password
 	}
@@ -104,7 +104,7 @@ func activeJudge(got *ReadReplicaSet) (bool, error) {
 func (r *ReplicaSetsClient) waitSet(ctx context.Context, projectID, serviceID, replicaSetID string, cfg waitConfig, sp waitSpec[ReadReplicaSet]) (*ReadReplicaSet, error) {
 	parent := ref{projectID: projectID, serviceID: serviceID}
 	reads := scopeReads[ReadReplicaSet]{r.api, replicaSets{}, parent}
-	return wait(ctx, r.api, &cfg, inReplicaSet, ref{projectID, serviceID, replicaSetID}, replicaSetID, replicaSetScope{projectID, serviceID}, reads, sp)
+	return wait(ctx, r.api, &cfg, inReplicaSet, ref{projectID: projectID, serviceID: serviceID, replicaSetID: replicaSetID}, replicaSetID, replicaSetScope{projectID, serviceID}, reads, sp)
 }
 
 // WaitForDeleted polls a read replica set until it is missing from its

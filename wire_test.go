@@ -634,6 +634,7 @@ func TestWireOperations(t *testing.T) {
 			wantBody: map[string]any{"environment": "DEV"},
 		},
 	}
+	cases = append(cases, liveWireCases()...)
 
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -1087,10 +1088,17 @@ func checkCallInfo(t *testing.T, calls []dbcloud.CallInfo, method, path string) 
 	}
 	call := calls[0]
 	filled := strings.NewReplacer("{project_id}", call.ProjectID, "{service_id}", call.ServiceID,
-		"{replica_set_id}", call.ReplicaSetID).Replace(call.Path)
+		"{replica_set_id}", call.ReplicaSetID, "{vpc_id}", call.VPCID, "{peering_id}", call.PeeringID).Replace(call.Path)
 	kind := dbcloud.KindService
-	if strings.Contains(call.Path, "/replicaSets") {
+	switch {
+	case strings.Contains(call.Path, "/replicaSets"):
 		kind = dbcloud.KindReplicaSet
+	case strings.Contains(call.Path, "/peerings"):
+		kind = dbcloud.KindPeering
+	case strings.Contains(call.Path, "/vpcs"):
+		kind = dbcloud.KindVPC
+	case call.Path == "/auth/info" || call.Path == "/projects":
+		kind = dbcloud.KindProject
 	}
 	if call.Method != method || filled != path || call.Kind != kind || call.Unit {
 		t.Errorf("CallInfo %+v: want %s %s of kind %s, its template filled with its ids", call, method, path, kind)

@@ -184,3 +184,34 @@ func TestClientLogsAndReadOnly(t *testing.T) {
 		t.Fatalf("%d Services.Delete spans; want 1, with no attempt and error.type read_only", len(calls))
 	}
 }
+
+// A call on a VPC's peering names the VPC and the peering in its span.
+func TestClientVPCAndPeeringIDs(t *testing.T) {
+	h := newHarness(t)
+	srv, c, _ := e2e(t, h)
+	vpc, err := c.VPCs.Create(t.Context(), srv.ProjectID, &dbcloud.CreateVPCRequest{Name: "private", CIDR: "10.0.0.0/16", RegionCode: "us-east-1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := c.Peerings.Create(t.Context(), srv.ProjectID, vpc.ID, &dbcloud.CreatePeeringRequest{
+		PeerAccountID: "000011112222", PeerRegionCode: "us-east-1", PeerVPCID: "vpc-0a1b"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Peerings.Get(t.Context(), srv.ProjectID, vpc.ID, p.ID); err != nil {
+		t.Fatal(err)
+	}
+	calls, _ := callSpans(t, h, "Peerings.Get")
+	if len(calls) != 1 {
+		t.Fatalf("%d Peerings.Get spans, want 1", len(calls))
+	}
+	if got := value(calls[0], "dbcloud.vpc_id").AsString(); got != vpc.ID {
+		t.Errorf("dbcloud.vpc_id = %q, want %q", got, vpc.ID)
+	}
+	if got := value(calls[0], "dbcloud.peering_id").AsString(); got != p.ID {
+		t.Errorf("dbcloud.peering_id = %q, want %q", got, p.ID)
+	}
+	if _, ok := attr(calls[0], "dbcloud.service_id"); ok {
+		t.Error("a peering's call names a service")
+	}
+}

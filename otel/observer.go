@@ -40,6 +40,8 @@
 //	dbcloud.project_id         call, deploy           the ids the call or step names
 //	dbcloud.service_id         call, deploy
 //	dbcloud.replica_set_id     call, deploy
+//	dbcloud.vpc_id             call
+//	dbcloud.peering_id         call
 //	dbcloud.resource.kind      deploy                 "service", "replica set", "fork"
 //	dbcloud.resource.name      deploy                 the resource's name
 //	dbcloud.waits              shared read            how many waits the read serves
@@ -200,6 +202,8 @@ const (
 	keyProjectID   = attribute.Key("dbcloud.project_id")
 	keyServiceID   = attribute.Key("dbcloud.service_id")
 	keyReplicaSet  = attribute.Key("dbcloud.replica_set_id")
+	keyVPCID       = attribute.Key("dbcloud.vpc_id")
+	keyPeeringID   = attribute.Key("dbcloud.peering_id")
 	keyAttempts    = attribute.Key("dbcloud.attempts")
 	keyReconciled  = attribute.Key("dbcloud.reconciled")
 	keyWaits       = attribute.Key("dbcloud.waits")
@@ -231,7 +235,8 @@ func (o *Observer) StartCall(ctx context.Context, call dbcloud.CallInfo) context
 func (o *Observer) startCall(ctx context.Context, call dbcloud.CallInfo, opts ...trace.SpanStartOption) context.Context {
 	attrs := make([]attribute.KeyValue, 0, 6)
 	attrs = append(attrs, keyOperation.String(call.Operation), keyMethod.String(call.Method), keyTemplate.String(call.Path))
-	attrs = appendNonEmpty(attrs, keyProjectID.String(call.ProjectID), keyServiceID.String(call.ServiceID), keyReplicaSet.String(call.ReplicaSetID))
+	attrs = appendNonEmpty(attrs, keyProjectID.String(call.ProjectID), keyServiceID.String(call.ServiceID), keyReplicaSet.String(call.ReplicaSetID),
+		keyVPCID.String(call.VPCID), keyPeeringID.String(call.PeeringID))
 	opts = append(opts, internalKind, trace.WithAttributes(attrs...))
 	ctx, _ = o.tracer.Start(ctx, call.Operation, opts...)
 	o.inFlight.Add(ctx, 1, o.set(attrKey{call.Operation, call.Method, call.Path, "", "", ""}).add...)

@@ -7,13 +7,13 @@ import (
 )
 
 // The packages whose file cycles the project bounds, and their bounds: no
-// file of deploy or of its command is part of a cycle of more than 3
-// files (issue 43).
+// file of the root package, of deploy or of its command is part of a cycle
+// of more than 3 files (issue 43; the root's core calls only downward).
 func TestCycleBounds(t *testing.T) {
 	if testing.Short() {
 		t.Skip("type-checks the packages")
 	}
-	for dir, bound := range map[string]int{"../../../../deploy": 3, "../../../../cmd/dbcloud-deploy": 3} {
+	for dir, bound := range map[string]int{"../../../..": 3, "../../../../deploy": 3, "../../../../cmd/dbcloud-deploy": 3} {
 		var out bytes.Buffer
 		if err := run(&out, dir, false); err != nil {
 			t.Fatalf("%s: %v", dir, err)
