@@ -15,7 +15,10 @@ import (
 
 // WithPersonalAccessToken makes the server accept only this personal access
 // token, sent as the live service's CLI sends it: "Authorization: Basic
-// base64(<publicKey>:<secretKey>)". The API key is then refused (401).
+// base64(<publicKey>:<secretKey>)". The API key is then refused (401). As
+// the live service's tokens are, it is scoped to one project, the first
+// (Server.ProjectID): the only one GET /projects lists, and any other
+// answers 404 (see "Identity and projects" in the package doc).
 // Server.Client uses dbcloud.PersonalAccessToken, and Setenv sets
 // DBCLOUD_PUBLIC_KEY and DBCLOUD_SECRET_KEY instead of DBCLOUD_API_KEY. It
 // replaces WithBearerTokens; the last of the two given wins. It panics if a

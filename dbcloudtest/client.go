@@ -24,16 +24,25 @@ const (
 
 // Client returns a new client of the server: base URL, credentials (the
 // API key, or those of WithPersonalAccessToken or WithBearerTokens) and
-// project (Client.ProjectID is the server's ProjectID) set, and retry waits of 1 to
-// 5 ms instead of 500 ms to 30 s, so that a retried request costs a test
-// milliseconds. A Retry-After header (from a fault) is longer than those
-// waits, so it is not slept: the *dbcloud.APIError comes back at once with
-// RetryAfter set. Unless the server runs in real time (WithRealTime), its
-// waits poll every 1 ms growing to 10 ms (dbcloud.WithDefaultPollInterval)
-// instead of 1 s to 10 s, so a wait returns as soon as the clock lets it:
-// a deploy tested on the default server takes milliseconds. opts are
-// applied after these and win over them. Client panics if opts are
-// invalid, as NewClient would refuse them.
+// project (Client.ProjectID is the server's ProjectID) set, and three of
+// the SDK's defaults shortened, so that what takes seconds against the
+// real API takes milliseconds in a test:
+//
+//   - retry waits of 1 to 5 ms (dbcloud.WithRetryWait) instead of 500 ms to
+//     30 s. A Retry-After header (from a fault) is longer than those waits,
+//     so it is not slept: the *dbcloud.APIError comes back at once with
+//     RetryAfter set;
+//   - a create settle period of 5 ms (dbcloud.WithCreateSettle) instead of
+//     dbcloud.DefaultCreateSettle's 5 s: create recovery waits that long
+//     for a lost create to land, and a request this server did not answer
+//     before its client gave up never lands, since the server drops it;
+//   - unless the server runs in real time (WithRealTime), waits that poll
+//     every 1 ms growing to 10 ms (dbcloud.WithDefaultPollInterval)
+//     instead of 1 s to 10 s, so a wait returns as soon as the clock lets
+//     it: a deploy tested on the default server takes milliseconds.
+//
+// opts are applied after these and win over them. Client panics if opts
+// are invalid, as NewClient would refuse them.
 func (s *Server) Client(opts ...dbcloud.Option) *dbcloud.Client {
 	all := []dbcloud.Option{
 		dbcloud.WithBaseURL(s.URL),

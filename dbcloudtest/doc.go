@@ -6,7 +6,9 @@
 // it.
 //
 // The server is a model of the service, not a set of canned answers: every
-// endpoint, statuses that move through the same states as the real ones,
+// endpoint (the 23 of services and replica sets, and the caller's identity,
+// projects, renames, VPCs, their peering connections and metric series),
+// statuses that move through the same states as the real ones,
 // input validation with the API's 400s, a 409 when an operation does not fit
 // the current status, a 404 once a resource is gone, and logs with cursors
 // and filters. The code under test meets the answers it meets in production,
@@ -82,7 +84,8 @@
 //
 // An asynchronous operation (create, fork, delete, start, stop, resize,
 // setHA, and a replica set's create, resize and delete) lays out its
-// statuses one step apart on that clock:
+// statuses one step apart on that clock (a VPC has no status, and a peering
+// connection waits for its peer: see VPCs and peering connections):
 //
 //   - WithStep(0), the default: the operation's own response shows its
 //     first status (a create's shows QUEUED) and the next read shows its last
@@ -168,7 +171,8 @@
 //
 // # What the model does
 //
-// This section and Endpoints are the one statement of the fake's model: the
+// This section, the three after it and Endpoints are the one statement of
+// the fake's model: the
 // implementation behind Server (this package's internal packages: model
 // beneath httpapi beneath the Server API), the SDK's behaviour tests, the
 // examples and the chaos soak all meet this model, and their docs point
@@ -191,9 +195,12 @@
 // The other operations take effect at once, in any status but DELETING and
 // DELETED (409): they do not need READY, as pausing a service does not stop
 // it from being configured. enablePooler and disablePooler answer 409 when
-// the pooler already is on or off; attachToVPC answers 409 when the service
-// is attached to a VPC, and detachFromVPC when it is not attached to that
-// one. updatePassword and setEnvironment have no other condition. SetStatus
+// the pooler already is on or off; attachToVPC answers 404 when its vpc_id
+// is not a VPC of the service's project (as an unknown id anywhere is
+// answered) and 409 when the service is attached to a VPC, and
+// detachFromVPC 404 likewise and 409 when the service is not attached to
+// that one. rename (which answers the service, renamed), updatePassword and
+// setEnvironment have no other condition. SetStatus
 // forces any status and cancels the statuses still planned; a DELETED
 // service (only SetStatus leads there) stays readable and refuses every
 // change, delete included, as a DELETING one does.
@@ -231,7 +238,8 @@
 // starts as its service's.
 //
 // Every request needs "Authorization: Bearer <key>" (or, on a server made
-// WithPersonalAccessToken or WithBearerTokens, that token), else 401 UNAUTHORIZED;
+// WithPersonalAccessToken or WithBearerTokens, that token), else 401 UNAUTHORIZED,
+// and reaches the projects of Identity and projects below, else 404;
 // every answer carries X-Request-Id. Errors have the body {"code",
 // "message", "details"}: INVALID_REQUEST (400), UNAUTHORIZED (401),
 // NOT_FOUND (404, for unknown ids, projects and paths alike),
@@ -239,18 +247,22 @@
 // segments are unescaped one by one, so an id holding "%2F", "%3F" or ".."
 // stays one segment: an unknown id, never another route. Checks run in this
 // order: route (404, 405), project, service (404), a replica_set_id shorter
-// than 3 characters (400), replica set (404), body (400), status (409).
+// than 3 characters (400), replica set (404), VPC (404), peering connection
+// (404), body (400), a vpc_id in the body the project does not hold (404),
+// status (409).
 //
 // Validation answers 400 INVALID_REQUEST with a message that starts with the
 // field ("name: must be 1 to 128 characters"):
 //
 //   - bodies: Content-Type application/json (parameters allowed), at most
-//     1 MiB, a JSON object; unknown fields are ignored, null is absent;
+//     1 MiB, a JSON object; unknown fields are ignored (but by a metric
+//     series query, see Metrics), null is absent;
 //   - JSON types as the API defines them: cpu_millis and memory_gbs are
 //     strings in create, fork and both resizes, numbers in a replica set's
 //     create; integers are integer literals (no fraction, no exponent) up to
 //     2147483647;
-//   - names of 1 to 128 characters (create, fork, replica set create);
+//   - names of 1 to 128 characters (create, fork, replica set create, VPC
+//     create, both renames, where name is required);
 //   - create and fork sizes: digits (at least 1) or "shared", for both or
 //     neither; resize sizes: required, digits only, at least 1;
 //   - a replica set's create: name, nodes, cpu_millis and memory_gbs
@@ -261,6 +273,10 @@
 //     "ai"; environment DEV or PROD;
 //   - vpc_id required, digits only; password required, not empty, and
 //     neither kept nor logged;
+//   - a VPC's create: cidr an IPv4 network in CIDR notation whose address
+//     is the network's own ("10.0.0.0/16", not "10.0.0.1/16"), region_code
+//     required, not empty; a peering connection's create: peer_account_id,
+//     peer_region_code and peer_vpc_id required, not empty;
 //   - fork_strategy LAST_SNAPSHOT, NOW or PITR; PITR needs target_time, RFC
 //     3339, between the parent's creation and now (others ignore it);
 //   - a logs query: node an integer of at least 0, each search and
@@ -271,8 +287,8 @@
 // A service's log history starts with the lines of PostgreSQL starting up
 // (one entry of each severity LOG, INFO, WARNING, ERROR and FATAL, and
 // standby lines on HA replica nodes), gains a line for each lifecycle event
-// (stop, start, resize, HA, pooler, VPC, password, environment, fork,
-// replica sets), and grows with SeedLogs (older generated entries),
+// (stop, start, resize, HA, pooler, VPC, rename, password, environment,
+// fork, replica sets), and grows with SeedLogs (older generated entries),
 // AppendLogs (newer ones of your own) and, with WithLogInterval, a generated
 // line per interval; Logs returns all of it. The logs endpoint returns at
 // most 500 entries a page, newest first (as both entries and logs), with a
@@ -294,6 +310,92 @@
 // every cursor a depth within its window (from the newest entry before
 // until), as the live service's are: the same text comes back in another
 // window, meaning another place there.
+//
+// # Identity and projects
+//
+// The credentials say who calls, as GET /auth/info answers and GET
+// /projects lists:
+//
+//   - the API key (the default) and the Bearer tokens of WithBearerTokens
+//     are the fake's one user's: /auth/info answers {"type": "oauth",
+//     "oauth": {"user": {"id": "1001", "name": "Fake User", "email":
+//     "user@fake.dbcloud.test"}}}, and the user belongs to every project of
+//     WithProjects, which /projects lists, in that order, and which it
+//     reaches (a user in several projects: WithProjects("a", "b"));
+//   - a personal access token (WithPersonalAccessToken) is scoped to the
+//     first project, Server.ProjectID: /auth/info answers {"type": "apiKey",
+//     "api_key": {...}} (and the same object as the deprecated "apiKey")
+//     with public_key the token's public half, name "dbcloudtest", created
+//     the server's start on its clock, project {id, name, plan_type "FREE"}
+//     and issuing_user the user above; /projects lists that one project, and
+//     any other answers 404 NOT_FOUND.
+//
+// A project's name is its id.
+//
+// # VPCs and peering connections
+//
+// A VPC (id, name, cidr, region_code) belongs to a project; its id is a
+// string of digits, never reused, and it is what attachToVPC and
+// detachFromVPC take. It has no status: its create answers 201 with it,
+// its rename 200 with a message, and its delete 204, after which it and its
+// peering connections are gone (404). A delete is refused (409) while a
+// service not DELETING or DELETED is attached to it; a service being
+// deleted loses its attachment with the VPC. Names and CIDRs need not be
+// unique, nor CIDRs disjoint.
+//
+// A peering connection (id, peer_account_id, peer_region_code,
+// peer_vpc_id, status, provisioned_id, and error_message once failed)
+// belongs to a VPC; its create answers 201, pending, with the cloud
+// provider's id "pcx-..." as provisioned_id, and its delete 204 whatever
+// its status. The peer's side answers it, outside the API: it stays pending
+// until the test calls AcceptPeering (active) or FailPeering (failed, with
+// the message as error_message), or, WithPeerAcceptance(d), until d after
+// its create on the server's clock (active).
+//
+// # Metrics
+//
+// The metrics endpoints (the API's preview) know a fixed set of series,
+// which available-series lists, sorted, for every service. Every series of
+// a service has, for its primary (labels role "primary", ordinal "0") and
+// each HA replica n (role "replica", ordinal "n"), a sample each minute of
+// the server's clock from the service's creation up to now: values made up
+// from the service's sizes, fixed by WithSeed. RecordMetrics replaces a
+// series' made-up samples by the test's own, to know the values a query
+// answers.
+//
+// A series query (POST .../metrics/series) takes only name, from, to,
+// bucket_seconds, fn and filters (any other field is a 400), and answers
+// 400 INVALID_REQUEST, the field first, unless:
+//
+//   - name is a series available-series lists;
+//   - from and to are RFC 3339 (nanoseconds allowed), to after from;
+//   - bucket_seconds, when given, is an integer of at least 60 and not
+//     finer than the window's tier: a window (to - from) up to an hour is
+//     stored in buckets of a minute, up to 30 days of an hour, longer of a
+//     day; the tier's bucket is the default. The window may hold at most
+//     10000 buckets (the fake's own bound);
+//   - fn, when given, is RATE, INCREASE, SUM, AVG, MIN, MAX, COUNT, P50,
+//     P90, P99 or LAST (the default), and is not given at all for the
+//     series that take no aggregation: the timescale_cloud_system_ series
+//     (CPU, memory, disk, disk I/O) and timescale_cloud_database_qps,
+//     _num_connections, _job_duration_usecs and _job_success; the
+//     percentiles need a series stored as a sketch
+//     (timescale_cloud_database_query_duration_ms);
+//   - filters, when given, is an array of {"key", "value"} objects, both
+//     non-empty strings, and nothing else.
+//
+// The answer is one series per node the filters keep (all must hold;
+// values compared in any case, labels lowercased): without a role or
+// ordinal filter, the CPU, memory, qps, connections and query duration
+// series answer every node, the others the primary only. Each series has a point for every
+// bucket of the window: buckets start at multiples of bucket_seconds since
+// the Unix epoch, from the one holding from to the one holding the last
+// instant before to, and a point's value aggregates by fn the samples in
+// the bucket and in the window, or is null when there is none (before the
+// service's creation, after now, or where recorded samples leave a gap).
+// LAST is the last sample, P50 to P99 the nearest rank, INCREASE the last
+// sample less the one before the bucket (or its first), RATE that per
+// second of the bucket.
 //
 // # Endpoints
 //
@@ -324,9 +426,11 @@
 //
 // There is no database behind a service: its endpoint answers only the
 // start of the PostgreSQL protocol, no query. Nothing is billed, nothing is rate-limited and no quota runs
-// out, unless a fault says so. One API key reaches every project. Names
-// need not be unique: two services may share one. Metrics are fixed
-// numbers, forks copy no data, and any non-empty region is accepted. The server speaks plain HTTP/1.1 on loopback,
+// out, unless a fault says so. There is one user, and no permission but a
+// token's project. Names need not be unique: two services may share one.
+// A service's metrics field holds fixed numbers and its metric series
+// made-up ones, forks copy no data, any non-empty region is accepted, and a
+// peering connection's peer account, region and VPC are taken as given. The server speaks plain HTTP/1.1 on loopback,
 // keeps its state in memory and forgets it on Close. Statuses the real API
 // reaches on its own (UNSTABLE, UPGRADING, OPTIMIZING, a replica set in
 // error) happen only through SetStatus and SetReplicaSetStatus.

@@ -1,6 +1,8 @@
 package dbcloudtest
 
 import (
+	"bytes"
+	"io"
 	"net/http"
 	"sync"
 
@@ -53,6 +55,17 @@ func (h *front) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // serveFault answers a request that a fault takes.
 func (h *front) serveFault(w http.ResponseWriter, r *http.Request, id string, f *Fault, seq int) {
+	if f.Delay > 0 {
+		// Read the body before holding the request, as a proxy holding it
+		// would: net/http watches the connection, and ends the request's
+		// context when its client gives up, only once the body is read. A
+		// held create or delete given up then never reaches the model.
+		buf, _ := io.ReadAll(io.LimitReader(r.Body, httpapi.MaxBodyBytes+1))
+		r.Body = struct {
+			io.Reader
+			io.Closer
+		}{io.MultiReader(bytes.NewReader(buf), r.Body), r.Body}
+	}
 	if !f.wait(r.Context()) {
 		// Released by Close (or the client gave up, and reads nothing): a
 		// held request must not end as an empty 200.

@@ -1,6 +1,8 @@
 package dbcloudtest_test
 
 import (
+	"encoding/json"
+	"net/http"
 	"strings"
 	"testing"
 
@@ -61,4 +63,38 @@ func checkUserError(t *testing.T, name string, err error) {
 	} else if msg := err.Error(); !strings.HasPrefix(msg, "dbcloudtest: ") || strings.Count(msg, "dbcloudtest: ") != 1 {
 		t.Errorf("%s: error %q", name, msg)
 	}
+}
+
+// send sends one request to the server with its API key and decodes a
+// JSON answer into out (unless nil), failing the test unless the answer
+// has status want. It reaches the operations the SDK does not have.
+func send(t testing.TB, srv *dbcloudtest.Server, method, path, body string, want int, out any) {
+	t.Helper()
+	req, err := http.NewRequestWithContext(t.Context(), method, srv.URL+path, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+srv.APIKey)
+	req.Header.Set("Content-Type", "application/json")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	if res.StatusCode != want {
+		t.Fatalf("%s %s: status %d, want %d", method, path, res.StatusCode, want)
+	}
+	if out != nil {
+		if err := json.NewDecoder(res.Body).Decode(out); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// createVPC creates a VPC in project and returns its id.
+func createVPC(t testing.TB, srv *dbcloudtest.Server, project string) string {
+	t.Helper()
+	var vpc struct{ ID string }
+	send(t, srv, "POST", "/projects/"+project+"/vpcs", `{"name": "net", "cidr": "10.0.0.0/16", "region_code": "us-east-1"}`, 201, &vpc)
+	return vpc.ID
 }

@@ -155,6 +155,35 @@ func TestAppendLogs(t *testing.T) {
 	}
 }
 
+// AppendLogs takes every severity dbcloud.Severity names, and the logs
+// endpoint filters on each, so that "ERROR or worse" is testable at its
+// worst.
+func TestAppendLogsEverySeverity(t *testing.T) {
+	srv := newServer(t)
+	c := srv.Client()
+	svc := createReady(t, c, srv.ProjectID)
+	all := []dbcloud.Severity{
+		dbcloud.SeverityDebug, dbcloud.SeverityLog, dbcloud.SeverityInfo, dbcloud.SeverityNotice,
+		dbcloud.SeverityWarning, dbcloud.SeverityError, dbcloud.SeverityFatal, dbcloud.SeverityPanic,
+	}
+	for _, sev := range all {
+		if err := srv.AppendLogs(svc.ServiceID, dbcloud.LogEntry{Severity: sev, Message: "only " + string(sev)}); err != nil {
+			t.Fatalf("%s: %v", sev, err)
+		}
+	}
+	for _, sev := range all {
+		page, err := c.Services.ListLogs(t.Context(), srv.ProjectID, svc.ServiceID,
+			&dbcloud.LogOptions{Severities: []string{string(sev)}, Search: []string{"only"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []dbcloud.LogEntry{{Timestamp: srv.Now(), Severity: sev, Message: "only " + string(sev)}}
+		if diff := cmp.Diff(want, page.Entries); diff != "" {
+			t.Errorf("severity %s (-want +got):\n%s", sev, diff)
+		}
+	}
+}
+
 // AppendNodeLogs gives entries a node that the logs endpoint filters on, and
 // adds none of them when one is invalid.
 func TestAppendNodeLogs(t *testing.T) {

@@ -49,8 +49,10 @@ func WithAPIKey(key string) Option {
 }
 
 // WithProjects sets the projects the server knows, the first being
-// Server.ProjectID; any other project id gets 404 NOT_FOUND. The default is
-// one project, "proj-fake". It panics if an id is empty.
+// Server.ProjectID; any other project id gets 404 NOT_FOUND. The API key's
+// and the Bearer tokens' user belongs to all of them (GET /projects lists
+// them), a personal access token to the first only. The default is one
+// project, "proj-fake". It panics if an id is empty.
 func WithProjects(ids ...string) Option {
 	for _, id := range ids {
 		if id == "" {

@@ -86,8 +86,9 @@ func (s *Server) SeedLogs(serviceID string, n int) error {
 // earlier time, before the service's first lines too, for a test that
 // gives a service a history of its own. A zero Timestamp means now on the
 // server's clock (Now); an empty Severity means LOG; the severities are
-// LOG, INFO, WARNING, ERROR and FATAL, in any case, and a bad one is an
-// error, and then none of the entries is added. Entries that share a
+// those of dbcloud.Severity (DEBUG, LOG, INFO, NOTICE, WARNING, ERROR, FATAL
+// and PANIC), in any case, and any other is an error, and then none of the
+// entries is added. Entries that share a
 // timestamp keep the order given, after those already there. Entries older
 // than the whole history leave every cursor handed out valid; one placed
 // between existing entries can make a walk under way see an entry twice.

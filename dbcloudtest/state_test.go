@@ -19,7 +19,7 @@ func TestServiceIsWhatTheAPIReturns(t *testing.T) {
 	if err := c.Services.EnablePooler(ctx, "p1", first.ServiceID); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.Services.AttachToVPC(ctx, "p1", first.ServiceID, "12345"); err != nil {
+	if err := c.Services.AttachToVPC(ctx, "p1", first.ServiceID, createVPC(t, srv, "p1")); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := c.ReplicaSets.Create(ctx, "p1", first.ServiceID, &dbcloud.CreateReplicaSetRequest{Name: "r", Nodes: 1, CPUMillis: 500, MemoryGBs: 2}); err != nil {

@@ -184,6 +184,17 @@ func (f *Fake) SvcPath(id string) string { return f.ServicesPath() + "/" + id }
 // SetPath is the path of a replica set of a service of the fake's project.
 func (f *Fake) SetPath(svc, rs string) string { return f.SvcPath(svc) + "/replicaSets/" + rs }
 
+// VPCsPath is the path of the fake's project's VPCs.
+func (f *Fake) VPCsPath() string { return "/projects/" + f.Proj + "/vpcs" }
+
+// VPC makes a VPC in the fake's project and returns its id, for the
+// operations that take one.
+func (f *Fake) VPC() string {
+	f.T.Helper()
+	body := map[string]any{"name": "net", "cidr": "10.0.0.0/16", "region_code": "us-east-1"}
+	return f.Send("POST", f.VPCsPath(), body).Must(f.T, 201).Obj(f.T)["id"].(string)
+}
+
 // Create makes a service from body and returns its id.
 func (f *Fake) Create(body map[string]any) string {
 	f.T.Helper()

@@ -104,12 +104,15 @@ func TestRequestIDs(t *testing.T) {
 	}
 }
 
-// TestEveryRoute calls each of the 23 endpoints once and checks its success
+// TestEveryRoute calls each of the 37 endpoints once and checks its success
 // status and the kind of body it answers with.
 func TestEveryRoute(t *testing.T) {
 	f := newFake(t, Config{}) // Step 0: every operation completes by the next read
 	svcs := f.ServicesPath()
-	var id, rs string
+	vpc := f.VPC() // the one attachToVPC takes
+	var id, rs, net, peering string
+	series := map[string]any{"name": "timescale_cloud_system_cpu_usage_millicores", "from": "2026-03-01T11:00:00Z", "to": "2026-03-01T12:00:00Z"}
+	peer := map[string]any{"peer_account_id": "123456789012", "peer_region_code": "us-east-1", "peer_vpc_id": "vpc-0abc"}
 	rsBody := map[string]any{"name": "r", "nodes": 1, "cpu_millis": 500, "memory_gbs": 2}
 	resize := map[string]any{"cpu_millis": "1000", "memory_gbs": "4"}
 	for _, tc := range []struct {
@@ -117,15 +120,18 @@ func TestEveryRoute(t *testing.T) {
 		path   func() string
 		body   any
 		status int
-		kind   string // array, service, set, message, logs, empty
+		kind   string // array, object, service, set, vpc, peering, message, logs, empty
 	}{
 		{"GET", func() string { return svcs }, nil, 200, "array"},
 		{"POST", func() string { return svcs }, map[string]any{"name": "db"}, 202, "service"},
 		{"GET", func() string { return f.SvcPath(id) }, nil, 200, "service"},
 		{"POST", func() string { return f.SvcPath(id) + "/stop" }, nil, 202, "service"},
 		{"POST", func() string { return f.SvcPath(id) + "/start" }, nil, 202, "service"},
-		{"POST", func() string { return f.SvcPath(id) + "/attachToVPC" }, map[string]any{"vpc_id": "1"}, 202, "message"},
-		{"POST", func() string { return f.SvcPath(id) + "/detachFromVPC" }, map[string]any{"vpc_id": "1"}, 202, "message"},
+		{"POST", func() string { return f.SvcPath(id) + "/attachToVPC" }, map[string]any{"vpc_id": vpc}, 202, "message"},
+		{"POST", func() string { return f.SvcPath(id) + "/detachFromVPC" }, map[string]any{"vpc_id": vpc}, 202, "message"},
+		{"POST", func() string { return f.SvcPath(id) + "/rename" }, map[string]any{"name": "renamed"}, 200, "service"},
+		{"GET", func() string { return f.SvcPath(id) + "/metrics/available-series" }, nil, 200, "array"},
+		{"POST", func() string { return f.SvcPath(id) + "/metrics/series" }, series, 200, "array"},
 		{"POST", func() string { return f.SvcPath(id) + "/resize" }, resize, 202, "service"},
 		{"POST", func() string { return f.SvcPath(id) + "/enablePooler" }, nil, 200, "message"},
 		{"POST", func() string { return f.SvcPath(id) + "/disablePooler" }, nil, 200, "message"},
@@ -142,6 +148,17 @@ func TestEveryRoute(t *testing.T) {
 		{"POST", func() string { return f.SetPath(id, rs) + "/setEnvironment" }, map[string]any{"environment": "PROD"}, 200, "message"},
 		{"DELETE", func() string { return f.SetPath(id, rs) }, nil, 202, "empty"},
 		{"DELETE", func() string { return f.SvcPath(id) }, nil, 202, "empty"},
+		{"GET", func() string { return "/auth/info" }, nil, 200, "object"},
+		{"GET", func() string { return "/projects" }, nil, 200, "array"},
+		{"GET", func() string { return f.VPCsPath() }, nil, 200, "array"},
+		{"POST", func() string { return f.VPCsPath() }, map[string]any{"name": "n", "cidr": "10.1.0.0/16", "region_code": "us-east-1"}, 201, "vpc"},
+		{"GET", func() string { return f.VPCsPath() + "/" + net }, nil, 200, "object"},
+		{"POST", func() string { return f.VPCsPath() + "/" + net + "/rename" }, map[string]any{"name": "m"}, 200, "message"},
+		{"GET", func() string { return f.VPCsPath() + "/" + net + "/peerings" }, nil, 200, "array"},
+		{"POST", func() string { return f.VPCsPath() + "/" + net + "/peerings" }, peer, 201, "peering"},
+		{"GET", func() string { return f.VPCsPath() + "/" + net + "/peerings/" + peering }, nil, 200, "object"},
+		{"DELETE", func() string { return f.VPCsPath() + "/" + net + "/peerings/" + peering }, nil, 204, "empty"},
+		{"DELETE", func() string { return f.VPCsPath() + "/" + net }, nil, 204, "empty"},
 	} {
 		path := tc.path()
 		r := f.Send(tc.method, path, tc.body)
@@ -168,6 +185,12 @@ func TestEveryRoute(t *testing.T) {
 			}
 		case "set":
 			rs = r.Obj(t)["id"].(string)
+		case "vpc":
+			net = r.Obj(t)["id"].(string)
+		case "peering":
+			peering = r.Obj(t)["id"].(string)
+		case "object":
+			r.Obj(t)
 		case "message":
 			if msg, _ := r.Obj(t)["message"].(string); msg == "" {
 				t.Errorf("%s %s: no message: %s", tc.method, path, r.Raw)

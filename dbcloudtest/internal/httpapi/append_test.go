@@ -54,7 +54,7 @@ func TestAppendLogs(t *testing.T) {
 	if p := f.logsPage(svc, nil); len(p.entries) != len(first.entries)+4 {
 		t.Errorf("newest page holds %d entries, want %d", len(p.entries), len(first.entries)+4)
 	}
-	for _, bad := range []logstore.Entry{{LogEntry: dbcloud.LogEntry{Severity: "DEBUG", Message: "x"}}, {LogEntry: dbcloud.LogEntry{Message: "x"}, Node: -1}} {
+	for _, bad := range []logstore.Entry{{LogEntry: dbcloud.LogEntry{Severity: "DEBUG3", Message: "x"}}, {LogEntry: dbcloud.LogEntry{Message: "x"}, Node: -1}} {
 		if err := f.model.AppendLogs(svc, bad); err == nil {
 			t.Errorf("AppendLogs(%+v) accepted", bad)
 		}

@@ -33,7 +33,7 @@ func (a *API) dispatch(r *http.Request) (reply, error) {
 		allowed := strings.Join(allow, ", ")
 		return reply{header: http.Header{"Allow": {allowed}}}, apierr.MethodNotAllowed(r.Method, allowed)
 	}
-	if !slices.Contains(a.cfg.Projects, c.project) {
+	if c.pathProject && !slices.Contains(a.reached(), c.project) {
 		return reply{}, apierr.NotFound("project", c.project)
 	}
 	if ep.withBody {
@@ -51,11 +51,12 @@ func (a *API) dispatch(r *http.Request) (reply, error) {
 	return rep, err
 }
 
-// resolve finds the service and the replica set the path names and reads
-// the body, so that their errors come in the package documentation's
-// order whatever the handler: service (404), replica_set_id too short
-// (400), replica set (404), body (400); the handler's own, a conflict
-// (409), come last.
+// resolve finds the service, replica set, VPC and peering connection the
+// path names and reads the body, so that their errors come in the package
+// documentation's order whatever the handler: service (404),
+// replica_set_id too short (400), replica set (404), VPC (404), peering
+// (404), body (400); the handler's own, an unknown id in the body (404)
+// and a conflict (409), come last.
 func (a *API) resolve(c *call, withBody bool) (err error) {
 	if c.pathService {
 		if c.svc, err = a.model.FindService(c.project, c.service); err != nil {
@@ -64,6 +65,16 @@ func (a *API) resolve(c *call, withBody bool) (err error) {
 	}
 	if c.pathSet {
 		if c.rs, err = c.svc.Set(c.set); err != nil {
+			return err
+		}
+	}
+	if c.pathVPC {
+		if c.vpc, err = a.model.FindVPC(c.project, c.vpcID); err != nil {
+			return err
+		}
+	}
+	if c.pathPeering {
+		if c.peering, err = c.vpc.Peering(c.peeringID); err != nil {
 			return err
 		}
 	}

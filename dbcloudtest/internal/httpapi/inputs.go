@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"fmt"
+	"net/netip"
 	"time"
 
 	"github.com/dbcloud/dbcloud-go/dbcloudtest/internal/apierr"
@@ -171,14 +172,7 @@ func (b jsonBody) field(field string, check func(field, v string) error) (string
 
 func (b jsonBody) vpc() (string, error) { return b.field("vpc_id", checkDigits) }
 
-func (b jsonBody) password() (string, error) {
-	return b.field("password", func(field, v string) error {
-		if v == "" {
-			return apierr.BadRequest(field, "must not be empty")
-		}
-		return nil
-	})
-}
+func (b jsonBody) password() (string, error) { return b.field("password", notEmpty) }
 
 func (b jsonBody) environment() (string, error) { return b.field("environment", checkEnv) }
 
@@ -213,4 +207,47 @@ func (b jsonBody) name() (string, error) {
 		return "", err
 	}
 	return name, checkName("name", name)
+}
+
+// vpcCreate reads a VPC's create: a name as a service's, an IPv4 CIDR
+// whose address is the network's own (10.0.0.0/16, not 10.0.0.1/16), and
+// a region.
+func (b jsonBody) vpcCreate() (in model.VPCSpec, err error) {
+	if in.Name, err = b.name(); err != nil {
+		return in, err
+	}
+	if in.CIDR, err = b.field("cidr", checkCIDR); err != nil {
+		return in, err
+	}
+	in.Region, err = b.field("region_code", notEmpty)
+	return in, err
+}
+
+func checkCIDR(field, v string) error {
+	p, err := netip.ParsePrefix(v)
+	if err != nil || !p.Addr().Is4() || p != p.Masked() {
+		return apierr.BadRequest(field, "must be an IPv4 network in CIDR notation, such as 10.0.0.0/16")
+	}
+	return nil
+}
+
+func notEmpty(field, v string) error {
+	if v == "" {
+		return apierr.BadRequest(field, "must not be empty")
+	}
+	return nil
+}
+
+// peeringCreate reads a peering connection's create: the peer's account,
+// region and VPC, each required and not empty.
+func (b jsonBody) peeringCreate() (in model.PeeringSpec, err error) {
+	for _, f := range []struct {
+		name string
+		dst  *string
+	}{{"peer_account_id", &in.Account}, {"peer_region_code", &in.Region}, {"peer_vpc_id", &in.PeerVPC}} {
+		if *f.dst, err = b.field(f.name, notEmpty); err != nil {
+			return in, err
+		}
+	}
+	return in, nil
 }

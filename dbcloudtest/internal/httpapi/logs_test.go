@@ -323,6 +323,7 @@ func TestStartupLogs(t *testing.T) {
 func TestLifecycleLogs(t *testing.T) {
 	f := newFake(t, Config{})
 	svc := f.Ready(nil)
+	vpc := f.VPC()
 	newest := func() string {
 		t.Helper()
 		all, _ := f.model.Logs(svc)
@@ -339,8 +340,9 @@ func TestLifecycleLogs(t *testing.T) {
 		{"start", nil, "ready to accept connections"},
 		{"enablePooler", nil, "connection pooler enabled"},
 		{"disablePooler", nil, "connection pooler disabled"},
-		{"attachToVPC", map[string]any{"vpc_id": "42"}, "attached to VPC 42"},
-		{"detachFromVPC", map[string]any{"vpc_id": "42"}, "detached from VPC 42"},
+		{"attachToVPC", map[string]any{"vpc_id": vpc}, "attached to VPC " + vpc},
+		{"detachFromVPC", map[string]any{"vpc_id": vpc}, "detached from VPC " + vpc},
+		{"rename", map[string]any{"name": "renamed"}, "service renamed to renamed"},
 		{"updatePassword", map[string]any{"password": "hunter2-hunter2"}, "password of role"},
 		{"setEnvironment", map[string]any{"environment": "PROD"}, "environment set to PROD"},
 		{"forkService", map[string]any{"fork_strategy": "NOW"}, "service forked into"},

@@ -14,14 +14,18 @@ type endpoint struct {
 	withBody bool // the operation takes a JSON body
 }
 
-// route is a path shape; "{p}", "{s}" and "{r}" are the project, service and
-// replica set parameters.
+// route is a path shape; "{p}", "{s}", "{r}", "{v}" and "{x}" are the
+// project, service, replica set, VPC and peering connection parameters.
+// The handlers of the operations beyond the 23 first are named by their
+// operation ids in the API's OpenAPI document (getAuthInfo, createVPC, ...).
 type route struct {
 	segs    []string
 	methods map[string]endpoint
 }
 
 var routes = []route{
+	{[]string{"auth", "info"}, map[string]endpoint{http.MethodGet: {(*API).getAuthInfo, false}}},
+	{[]string{"projects"}, map[string]endpoint{http.MethodGet: {(*API).getProjects, false}}},
 	{[]string{"projects", "{p}", "services"}, map[string]endpoint{
 		http.MethodGet:  {(*API).listServices, false},
 		http.MethodPost: {(*API).createService, true},
@@ -41,6 +45,7 @@ var routes = []route{
 	serviceAction("updatePassword", (*API).updatePassword, true),
 	serviceAction("setEnvironment", (*API).setEnvironment, true),
 	serviceAction("setHA", (*API).setHA, true),
+	serviceAction("rename", (*API).renameService, true),
 	{[]string{"projects", "{p}", "services", "{s}", "logs"}, map[string]endpoint{
 		http.MethodGet: {(*API).getLogs, false},
 	}},
@@ -55,6 +60,31 @@ var routes = []route{
 	replicaSetAction("enablePooler", (*API).enableReplicaSetPooler, false),
 	replicaSetAction("disablePooler", (*API).disableReplicaSetPooler, false),
 	replicaSetAction("setEnvironment", (*API).setReplicaSetEnvironment, true),
+	{[]string{"projects", "{p}", "services", "{s}", "metrics", "available-series"}, map[string]endpoint{
+		http.MethodGet: {(*API).getServiceMetricsAvailableSeries, false},
+	}},
+	{[]string{"projects", "{p}", "services", "{s}", "metrics", "series"}, map[string]endpoint{
+		http.MethodPost: {(*API).getServiceMetricsSeries, true},
+	}},
+	{[]string{"projects", "{p}", "vpcs"}, map[string]endpoint{
+		http.MethodGet:  {(*API).getVPCs, false},
+		http.MethodPost: {(*API).createVPC, true},
+	}},
+	{[]string{"projects", "{p}", "vpcs", "{v}"}, map[string]endpoint{
+		http.MethodGet:    {(*API).getVPC, false},
+		http.MethodDelete: {(*API).deleteVPC, false},
+	}},
+	{[]string{"projects", "{p}", "vpcs", "{v}", "rename"}, map[string]endpoint{
+		http.MethodPost: {(*API).renameVPC, true},
+	}},
+	{[]string{"projects", "{p}", "vpcs", "{v}", "peerings"}, map[string]endpoint{
+		http.MethodGet:  {(*API).getVPCPeerings, false},
+		http.MethodPost: {(*API).createVPCPeering, true},
+	}},
+	{[]string{"projects", "{p}", "vpcs", "{v}", "peerings", "{x}"}, map[string]endpoint{
+		http.MethodGet:    {(*API).getVPCPeering, false},
+		http.MethodDelete: {(*API).deleteVPCPeering, false},
+	}},
 }
 
 func serviceAction(name string, fn handlerFunc, withBody bool) route {
@@ -113,11 +143,15 @@ func (c *call) bind(pattern, segs []string) bool {
 	for i, p := range pattern {
 		switch p {
 		case "{p}":
-			c.project = segs[i]
+			c.project, c.pathProject = segs[i], true
 		case "{s}":
 			c.service, c.pathService = segs[i], true
 		case "{r}":
 			c.set, c.pathSet = segs[i], true
+		case "{v}":
+			c.vpcID, c.pathVPC = segs[i], true
+		case "{x}":
+			c.peeringID, c.pathPeering = segs[i], true
 		default:
 			if p != segs[i] {
 				return false

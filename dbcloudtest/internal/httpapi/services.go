@@ -71,7 +71,7 @@ func (a *API) switchPooler(c *call, on bool) (reply, error) {
 }
 
 func (a *API) attachVPC(c *call) (reply, error) {
-	vpc, err := c.body.vpc()
+	vpc, err := a.bodyVPC(c)
 	if err != nil {
 		return reply{}, err
 	}
@@ -79,11 +79,34 @@ func (a *API) attachVPC(c *call) (reply, error) {
 }
 
 func (a *API) detachVPC(c *call) (reply, error) {
-	vpc, err := c.body.vpc()
+	vpc, err := a.bodyVPC(c)
 	if err != nil {
 		return reply{}, err
 	}
 	return message(http.StatusAccepted, "service detached from VPC "+vpc), c.svc.DetachVPC(c.now, vpc)
+}
+
+// bodyVPC reads the vpc_id of attachToVPC and detachFromVPC, which must
+// name a VPC of the project: an unknown one is a 404, as an unknown id in
+// a path is.
+func (a *API) bodyVPC(c *call) (string, error) {
+	vpc, err := c.body.vpc()
+	if err != nil {
+		return "", err
+	}
+	_, err = a.model.FindVPC(c.project, vpc)
+	return vpc, err
+}
+
+func (a *API) renameService(c *call) (reply, error) {
+	name, err := c.body.name()
+	if err != nil {
+		return reply{}, err
+	}
+	if err := c.svc.Rename(c.now, name); err != nil {
+		return reply{}, err
+	}
+	return ok(c.svc.View(c.now)), nil
 }
 
 func (a *API) updatePassword(c *call) (reply, error) {

@@ -207,7 +207,11 @@ func TestServiceStateMachine(t *testing.T) {
 
 // TestServiceConflicts checks every 409 rule of the services.
 func TestServiceConflicts(t *testing.T) {
-	vpc := map[string]any{"vpc_id": "123"}
+	// vpcRef(i) is the body naming the test's i-th VPC.
+	type vpcRef int
+	vpc := func(f *fake, i vpcRef) map[string]any {
+		return map[string]any{"vpc_id": f.Send("GET", f.VPCsPath(), nil).List(t)[i].(map[string]any)["id"]}
+	}
 	resize := map[string]any{"cpu_millis": "1000", "memory_gbs": "4"}
 	ha := map[string]any{"replica_count": 1}
 	fork := map[string]any{"fork_strategy": "NOW"}
@@ -235,18 +239,24 @@ func TestServiceConflicts(t *testing.T) {
 		{"fork CONFIGURING", func(f *fake, id string) { f.model.SetStatus(id, "CONFIGURING") }, "forkService", fork},
 		{"enablePooler twice", func(f *fake, id string) { f.Send("POST", f.SvcPath(id)+"/enablePooler", nil).Must(t, 200) }, "enablePooler", nil},
 		{"disablePooler when off", func(*fake, string) {}, "disablePooler", nil},
-		{"attach twice", func(f *fake, id string) { f.Send("POST", f.SvcPath(id)+"/attachToVPC", vpc).Must(t, 202) }, "attachToVPC", map[string]any{"vpc_id": "456"}},
-		{"detach when not attached", func(*fake, string) {}, "detachFromVPC", vpc},
-		{"detach another VPC", func(f *fake, id string) { f.Send("POST", f.SvcPath(id)+"/attachToVPC", vpc).Must(t, 202) }, "detachFromVPC", map[string]any{"vpc_id": "456"}},
+		{"attach twice", func(f *fake, id string) { f.Send("POST", f.SvcPath(id)+"/attachToVPC", vpc(f, 0)).Must(t, 202) }, "attachToVPC", vpcRef(1)},
+		{"detach when not attached", func(*fake, string) {}, "detachFromVPC", vpcRef(0)},
+		{"detach another VPC", func(f *fake, id string) { f.Send("POST", f.SvcPath(id)+"/attachToVPC", vpc(f, 0)).Must(t, 202) }, "detachFromVPC", vpcRef(1)},
 		{"create replica set PAUSED", func(f *fake, id string) { f.model.SetStatus(id, "PAUSED") },
 			"replicaSets", map[string]any{"name": "r", "nodes": 1, "cpu_millis": 500, "memory_gbs": 2}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFake(t, Config{Model: model.Config{Step: tstep}})
 			id := f.Ready(nil)
+			f.VPC()
+			f.VPC()
 			tc.setup(f, id)
 			before := f.Get(id)
-			f.Send("POST", f.SvcPath(id)+"/"+tc.op, tc.body).MustError(t, 409, "CONFLICT", "")
+			body := tc.body
+			if ref, ok := body.(vpcRef); ok {
+				body = vpc(f, ref)
+			}
+			f.Send("POST", f.SvcPath(id)+"/"+tc.op, body).MustError(t, 409, "CONFLICT", "")
 			if after := f.Get(id); !jsonEqual(before, after) {
 				t.Errorf("a refused %s changed the service:\n%v\n%v", tc.op, before, after)
 			}
@@ -259,6 +269,7 @@ func TestDeletingConflicts(t *testing.T) {
 	for _, status := range []string{"DELETING", "DELETED"} {
 		f := newFake(t, Config{Model: model.Config{Step: tstep}})
 		id := f.Ready(nil)
+		vpc := f.VPC()
 		f.Send("POST", f.SvcPath(id)+"/replicaSets", map[string]any{"name": "r", "nodes": 1, "cpu_millis": 500, "memory_gbs": 2}).Must(t, 202)
 		f.Clock.Advance(time.Hour)
 		rs := f.Send("GET", f.SvcPath(id)+"/replicaSets", nil).List(t)[0].(map[string]any)["id"].(string)
@@ -280,8 +291,9 @@ func TestDeletingConflicts(t *testing.T) {
 			{"POST", "/resize", map[string]any{"cpu_millis": "1000", "memory_gbs": "4"}},
 			{"POST", "/enablePooler", nil},
 			{"POST", "/disablePooler", nil},
-			{"POST", "/attachToVPC", map[string]any{"vpc_id": "1"}},
-			{"POST", "/detachFromVPC", map[string]any{"vpc_id": "1"}},
+			{"POST", "/attachToVPC", map[string]any{"vpc_id": vpc}},
+			{"POST", "/detachFromVPC", map[string]any{"vpc_id": vpc}},
+			{"POST", "/rename", map[string]any{"name": "other"}},
 			{"POST", "/updatePassword", map[string]any{"password": "new-password-1"}},
 			{"POST", "/setEnvironment", map[string]any{"environment": "PROD"}},
 			{"POST", "/forkService", map[string]any{"fork_strategy": "NOW"}},
@@ -318,6 +330,7 @@ func TestDeleteFromAnyStatus(t *testing.T) {
 func TestPoolerAndVPCFields(t *testing.T) {
 	f := newFake(t, Config{})
 	id := f.Ready(nil)
+	vpc, other := f.VPC(), f.VPC()
 	msg := func(r *apitest.Resp) {
 		t.Helper()
 		if s, ok := r.Obj(t)["message"].(string); !ok || s == "" {
@@ -334,13 +347,13 @@ func TestPoolerAndVPCFields(t *testing.T) {
 		t.Error("connection_pooler after disable")
 	}
 
-	msg(f.Send("POST", f.SvcPath(id)+"/attachToVPC", map[string]any{"vpc_id": "0042"}).Must(t, 202))
+	msg(f.Send("POST", f.SvcPath(id)+"/attachToVPC", map[string]any{"vpc_id": vpc}).Must(t, 202))
 	m := f.Get(id)
 	v1, v2 := apitest.Sub(t, m, "vpc_endpoint"), apitest.Sub(t, m, "vpcEndpoint")
-	if v1["vpc_id"] != "0042" || apitest.Num(t, v1, "port") != 5432 || v1["host"] == "" || !jsonEqual(v1, v2) {
+	if v1["vpc_id"] != vpc || apitest.Num(t, v1, "port") != 5432 || v1["host"] == "" || !jsonEqual(v1, v2) {
 		t.Errorf("vpc_endpoint %v, vpcEndpoint %v", v1, v2)
 	}
-	msg(f.Send("POST", f.SvcPath(id)+"/detachFromVPC", map[string]any{"vpc_id": "0042"}).Must(t, 202))
+	msg(f.Send("POST", f.SvcPath(id)+"/detachFromVPC", map[string]any{"vpc_id": vpc}).Must(t, 202))
 	m = f.Get(id)
 	for _, k := range []string{"vpc_endpoint", "vpcEndpoint"} {
 		if _, ok := m[k]; ok {
@@ -350,7 +363,7 @@ func TestPoolerAndVPCFields(t *testing.T) {
 	// Synchronous operations need no READY status.
 	f.model.SetStatus(id, "PAUSED")
 	f.Send("POST", f.SvcPath(id)+"/enablePooler", nil).Must(t, 200)
-	f.Send("POST", f.SvcPath(id)+"/attachToVPC", map[string]any{"vpc_id": "7"}).Must(t, 202)
+	f.Send("POST", f.SvcPath(id)+"/attachToVPC", map[string]any{"vpc_id": other}).Must(t, 202)
 }
 
 func TestPasswordAndEnvironment(t *testing.T) {

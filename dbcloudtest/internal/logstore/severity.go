@@ -2,16 +2,23 @@ package logstore
 
 import "strings"
 
-// Severities are stored as small numbers; sevNames gives their wire names.
+// Severities are stored as small numbers, one bit each in a filter's
+// uint8; sevNames gives their wire names, every one of dbcloud.Severity's.
 const (
 	sevLog uint8 = iota
 	sevInfo
 	sevWarning
 	sevError
 	sevFatal
+	sevDebug
+	sevNotice
+	sevPanic
 )
 
-var sevNames = [...]string{sevLog: "LOG", sevInfo: "INFO", sevWarning: "WARNING", sevError: "ERROR", sevFatal: "FATAL"}
+var sevNames = [...]string{
+	sevDebug: "DEBUG", sevLog: "LOG", sevInfo: "INFO", sevNotice: "NOTICE",
+	sevWarning: "WARNING", sevError: "ERROR", sevFatal: "FATAL", sevPanic: "PANIC",
+}
 
 // severity maps a wire severity name, in any case, to its stored number; ""
 // is LOG.

@@ -2,6 +2,8 @@ package model
 
 const (
 	lowerAlnum    = "abcdefghijklmnopqrstuvwxyz0123456789"
+	digitChars    = "0123456789"
+	lowerHex      = "0123456789abcdef"
 	passwordChars = "ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789"
 )
 
@@ -14,15 +16,19 @@ func (m *Model) randString(n int, alphabet string) string {
 	return string(b)
 }
 
-func (m *Model) uniqueServiceID() string { return m.uniqueID("", 10) }
+func (m *Model) uniqueServiceID() string { return m.uniqueID("", 10, lowerAlnum) }
 
-func (m *Model) uniqueReplicaSetID() string { return m.uniqueID("rs-", 6) }
+func (m *Model) uniqueReplicaSetID() string { return m.uniqueID("rs-", 6, lowerAlnum) }
+
+// uniqueDigitID is the id of a VPC or a peering connection: digits, as the
+// live service's VPC ids are, which attachToVPC's vpc_id must be.
+func (m *Model) uniqueDigitID() string { return m.uniqueID("", 8, digitChars) }
 
 // uniqueID draws an id never handed out before, as the live service never
 // gives a deleted resource's id to a new one.
-func (m *Model) uniqueID(prefix string, n int) string {
+func (m *Model) uniqueID(prefix string, n int, alphabet string) string {
 	for {
-		id := prefix + m.randString(n, lowerAlnum)
+		id := prefix + m.randString(n, alphabet)
 		if !m.usedIDs[id] {
 			m.usedIDs[id] = true
 			return id

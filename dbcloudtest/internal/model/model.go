@@ -42,6 +42,9 @@ type Config struct {
 	Connect  time.Duration // WithConnectDelay
 	LogEvery time.Duration // WithLogInterval
 	LogKeep  int           // WithLogRetention
+	// PeerAccept (WithPeerAcceptance), when set, is how long after its
+	// create a peering connection is accepted by the peer's side by itself.
+	PeerAccept *time.Duration
 	// Live opens a loopback listener for every endpoint handed out, as a
 	// server started by NewServerAt does. Without it no listener is
 	// opened: a service's endpoint is
@@ -54,15 +57,17 @@ type Config struct {
 
 // Model is the state of the fake API. See the package documentation.
 type Model struct {
-	cfg   Config
-	clock *clock.Clock
-	live  *live.Net // nil: endpoints are not live
+	cfg     Config
+	clock   *clock.Clock
+	started time.Time // the clock's first reading: when the fake's credentials were made
+	live    *live.Net // nil: endpoints are not live
 
 	mu       sync.Mutex
 	idRand   *rand.Rand // ids and secrets: kept apart from logRand so seeding logs never changes later ids
 	logRand  *rand.Rand
 	services []*Service // creation order, all projects
 	byID     map[string]*Service
+	vpcs     []*VPC               // creation order, all projects
 	usedIDs  map[string]bool      // every id handed out: never reused
 	goneAt   time.Time            // no deletion completes before; see sweep
 	gone     bool                 // a deletion is planned
@@ -81,6 +86,7 @@ func New(cfg Config) *Model {
 		byID:    make(map[string]*Service),
 		usedIDs: make(map[string]bool),
 	}
+	m.started = m.clock.Peek()
 	if cfg.Live {
 		m.live = live.NewNet()
 	}
@@ -89,6 +95,10 @@ func New(cfg Config) *Model {
 
 // Clock is the model's clock, which the test moves.
 func (m *Model) Clock() *clock.Clock { return m.clock }
+
+// Started is the clock's reading when the model was made: the creation
+// time of the credentials the fake accepts.
+func (m *Model) Started() time.Time { return m.started }
 
 // Close stops the live endpoints and returns once their goroutines have
 // ended. Stop whatever serves requests first: after Close, an operation

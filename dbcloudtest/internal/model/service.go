@@ -60,8 +60,9 @@ type Service struct {
 	forkedFrom         *wire.ForkedFrom
 	sets               []*ReplicaSet
 	logs               *logstore.Store
-	load               int            // fixes the metrics this service reports
-	ep                 *live.Endpoint // nil unless live
+	load               int                 // fixes the metrics this service reports
+	recorded           map[string][]sample // by series: those RecordMetrics made hold only these
+	ep                 *live.Endpoint      // nil unless live
 }
 
 // ID is the service's id.

@@ -52,6 +52,16 @@ func (s *Service) DetachVPC(now time.Time, vpc string) error {
 	return nil
 }
 
+// Rename gives the service a new name.
+func (s *Service) Rename(now time.Time, name string) error {
+	if err := needAlive(s, now, "rename"); err != nil {
+		return err
+	}
+	s.name = name
+	s.logs.Event(now, "service renamed to "+name)
+	return nil
+}
+
 // ChangePassword records that the service's password changed. The new
 // password is neither kept nor logged: only the fact of the change.
 func (s *Service) ChangePassword(now time.Time) error {
