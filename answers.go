@@ -27,6 +27,8 @@ type exchange struct {
 	// creates names what a request that makes a new resource makes
 	// ("service", "replica set"); "" for every other request.
 	creates string
+	// reads: a POST that changes nothing (Metrics.Query), a read like a GET.
+	reads bool
 }
 
 // outcome is what the attempts of one request came to, for the operation
@@ -115,7 +117,7 @@ func (x *exchange) apiError(a pipeline.Answer, secrets []string) *APIError {
 // responseError reports a 2xx whose body could not be used.
 func (x *exchange) responseError(res pipeline.Result, secrets []string) error {
 	err := res.Err
-	if x.method != http.MethodGet {
+	if x.method != http.MethodGet && !x.reads {
 		err = fmt.Errorf("%w (the API accepted the request: it took effect, only its answer was lost)", err)
 	}
 	return &ResponseError{

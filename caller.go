@@ -162,7 +162,7 @@ func (api *caller) send(ctx context.Context, r *request, out any) outcome {
 	if err := ctx.Err(); err != nil {
 		return outcome{err: fmt.Errorf("dbcloud: %s %s: %w", r.method, r.path, err)}
 	}
-	pr := pipeline.Request{Method: r.method, URL: api.base + r.path, Creating: r.creates != "", Out: out, Decode: decodeAnswer}
+	pr := pipeline.Request{Method: r.method, URL: api.base + r.path, Creating: r.creates != "", Reads: r.reads, Out: out, Decode: decodeAnswer}
 	if len(r.query) > 0 {
 		pr.URL += "?" + r.query.Encode()
 	}

@@ -4,6 +4,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/dbcloud/dbcloud-go/internal/pipeline"
 )
@@ -18,8 +19,17 @@ type Client struct {
 	Services *ServicesClient
 	// ReplicaSets manages the read replica sets of a service.
 	ReplicaSets *ReplicaSetsClient
+	// VPCs manages a project's VPCs.
+	VPCs *VPCsClient
+	// Peerings manages the peering connections of a project's VPCs.
+	Peerings *PeeringsClient
+	// Metrics reads the metric series of a service (a preview).
+	Metrics *MetricsClient
+	// Projects reads the projects the credentials reach.
+	Projects *ProjectsClient
 
-	api *caller
+	api     *caller
+	project *projectCache // ResolveProjectID's
 }
 
 // ServicesClient manages database services. Get it from Client.Services.
@@ -27,6 +37,30 @@ type ServicesClient struct{ api *caller }
 
 // ReplicaSetsClient manages read replica sets. Get it from Client.ReplicaSets.
 type ReplicaSetsClient struct{ api *caller }
+
+// VPCsClient manages a project's VPCs: the private networks that services
+// attach to (ServicesClient.AttachToVPC) and that are peered with a VPC in
+// the user's own cloud account (PeeringsClient). Get it from Client.VPCs.
+type VPCsClient struct{ api *caller }
+
+// PeeringsClient manages the peering connections of a project's VPCs with
+// VPCs in other cloud accounts. Get it from Client.Peerings.
+//
+// A peering is requested here and accepted on the peer's side, in the
+// peer's cloud account (by the cloud's own tools, with the peering's
+// ProvisionedID), so it stays pending until someone acts there:
+// WaitForActive waits for that.
+type PeeringsClient struct{ api *caller }
+
+// ProjectsClient reads the projects the credentials reach. Get it from
+// Client.Projects.
+type ProjectsClient struct{ api *caller }
+
+// projectCache keeps the project ResolveProjectID found.
+type projectCache struct {
+	mu sync.Mutex
+	id string
+}
 
 // NewClient returns a client that authenticates with apiKey, sent as
 // "Authorization: Bearer <apiKey>". WithBaseURL is required. NewClient never
@@ -82,7 +116,11 @@ func newClient(creds Credentials, opts []Option) (*Client, error) {
 		creds:       creds,
 		opts:        opts,
 	}
-	return &Client{Services: &ServicesClient{api}, ReplicaSets: &ReplicaSetsClient{api}, api: api}, nil
+	return &Client{
+		Services: &ServicesClient{api}, ReplicaSets: &ReplicaSetsClient{api},
+		VPCs: &VPCsClient{api}, Peerings: &PeeringsClient{api}, Metrics: &MetricsClient{api}, Projects: &ProjectsClient{api},
+		api: api, project: &projectCache{},
+	}, nil
 }
 
 // NewClientWithCredentials returns a client that authenticates with creds.
@@ -108,7 +146,8 @@ func (c *Client) With(opts ...Option) (*Client, error) {
 // ProjectID returns the project id set with WithProjectID or read from
 // DBCLOUD_PROJECT_ID by NewClientFromEnv; "" when neither gave one. The
 // SDK's methods take the project id as an argument: this is where a program
-// configured from the environment finds the one to pass.
+// configured from the environment finds the one to pass. ResolveProjectID
+// also finds the project of credentials scoped to one.
 func (c *Client) ProjectID() string { return c.api.projectID }
 
 // Observer returns the Observer given WithObserver, or nil. The deploy

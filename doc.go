@@ -1,7 +1,9 @@
 // Package dbcloud is a typed client for the hosted database service
 // management API: time-series, Postgres and vector database services, their
 // lifecycle, sizing, high availability, pooling, VPC attachment, forks, logs
-// and read replica sets.
+// and read replica sets; a project's VPCs and their peering connections; a
+// service's metric series (a preview of the API); and who the credentials
+// belong to.
 //
 // # Getting started
 //
@@ -20,7 +22,9 @@
 //
 // NewClientFromEnv reads the credentials, DBCLOUD_BASE_URL and
 // DBCLOUD_PROJECT_ID from the environment instead. A Client is safe for
-// concurrent use; create one and share it.
+// concurrent use; create one and share it. Methods take the project id as
+// an argument: Client.ResolveProjectID finds the project of credentials
+// scoped to one (a personal access token's) when none was configured.
 //
 // # Credentials
 //
@@ -72,11 +76,12 @@
 // Every request is one of two kinds:
 //
 //   - Safe to repeat: every GET and DELETE, and the POSTs that set state
-//     (start, stop, resize, setHA, the pooler, VPC, password and environment
-//     calls). Retried on network errors, on an attempt that timed out, and
-//     on 429, 500, 502, 503 and 504; a GET whose 2xx body was lost, cut
-//     off or malformed is read again.
-//   - Creating: Services.Create, Services.Fork and ReplicaSets.Create.
+//     (start, stop, resize, setHA, rename, the pooler, VPC, password and
+//     environment calls) or read (Metrics.Query). Retried on network errors, on an attempt that timed out, and
+//     on 429, 500, 502, 503 and 504; a GET (or Metrics.Query) whose 2xx
+//     body was lost, cut off or malformed is read again.
+//   - Creating: Services.Create, Services.Fork, ReplicaSets.Create,
+//     VPCs.Create and Peerings.Create.
 //     Retried only on 429 and on connection errors from before the request
 //     was sent, never once it may have acted (a 5xx, a timeout or a reset
 //     after sending, a lost answer): a second create can make a second,
@@ -123,8 +128,9 @@
 // create made nothing (ErrRateLimited included), and creating again is safe.
 // With WithCreateRecovery the SDK resolves ambiguous creates itself: it lists
 // before sending and after the failure, and returns the one new resource
-// with the requested name (with a new password, since the answer carrying
-// the initial one was lost), or sends the create again once the settle
+// with the requested name (a VPC: name, CIDR and region; a peering: its
+// peer's account, region and VPC; a service: with a new password, since
+// the answer carrying the initial one was lost), or sends the create again once the settle
 // period (WithCreateSettle) has passed with nothing new (5 sends at most),
 // or reports several candidates. A failing list is tried 5 times, each
 // with its own retries. When the settle period cannot end before the
@@ -165,7 +171,8 @@
 // more read the project with one List per tick, under the poller's own
 // context with the earliest deadline of the waits it serves (the observer
 // is told their contexts: CallInfo.Serves), and each takes its resource
-// from it. A wait is handed only reads sent after it joined. Each wait
+// from it. The waits on the peerings of one VPC share a poller the same
+// way. A wait is handed only reads sent after it joined. Each wait
 // keeps its own delays (WithPollInterval's, else the client's
 // WithDefaultPollInterval, by default DefaultPollMin to DefaultPollMax):
 // the first after a jitter below a quarter of the first interval (at most

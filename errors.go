@@ -40,7 +40,8 @@ var (
 	// body could not be read or decoded.
 	ErrInvalidResponse = errors.New("dbcloud: invalid response")
 	// ErrMaybeCreated matches the error of a create (Services.Create,
-	// Services.Fork, ReplicaSets.Create) that failed after its request may
+	// Services.Fork, ReplicaSets.Create, VPCs.Create, Peerings.Create)
+	// that failed after its request may
 	// have reached the server: the resource may exist. Any other failed
 	// create made nothing. "Retries" in the package documentation says
 	// which failures are which. WithCreateRecovery resolves them instead
@@ -175,16 +176,16 @@ func invalid(field, reason string) error {
 }
 
 // MaybeCreatedError is a create (Services.Create, Services.Fork,
-// ReplicaSets.Create) that failed after its request may have reached the
+// ReplicaSets.Create, VPCs.Create, Peerings.Create) that failed after its request may have reached the
 // server, so the resource may exist. errors.Is(err, ErrMaybeCreated) matches
 // it; errors.Is and errors.As reach its cause, such as the 503 *APIError,
 // and only that: what create recovery met is in Recovery and in the
 // message, never a cause, so that a list's dial error cannot read as a
 // create that was never sent. Do not send the create again before finding
-// out: list the project's services (or the service's replica sets), or let
-// WithCreateRecovery do it.
+// out: list the project's services (or the service's replica sets, the
+// project's VPCs, the VPC's peerings), or let WithCreateRecovery do it.
 type MaybeCreatedError struct {
-	Resource string // "service" or "replica set"
+	Resource string // "service", "replica set", "VPC" or "VPC peering"
 	// IDs are resources that create recovery found and that are, or may be,
 	// this create's: several with the requested name, when it cannot tell
 	// which; or the one it found, when it could not finish recovering it
@@ -205,7 +206,7 @@ func (e *MaybeCreatedError) Error() string {
 	case len(e.IDs) == 1:
 		return fmt.Sprintf("dbcloud: the %s %s was created, but recovering it failed: %v; the create got: %v", e.Resource, e.IDs[0], e.Recovery, e.Err)
 	case len(e.IDs) > 1:
-		return fmt.Sprintf("dbcloud: the %s may have been created more than once: %d have the requested name (%s): %v",
+		return fmt.Sprintf("dbcloud: the %s may have been created more than once: %d match the request (%s): %v",
 			e.Resource, len(e.IDs), strings.Join(e.IDs, ", "), e.Err)
 	case e.Recovery != nil:
 		return fmt.Sprintf("dbcloud: the %s may have been created: %v; recovery %v", e.Resource, e.Err, e.Recovery)
@@ -286,7 +287,7 @@ var ErrStopStatus = fmt.Errorf("%w: a stop status was reached", ErrUnexpectedSta
 
 // WaitError is a wait that ended without reaching the wanted status.
 type WaitError struct {
-	Resource string // the kind of resource: "service" or "replica set" (KindService, KindReplicaSet)
+	Resource string // the kind of resource: "service", "replica set" or "VPC peering" (KindService, KindReplicaSet, KindPeering)
 	ID       string
 	// Name is the resource's name, as the last read showed it; "" when no
 	// read showed the resource.

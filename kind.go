@@ -1,13 +1,17 @@
 package dbcloud
 
-import "context"
+import (
+	"context"
+	"strings"
+)
 
 // kind is what the code that services and replica sets share (create and
 // its recovery, commands and their confirmation, waits and their pollers)
 // needs of one kind of resource, so that each rule is written once for
 // both. T is the public type. Its two types are services and replicaSets:
 // here what tells one resource from another; what each sends and decodes
-// (its reads, the wire type of its answers) is in reads.go.
+// (its reads, the wire type of its answers) is in reads.go. The kinds of
+// VPCs and peerings (vpcs, peerings) are beside their operations.
 type kind[T any] interface {
 	// resource names the kind, as errors and logs do.
 	resource() ResourceKind
@@ -50,6 +54,9 @@ func gone(s WaitStatus) bool {
 	switch s {
 	case StatusDeleting, StatusDeleted, ReplicaSetDeleting:
 		return true
+	}
+	if p, ok := s.(PeeringStatus); ok { // a free text: any case
+		return strings.EqualFold(string(p), "deleting") || strings.EqualFold(string(p), "deleted")
 	}
 	return false
 }

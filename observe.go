@@ -53,8 +53,10 @@ type CallInfo struct {
 	// of work.
 	Path string
 	// Kind is the kind of resource the call is about: KindService for the
-	// calls on a project's services, KindReplicaSet for those on a
-	// service's replica sets; a deploy step's resource (a fork is
+	// calls on a project's services (their metrics included),
+	// KindReplicaSet for those on a service's replica sets, KindVPC and
+	// KindPeering for a project's VPCs and their peerings, KindProject for
+	// the identity and projects; a deploy step's resource (a fork is
 	// KindFork there).
 	Kind ResourceKind
 	// Name is the name of a deploy step's resource; "" for API calls,
@@ -63,6 +65,7 @@ type CallInfo struct {
 	// The ids of the call's path, or of a step's resource; "" where there
 	// is none.
 	ProjectID, ServiceID, ReplicaSetID string
+	VPCID, PeeringID                   string
 	// Serves holds, for a read a poller shares among waits (see
 	// "Polling" in the package documentation), the context of each wait
 	// it serves: the read runs under the poller's context, so its span can

@@ -160,8 +160,8 @@ func WithLogger(l *slog.Logger) Option {
 // lost and sends it again.
 const DefaultCreateSettle = 5 * time.Second
 
-// WithCreateRecovery makes Services.Create, Services.Fork and
-// ReplicaSets.Create resolve a failure after which the resource may exist
+// WithCreateRecovery makes Services.Create, Services.Fork,
+// ReplicaSets.Create, VPCs.Create and Peerings.Create resolve a failure after which the resource may exist
 // (ErrMaybeCreated) instead of returning it, by listing before and after,
 // as "Under faults" in the package documentation says; a recovered service
 // comes back with a new InitialPassword. Without it nothing is listed and
@@ -222,9 +222,9 @@ func WithObserver(o Observer) Option {
 }
 
 // WithReadOnly makes a client that cannot change anything: every call that
-// would (every create, delete, start, stop, resize, fork, password,
-// environment, HA, pooler and VPC call, of services and of replica sets)
-// fails with a *ReadOnlyError matching ErrReadOnly before anything is sent.
+// would (every create, delete, rename, start, stop, resize, fork, password,
+// environment, HA, pooler and VPC call, of services, replica sets, VPCs
+// and peerings) fails with a *ReadOnlyError matching ErrReadOnly before anything is sent.
 // Reads, logs and waits work as before. For programs that only look, such
 // as dashboards, or automation and AI agents that must not act.
 func WithReadOnly() Option {
@@ -246,6 +246,8 @@ func WithReadOnly() Option {
 //   - a fork of it: the fork copies PROD data into a new service outside
 //     the guard's protection.
 //
+// The calls on VPCs and peerings are allowed: they have no tag (a service
+// attached to a VPC is guarded when it is attached or detached).
 // Services.Create is allowed: it changes no existing service, even when it
 // asks for the PROD tag (and recovery may set the password of the service
 // it made: see "Under faults"). Reads, logs and waits work as before. The
@@ -265,8 +267,8 @@ func checkPollInterval(field string, first, longest time.Duration) error {
 }
 
 // WithProjectID records the project the program works on, returned by
-// Client.ProjectID. It changes no request: methods take their project id
-// as an argument.
+// Client.ProjectID and Client.ResolveProjectID. It changes no request:
+// methods take their project id as an argument.
 func WithProjectID(id string) Option {
 	return func(c *clientConfig) { c.projectID = id }
 }

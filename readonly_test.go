@@ -71,6 +71,18 @@ func mutations() []mutation {
 		{"ReplicaSets.SetEnvironment", func(ctx context.Context, c *dbcloud.Client) error {
 			return c.ReplicaSets.SetEnvironment(ctx, "p1", "s1", "rs1", dbcloud.EnvironmentDev)
 		}},
+		{"Services.Rename", func(ctx context.Context, c *dbcloud.Client) error {
+			return errOf(c.Services.Rename(ctx, "p1", "s1", "db2"))
+		}},
+		{"VPCs.Create", func(ctx context.Context, c *dbcloud.Client) error {
+			return errOf(c.VPCs.Create(ctx, "p1", &dbcloud.CreateVPCRequest{Name: "v", CIDR: "10.0.0.0/16", RegionCode: "us-east-1"}))
+		}},
+		{"VPCs.Delete", func(ctx context.Context, c *dbcloud.Client) error { return c.VPCs.Delete(ctx, "p1", "42") }},
+		{"VPCs.Rename", func(ctx context.Context, c *dbcloud.Client) error { return c.VPCs.Rename(ctx, "p1", "42", "v2") }},
+		{"Peerings.Create", func(ctx context.Context, c *dbcloud.Client) error {
+			return errOf(c.Peerings.Create(ctx, "p1", "42", &dbcloud.CreatePeeringRequest{PeerAccountID: "1", PeerRegionCode: "us-east-1", PeerVPCID: "vpc-1"}))
+		}},
+		{"Peerings.Delete", func(ctx context.Context, c *dbcloud.Client) error { return c.Peerings.Delete(ctx, "p1", "42", "pcx-1") }},
 	}
 }
 
@@ -80,6 +92,8 @@ var reads = []string{
 	"Services.List", "Services.Get", "Services.ListLogs", "Services.AllLogs", "Services.FollowLogs", "Services.TailLogs",
 	"Services.WaitForReady", "Services.WaitForStatus", "Services.WaitForAll", "Services.WaitForDeleted", "Services.WaitForConnectable",
 	"ReplicaSets.List", "ReplicaSets.WaitForActive", "ReplicaSets.WaitForDeleted", "ReplicaSets.WaitForConnectable",
+	"VPCs.List", "VPCs.Get", "Peerings.List", "Peerings.Get", "Peerings.WaitForActive",
+	"Metrics.ListSeries", "Metrics.Query", "Projects.List",
 }
 
 func TestReadOnlyTestCoversEveryMethod(t *testing.T) {
@@ -87,7 +101,10 @@ func TestReadOnlyTestCoversEveryMethod(t *testing.T) {
 	for _, m := range mutations() {
 		sorted = append(sorted, m.name)
 	}
-	for prefix, v := range map[string]any{"Services.": &dbcloud.ServicesClient{}, "ReplicaSets.": &dbcloud.ReplicaSetsClient{}} {
+	for prefix, v := range map[string]any{
+		"Services.": &dbcloud.ServicesClient{}, "ReplicaSets.": &dbcloud.ReplicaSetsClient{},
+		"VPCs.": &dbcloud.VPCsClient{}, "Peerings.": &dbcloud.PeeringsClient{}, "Metrics.": &dbcloud.MetricsClient{}, "Projects.": &dbcloud.ProjectsClient{},
+	} {
 		typ := reflect.TypeOf(v)
 		for i := range typ.NumMethod() {
 			if name := prefix + typ.Method(i).Name; !slices.Contains(sorted, name) {
@@ -160,18 +177,25 @@ func withEnvironment(env string) string {
 
 // Under WithReadOnlyProd, a change to a PROD service (or its replica sets,
 // or a fork of it) reads the service once, then is refused with nothing
-// else sent; Services.Create reads nothing and is sent.
+// else sent; Services.Create and the calls on VPCs and peerings (which
+// have no tag) read nothing and are sent.
 func TestReadOnlyProdReadsThenRefuses(t *testing.T) {
 	c, mt := mockClient(t, dbcloud.WithReadOnlyProd())
 	mt.RegisterResponder("GET", serviceURL, httpmock.NewStringResponder(200, withEnvironment("PROD")))
 	mt.RegisterResponder("POST", servicesURL, httpmock.NewStringResponder(202, serviceJSON))
+	vpcs := mockBase + "/projects/p1/vpcs"
+	mt.RegisterResponder("POST", vpcs, httpmock.NewStringResponder(201, `{"id":"42","name":"v","cidr":"10.0.0.0/16","region_code":"us-east-1"}`))
+	mt.RegisterResponder("DELETE", vpcs+"/42", httpmock.NewStringResponder(204, ""))
+	mt.RegisterResponder("POST", vpcs+"/42/rename", httpmock.NewStringResponder(200, `{"message":"renamed"}`))
+	mt.RegisterResponder("POST", vpcs+"/42/peerings", httpmock.NewStringResponder(201, `{"id":"pcx-1","peer_account_id":"1","peer_region_code":"us-east-1","peer_vpc_id":"vpc-1"}`))
+	mt.RegisterResponder("DELETE", vpcs+"/42/peerings/pcx-1", httpmock.NewStringResponder(204, ""))
 	for _, m := range mutations() {
 		mt.ZeroCallCounters()
 		err := m.call(t.Context(), c)
 		info := mt.GetCallCountInfo()
-		if m.name == "Services.Create" {
-			if err != nil || info["POST "+servicesURL] != 1 || info["GET "+serviceURL] != 0 {
-				t.Errorf("Create: err = %v, calls %v; want it sent, nothing read", err, info)
+		if m.name == "Services.Create" || strings.HasPrefix(m.name, "VPCs.") || strings.HasPrefix(m.name, "Peerings.") {
+			if err != nil || mt.GetTotalCallCount() != 1 || info["GET "+serviceURL] != 0 {
+				t.Errorf("%s: err = %v, calls %v; want it sent, nothing read", m.name, err, info)
 			}
 			continue
 		}

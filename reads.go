@@ -97,10 +97,14 @@ func (k replicaSets) read(ctx context.Context, api *caller, at ref) (*ReadReplic
 }
 
 // notListed is the error of a resource that its parent's list lacks: a
-// service of a project, a replica set of a service (parent names them).
+// service of a project, a replica set of a service, a peering of a VPC
+// (parent names them).
 func notListed(k ResourceKind, id string, parent ref) error {
-	if k == KindReplicaSet {
+	switch k {
+	case KindReplicaSet:
 		return fmt.Errorf("%w: replica set %s is not in the list of service %s", ErrNotFound, id, parent.serviceID)
+	case KindPeering:
+		return fmt.Errorf("%w: VPC peering %s is not in the list of VPC %s", ErrNotFound, id, parent.vpcID())
 	}
 	return fmt.Errorf("%w: service %s is not in the list of project %s", ErrNotFound, id, parent.projectID)
 }

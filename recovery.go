@@ -25,11 +25,18 @@ type recovery[T any] struct {
 
 // wanted is what a create asks for, by which recovery tells its resource
 // from the others listed: a name, or, for a fork, its parent and the name
-// asked for, if any.
+// asked for, if any; or, for a kind told apart by more than a name (a
+// keyer), its key.
 type wanted struct {
 	name   string
 	forkOf string // a fork's parent; "" for the other creates
+	key    string // a keyer's key of what was asked for
 }
+
+// keyer is a kind whose resources recovery tells apart by several fields
+// (a VPC by its name, range and region; a peering by its peer), written as
+// one key.
+type keyer[T any] interface{ key(v *T) string }
 
 // adopter is a kind whose resources recovery found by listing need
 // completing (services: see services.adopt).
@@ -218,12 +225,16 @@ func (rc *recovery[T]) newOnes(items []T, known map[string]bool, before []T) []*
 }
 
 // ours reports whether v, new since the create was sent, is the
-// resource it asked for: the one with the name asked for. A fork is named
+// resource it asked for: the one with the name asked for, or the key asked
+// for, for a keyer. A fork is named
 // as asked or, by default, as the API names forks: its parent's name with
 // "-fork", when the parent is in before; a service that says which parent
 // it has must name this one.
 func (rc *recovery[T]) ours(v *T, before []T) bool {
 	k, name := rc.kind, rc.want.name
+	if kk, ok := k.(keyer[T]); ok {
+		return kk.key(v) == rc.want.key
+	}
 	if rc.want.forkOf == "" {
 		return k.name(v) == name
 	}

@@ -133,6 +133,16 @@ func (s *ServicesClient) SetEnvironment(ctx context.Context, projectID, serviceI
 	return s.api.command(ctx, &r, nil)
 }
 
+// Rename renames a service and returns it. Renaming is safe to repeat: a
+// retry's 409 is a success when the service has the new name, and a 2xx
+// whose body was lost is answered by reading the service.
+func (s *ServicesClient) Rename(ctx context.Context, projectID, serviceID, name string) (*Service, error) {
+	if err := checkName("name", name, true); err != nil {
+		return nil, err
+	}
+	return serviceAction(ctx, s.api, "Services.Rename", tplService+"/rename", ref{projectID, serviceID, ""}, renameBody{name}, func(svc *Service) bool { return svc.Name == name })
+}
+
 // SetHA sets a service's number of high-availability replicas and returns
 // it, usually CONFIGURING until the change is done.
 func (s *ServicesClient) SetHA(ctx context.Context, projectID, serviceID string, req *SetHARequest) (*Service, error) {
@@ -141,16 +151,4 @@ func (s *ServicesClient) SetHA(ctx context.Context, projectID, serviceID string,
 		return nil, err
 	}
 	return serviceAction(ctx, s.api, "Services.SetHA", tplService+"/setHA", ref{projectID, serviceID, ""}, body, haSetTo(req))
-}
-
-func checkVPCID(id string) error {
-	if id == "" {
-		return invalid("vpcID", "required")
-	}
-	for _, c := range []byte(id) {
-		if c < '0' || c > '9' {
-			return invalid("vpcID", "digits only")
-		}
-	}
-	return nil
 }

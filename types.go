@@ -72,6 +72,12 @@ const (
 	// it from the service it manages; the waits and calls on a fork name
 	// it KindService, as the API does.
 	KindFork ResourceKind = "fork"
+	// KindVPC and KindPeering are a project's VPCs and their peering
+	// connections; KindProject names the calls about the caller's identity
+	// and projects.
+	KindVPC     ResourceKind = "VPC"
+	KindPeering ResourceKind = "VPC peering"
+	KindProject ResourceKind = "project"
 )
 
 // Environment is the environment tag of a service or replica set.
@@ -209,6 +215,45 @@ type ReadReplicaSet struct {
 	ConnectionPooler *ConnectionPooler `json:"connection_pooler,omitempty"`
 	Metadata         *Metadata         `json:"metadata,omitempty"`
 }
+
+// VPC is a private network of a project. A VPC has no status: it is usable
+// once created.
+type VPC struct {
+	ID         string `json:"id"` // digits; the vpcID that AttachToVPC and VPCEndpoint.VPCID name
+	Name       string `json:"name"`
+	CIDR       string `json:"cidr"` // its IPv4 range, such as "10.0.0.0/16"
+	RegionCode string `json:"region_code"`
+}
+
+// Peering is a peering connection of a VPC.
+type Peering struct {
+	ID             string `json:"id"`
+	PeerAccountID  string `json:"peer_account_id"`  // the peer's cloud account
+	PeerRegionCode string `json:"peer_region_code"` // the peer VPC's region
+	PeerVPCID      string `json:"peer_vpc_id"`      // the peer's VPC id in its cloud
+	// Status is where the connection stands; "" when the API did not say.
+	Status PeeringStatus `json:"status,omitempty"`
+	// ProvisionedID is the cloud provider's id of the connection, which
+	// the peer's side accepts; "" until it is provisioned.
+	ProvisionedID string `json:"provisioned_id,omitempty"`
+	// ErrorMessage says why the connection failed; "" unless it did.
+	ErrorMessage string `json:"error_message,omitempty"`
+}
+
+// PeeringStatus is a peering connection's status: a free text in the API,
+// whose document names only "active". Values this version does not name
+// are kept as sent.
+type PeeringStatus string
+
+// Peering statuses. WaitForActive reads them in any case, and also ends on
+// "rejected", "expired", "deleting" and "deleted".
+const (
+	PeeringPending PeeringStatus = "pending"
+	PeeringActive  PeeringStatus = "active"
+	PeeringFailed  PeeringStatus = "failed"
+)
+
+func (s PeeringStatus) waitStatus() string { return string(s) }
 
 // LogEntry is one line of a service's log. Its Severity is as the API sent
 // it: compare levels with AtLeast, which reads any case.

@@ -8,8 +8,8 @@ import (
 )
 
 // WaitOption configures WaitForReady, WaitForStatus, WaitForDeleted,
-// WaitForActive, WaitForConnectable, WaitForAll and the replica set
-// WaitForDeleted. One list of options can serve the waits of both kinds of
+// WaitForActive (of replica sets and of peerings), WaitForConnectable,
+// WaitForAll and the replica set WaitForDeleted. One list of options can serve the waits of both kinds of
 // resource: an option about the other kind (WithCondition's, WithStopOn's)
 // is ignored by a wait.
 type WaitOption func(*waitConfig)
@@ -107,12 +107,12 @@ func WithProgress(fn func(WaitProgress)) WaitOption {
 // WaitProgress is one poll of a wait, as WithProgress reports it: which
 // resource, and the status it was seen in.
 type WaitProgress struct {
-	Kind ResourceKind // KindService or KindReplicaSet
-	ID   string       // the service's or the replica set's id
-	Name string       // the resource's name, as the poll read it
+	Kind ResourceKind // KindService, KindReplicaSet or KindPeering
+	ID   string       // the resource's id
+	Name string       // the resource's name, as the poll read it; a peering's peer VPC id
 	// Status is the status seen: a ServiceStatus for a service, a
-	// ReplicaSetStatus for a replica set, so that
-	// p.Status == dbcloud.StatusReady compares as it reads.
+	// ReplicaSetStatus for a replica set, a PeeringStatus for a peering,
+	// so that p.Status == dbcloud.StatusReady compares as it reads.
 	Status WaitStatus
 	Want   string // what the wait waits for, as WaitError.Want
 }
@@ -202,17 +202,17 @@ func conditionOf[T any](cfg *waitConfig) func(*T) (bool, error) {
 const createdGrace = 30 * time.Second
 
 // WithCreated starts a wait from the resource a create returned: a
-// *Service from Create or Fork, or a *ReadReplicaSet from
-// ReplicaSets.Create. For 30 s after the wait starts, a 404 (or a list
-// without the resource) is taken as the API not showing it yet and polled
-// through, instead of ending the wait with ErrNotFound. A service wait also
+// *Service from Create or Fork, a *ReadReplicaSet from ReplicaSets.Create,
+// or a *Peering from Peerings.Create. For 30 s after the wait starts, a
+// 404 (or a list without the resource) is taken as the API not showing it
+// yet and polled through, instead of ending the wait with ErrNotFound. A service wait also
 // returns the create's InitialPassword, which reads never carry: without
 // WithCreated, svc, err = WaitForConnectable(ctx, p, svc.ServiceID) drops
 // the only copy. The resource must be the one waited for (else a
 // *ValidationError); WaitForAll refuses it and takes the services instead.
 //
 //	svc, err = c.Services.WaitForConnectable(ctx, p, svc.ServiceID, dbcloud.WithCreated(svc))
-func WithCreated[R *Service | *ReadReplicaSet](created R) WaitOption {
+func WithCreated[R *Service | *ReadReplicaSet | *Peering](created R) WaitOption {
 	return func(c *waitConfig) {
 		var cr createdResource
 		switch v := any(created).(type) {
@@ -223,6 +223,11 @@ func WithCreated[R *Service | *ReadReplicaSet](created R) WaitOption {
 			}
 		case *ReadReplicaSet:
 			cr.kind = KindReplicaSet
+			if v != nil {
+				cr.id = v.ID
+			}
+		case *Peering:
+			cr.kind = KindPeering
 			if v != nil {
 				cr.id = v.ID
 			}

@@ -634,6 +634,7 @@ func TestWireOperations(t *testing.T) {
 			wantBody: map[string]any{"environment": "DEV"},
 		},
 	}
+	cases = append(cases, liveWireCases()...)
 
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -278,7 +278,7 @@ func (k *call) decide(came Came, resp *http.Response, err error) (Decision, erro
 		err = urlErr.Err // its URL would repeat what the caller says
 	}
 	a := Attempt{
-		Creating: k.req.Creating, Read: k.req.Method == http.MethodGet,
+		Creating: k.req.Creating, Read: k.req.Reads || k.req.Method == http.MethodGet,
 		Came: came, Number: k.res.Attempts, Deadline: k.timed,
 		Budget: k.c.budget.Available(), Jitter: rand.Float64(),
 	}

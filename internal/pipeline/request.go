@@ -14,6 +14,9 @@ type Request struct {
 	// Creating: the request makes a new resource, and is never repeated
 	// once it may have acted (see Policy.Decide).
 	Creating bool
+	// Reads: the request changes nothing, whatever its method (a POST
+	// that queries), so a lost answer is read again as a GET's is.
+	Reads bool
 	// Out receives a 2xx body through Decode; a nil Out means the status is
 	// the answer, and the body is not read.
 	Out    any

@@ -1,0 +1,194 @@
+package dbcloud
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Project is a project: the owner of services and VPCs.
+type Project struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
+	// PlanType is the project's plan, such as "FREE"; only AuthInfo's
+	// project carries it, "" in a list of projects.
+	PlanType string `json:"plan_type,omitempty"`
+}
+
+// AuthKind is the kind of caller that AuthInfo describes. Values this
+// version does not know are kept as sent.
+type AuthKind string
+
+// Kinds of caller.
+const (
+	// AuthKindAPIKey is a personal access token (or API key), scoped to
+	// one project: AuthInfo.APIKey is set.
+	AuthKindAPIKey AuthKind = "apiKey"
+	// AuthKindOAuth is a user signed in (a Bearer token of theirs), who
+	// may belong to several projects: AuthInfo.User is set.
+	AuthKindOAuth AuthKind = "oauth"
+)
+
+// AuthInfo is who the credentials belong to, typed by its Kind: the
+// field of that kind is set, the other is nil.
+type AuthInfo struct {
+	Kind   AuthKind    `json:"type"`
+	APIKey *APIKeyInfo `json:"api_key,omitempty"` // for AuthKindAPIKey
+	User   *User       `json:"user,omitempty"`    // for AuthKindOAuth
+}
+
+// APIKeyInfo describes a personal access token (or API key): the project
+// it is scoped to, and the user who issued it.
+type APIKeyInfo struct {
+	PublicKey   string    `json:"public_key"` // the token's public half, not a secret
+	Name        string    `json:"name"`
+	Created     time.Time `json:"created"`
+	Project     Project   `json:"project"`
+	IssuingUser User      `json:"issuing_user"`
+}
+
+// User is a user of the service.
+type User struct {
+	ID    string `json:"id"` // digits
+	Name  string `json:"name"`
+	Email string `json:"email"`
+}
+
+// AuthInfo returns who the client's credentials belong to: for a personal
+// access token, the project it is scoped to and the user who issued it;
+// for a user's token, the user.
+func (c *Client) AuthInfo(ctx context.Context) (*AuthInfo, error) {
+	r := newResourceRequest(KindProject, "Client.AuthInfo", http.MethodGet, tplAuthInfo, ref{})
+	var w authInfoJSON
+	if err := c.api.read(ctx, &r, &w); err != nil {
+		return nil, err
+	}
+	return &w.AuthInfo, nil
+}
+
+// List returns the projects the credentials reach: for a personal access
+// token, the one it is scoped to; for a user, every project they belong
+// to.
+func (p *ProjectsClient) List(ctx context.Context) ([]Project, error) {
+	r := newResourceRequest(KindProject, "Projects.List", http.MethodGet, tplProjects, ref{})
+	var ps projectListJSON
+	if err := p.api.read(ctx, &r, &ps); err != nil {
+		return nil, err
+	}
+	out := make([]Project, len(ps))
+	for i := range ps {
+		out[i] = Project(ps[i])
+	}
+	return out, nil
+}
+
+// ResolveProjectID returns the project this client works on, for a program
+// that is not told one: the id of WithProjectID (or DBCLOUD_PROJECT_ID)
+// when it was given, with no request; else the project the credentials
+// reach, read once (AuthInfo) and kept for the client's life:
+//
+//   - a personal access token's: the project it is scoped to;
+//   - a user's: their project, read with Projects.List, when they belong
+//     to exactly one. A user of several projects (or of none) gets a
+//     *ValidationError for "projectID" that names each (up to 20), so
+//     that the program is given one: only the two reads were sent.
+//
+// A failed read is returned and not kept: the next call reads again.
+func (c *Client) ResolveProjectID(ctx context.Context) (string, error) {
+	if c.api.projectID != "" {
+		return c.api.projectID, nil
+	}
+	return c.project.resolve(ctx, c)
+}
+
+func (pc *projectCache) resolve(ctx context.Context, c *Client) (string, error) {
+	pc.mu.Lock()
+	id := pc.id
+	pc.mu.Unlock()
+	if id != "" {
+		return id, nil
+	}
+	// Not under the lock: concurrent first calls may read twice, and none
+	// waits on another's request.
+	id, err := c.credentialsProject(ctx)
+	if err != nil {
+		return "", err
+	}
+	pc.mu.Lock()
+	pc.id = id
+	pc.mu.Unlock()
+	return id, nil
+}
+
+// maxProjectsNamed bounds the projects a ResolveProjectID error names.
+const maxProjectsNamed = 20
+
+// credentialsProject reads the project the credentials reach.
+func (c *Client) credentialsProject(ctx context.Context) (string, error) {
+	info, err := c.AuthInfo(ctx)
+	if err != nil {
+		return "", err
+	}
+	secrets := c.api.pipe.Secrets()
+	switch {
+	case info.Kind == AuthKindAPIKey && info.APIKey != nil && info.APIKey.Project.ID != "":
+		return info.APIKey.Project.ID, nil
+	case info.Kind != AuthKindOAuth:
+		return "", invalid("projectID", "not set, and the credentials (of kind "+strconv.Quote(serverText(string(info.Kind), secrets, ""))+
+			") name no project: pass one with WithProjectID or "+envProjectID)
+	}
+	projects, err := c.Projects.List(ctx)
+	switch {
+	case err != nil:
+		return "", err
+	case len(projects) == 1:
+		return projects[0].ID, nil
+	case len(projects) == 0:
+		return "", invalid("projectID", "not set, and the user belongs to no project")
+	}
+	names := make([]string, 0, min(len(projects), maxProjectsNamed)+1)
+	for _, p := range projects[:min(len(projects), maxProjectsNamed)] {
+		names = append(names, serverText(p.ID, secrets, "")+" ("+strconv.Quote(serverText(p.Name, secrets, ""))+")")
+	}
+	if more := len(projects) - maxProjectsNamed; more > 0 {
+		names = append(names, "and "+strconv.Itoa(more)+" more")
+	}
+	return "", invalid("projectID", "not set, and the user belongs to "+strconv.Itoa(len(projects))+" projects: "+
+		strings.Join(names, ", ")+"; pass one with WithProjectID or "+envProjectID)
+}
+
+// authInfoJSON is an AuthInfo as it arrives: it also catches the
+// deprecated apiKey, used when api_key is absent.
+type authInfoJSON struct {
+	AuthInfo
+	LegacyAPIKey *APIKeyInfo `json:"apiKey"`
+}
+
+func (w *authInfoJSON) finish() error {
+	if w.Kind == "" {
+		return errors.New("the auth info has no type")
+	}
+	if w.APIKey == nil {
+		w.APIKey = w.LegacyAPIKey
+	}
+	w.LegacyAPIKey = nil
+	return nil
+}
+
+// projectListJSON is a list of projects as it arrives.
+type projectListJSON []projectJSON
+
+// projectJSON is a Project as it arrives on the wire.
+type projectJSON Project
+
+func (w *projectJSON) finish() error {
+	if w.ID == "" {
+		return errors.New("the project has no id")
+	}
+	return nil
+}
+
+func (l projectListJSON) finish() error { return finishAll(l) }
