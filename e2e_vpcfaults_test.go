@@ -18,7 +18,7 @@ import (
 
 // faultAttempt is the attempt timeout of the clients that meet a held
 // connection: long enough for a loaded machine's requests, short for a test.
-const faultAttempt = 300 * time.Millisecond
+const faultAttempt = 500 * time.Millisecond
 
 // e2eCreate is one of the two creates: its path (as Fault.Path matches
 // it), the call, and the resources on the fake alike in every field that
