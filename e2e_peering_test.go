@@ -36,14 +36,7 @@ func TestFakePeeringWait(t *testing.T) {
 			t.Parallel()
 			c, srv := fixture.NewFake(t, tt.opts)
 			ctx, p := t.Context(), srv.ProjectID
-			vpc, err := c.VPCs.Create(ctx, p, &dbcloud.CreateVPCRequest{Name: "private", CIDR: "10.0.0.0/16", RegionCode: "us-east-1"})
-			if err != nil {
-				t.Fatal(err)
-			}
-			created, err := c.Peerings.Create(ctx, p, vpc.ID, &dbcloud.CreatePeeringRequest{PeerAccountID: "123456789012", PeerRegionCode: "eu-central-1", PeerVPCID: "vpc-0a1b"})
-			if err != nil {
-				t.Fatal(err)
-			}
+			vpc, created := vpcWithPeering(t, c, p, "private", "10.0.0.0/16", dbcloud.CreatePeeringRequest{PeerAccountID: "123456789012", PeerRegionCode: "eu-central-1", PeerVPCID: "vpc-0a1b"})
 			var seen []dbcloud.WaitStatus
 			progress := dbcloud.WithProgress(func(pr dbcloud.WaitProgress) {
 				seen = append(seen, pr.Status)
@@ -87,15 +80,8 @@ func TestFakePeeringWait(t *testing.T) {
 func TestFakePeeringWaitTimesOutPending(t *testing.T) {
 	c, srv := fixture.NewFake(t, nil)
 	ctx, p := t.Context(), srv.ProjectID
-	vpc, err := c.VPCs.Create(ctx, p, &dbcloud.CreateVPCRequest{Name: "private", CIDR: "10.0.0.0/16", RegionCode: "us-east-1"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	created, err := c.Peerings.Create(ctx, p, vpc.ID, &dbcloud.CreatePeeringRequest{PeerAccountID: "1", PeerRegionCode: "us-east-1", PeerVPCID: "vpc-1"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = c.Peerings.WaitForActive(ctx, p, vpc.ID, created.ID, fixture.FastPolls, dbcloud.WithWaitTimeout(50*time.Millisecond))
+	vpc, created := vpcWithPeering(t, c, p, "private", "10.0.0.0/16", dbcloud.CreatePeeringRequest{PeerAccountID: "1", PeerRegionCode: "us-east-1", PeerVPCID: "vpc-1"})
+	_, err := c.Peerings.WaitForActive(ctx, p, vpc.ID, created.ID, fixture.FastPolls, dbcloud.WithWaitTimeout(50*time.Millisecond))
 	var w *dbcloud.WaitError
 	if !errors.As(err, &w) || !errors.Is(err, context.DeadlineExceeded) || w.LastStatus != string(dbcloud.PeeringPending) {
 		t.Errorf("err = %v, want a *WaitError matching DeadlineExceeded, last pending", err)

@@ -76,20 +76,28 @@ var e2eCreates = []e2eCreate{
 		}},
 }
 
+// vpcWithPeering creates, through c, a VPC of project p (in us-east-1)
+// and a peering connection of it with peer.
+func vpcWithPeering(t *testing.T, c *dbcloud.Client, p, name, cidr string, peer dbcloud.CreatePeeringRequest) (*dbcloud.VPC, *dbcloud.Peering) {
+	t.Helper()
+	vpc, err := c.VPCs.Create(t.Context(), p, &dbcloud.CreateVPCRequest{Name: name, CIDR: cidr, RegionCode: "us-east-1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	peering, err := c.Peerings.Create(t.Context(), p, vpc.ID, &peer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return vpc, peering
+}
+
 // newNetwork creates, through setup (a client the faults do not reach
 // yet), a VPC and the look-alikes a create's recovery must not take for
 // its own: a VPC with the same name and region in another range, and a
 // peering with the same peer account and VPC in another region.
 func newNetwork(t *testing.T, setup *dbcloud.Client, p string) (vpcID string) {
 	t.Helper()
-	ctx := t.Context()
-	vpc, err := setup.VPCs.Create(ctx, p, &dbcloud.CreateVPCRequest{Name: "private", CIDR: "10.1.0.0/16", RegionCode: "us-east-1"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := setup.Peerings.Create(ctx, p, vpc.ID, &dbcloud.CreatePeeringRequest{PeerAccountID: "123456789012", PeerRegionCode: "us-west-2", PeerVPCID: "vpc-0a1b"}); err != nil {
-		t.Fatal(err)
-	}
+	vpc, _ := vpcWithPeering(t, setup, p, "private", "10.1.0.0/16", dbcloud.CreatePeeringRequest{PeerAccountID: "123456789012", PeerRegionCode: "us-west-2", PeerVPCID: "vpc-0a1b"})
 	return vpc.ID
 }
 
@@ -181,14 +189,7 @@ func TestFakeNetworkDeleteFaults(t *testing.T) {
 				setup, srv := fixture.NewFake(t, nil)
 				ctx, p := t.Context(), srv.ProjectID
 				kept := newNetwork(t, setup, p)
-				vpc, err := setup.VPCs.Create(ctx, p, &dbcloud.CreateVPCRequest{Name: "doomed", CIDR: "10.2.0.0/16", RegionCode: "us-east-1"})
-				if err != nil {
-					t.Fatal(err)
-				}
-				peering, err := setup.Peerings.Create(ctx, p, vpc.ID, &dbcloud.CreatePeeringRequest{PeerAccountID: "1", PeerRegionCode: "us-east-1", PeerVPCID: "vpc-1"})
-				if err != nil {
-					t.Fatal(err)
-				}
+				vpc, peering := vpcWithPeering(t, setup, p, "doomed", "10.2.0.0/16", dbcloud.CreatePeeringRequest{PeerAccountID: "1", PeerRegionCode: "us-east-1", PeerVPCID: "vpc-1"})
 				c := srv.Client(fixture.TinyRetries, dbcloud.WithAttemptTimeout(faultAttempt))
 				path, del := "/projects/"+p+"/vpcs/"+vpc.ID, func() error { return c.VPCs.Delete(ctx, p, vpc.ID) }
 				if kind == "Peerings.Delete" {
