@@ -3,8 +3,10 @@ package dbcloud_test
 import (
 	"errors"
 	"regexp"
+	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/dbcloud/dbcloud-go"
 	"github.com/dbcloud/dbcloud-go/dbcloudtest"
@@ -214,7 +216,8 @@ func TestFakeAgreesOnEveryLiveOperation(t *testing.T) {
 
 // Client.AuthInfo, the 14th operation, for each kind of credentials the
 // fake has: a personal access token's project (the first of the server's
-// only) and issuer; the API key's user.
+// only) and issuer; the API key's user (sent as {"type": "oauth",
+// "oauth": {"user": {...}}}, as the API's document has it).
 func TestFakeAgreesOnAuthInfo(t *testing.T) {
 	start := time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)
 	user := dbcloud.User{ID: "1001", Name: "Fake User", Email: "user@fake.dbcloud.test"}
@@ -230,6 +233,9 @@ func TestFakeAgreesOnAuthInfo(t *testing.T) {
 				Project: dbcloud.Project{ID: "proj-a", Name: "proj-a", PlanType: "FREE"}, IssuingUser: user,
 			}},
 			[]dbcloud.Project{{ID: "proj-a", Name: "proj-a"}}},
+		{"API key (the fake's user)", nil,
+			&dbcloud.AuthInfo{Kind: dbcloud.AuthKindOAuth, User: &user},
+			[]dbcloud.Project{{ID: "proj-a", Name: "proj-a"}, {ID: "proj-b", Name: "proj-b"}}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			c, srv := fixture.NewFake(t, append([]dbcloudtest.Option{dbcloudtest.WithStartTime(start), dbcloudtest.WithProjects("proj-a", "proj-b")}, tt.opts...))
@@ -244,5 +250,32 @@ func TestFakeAgreesOnAuthInfo(t *testing.T) {
 			}
 			oneRequest(t, srv, "GET", "/projects", 200)
 		})
+	}
+}
+
+// A VPC name the SDK sends is one the fake takes, and a name the fake
+// refuses the SDK refuses before sending, in a create and in a rename.
+func TestFakeAgreesOnVPCNames(t *testing.T) {
+	c, srv := fixture.NewFake(t, nil)
+	ctx, p := t.Context(), srv.ProjectID
+	vpc, err := c.VPCs.Create(ctx, p, &dbcloud.CreateVPCRequest{Name: "private", CIDR: "10.0.0.0/16", RegionCode: "us-east-1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{strings.Repeat("v", 128), strings.Repeat("é", 128), strings.Repeat("v", 129), "x\u00a0y"} {
+		for op, call := range map[string]func() error{
+			"VPCs.Create": func() error {
+				_, err := c.VPCs.Create(ctx, p, &dbcloud.CreateVPCRequest{Name: name, CIDR: "10.1.0.0/16", RegionCode: "us-east-1"})
+				return err
+			},
+			"VPCs.Rename": func() error { return c.VPCs.Rename(ctx, p, vpc.ID, name) },
+		} {
+			srv.ResetRequests()
+			err := call()
+			var invalid *dbcloud.ValidationError
+			if err != nil && !(errors.As(err, &invalid) && srv.Count("", "") == 0) {
+				t.Errorf("%s with a name of %d characters: %v; want it taken by the fake, or refused before it is sent", op, utf8.RuneCountInString(name), err)
+			}
+		}
 	}
 }
