@@ -32,7 +32,7 @@ func workload(ctx context.Context, c *dbcloud.Client, p string, w int) error {
 	if err != nil {
 		return step("create", err)
 	}
-	id := svc.ServiceID
+	id, vpcID := svc.ServiceID, ""
 	ready := func(what, id string) error {
 		_, err := s.WaitForReady(ctx, p, id, wait...)
 		return step(what, err)
@@ -54,8 +54,18 @@ func workload(ctx context.Context, c *dbcloud.Client, p string, w int) error {
 		func() error { return step("enable pooler", s.EnablePooler(ctx, p, id)) },
 		func() error { return step("disable pooler", s.DisablePooler(ctx, p, id)) },
 		func() error { return step("set environment", s.SetEnvironment(ctx, p, id, dbcloud.EnvironmentProd)) },
-		func() error { return step("attach VPC", s.AttachToVPC(ctx, p, id, fmt.Sprint(1000+w))) },
-		func() error { return step("detach VPC", s.DetachFromVPC(ctx, p, id, fmt.Sprint(1000+w))) },
+		func() error {
+			// A VPC of the worker's own: the fake answers an unknown one 404.
+			vpc, err := c.VPCs.Create(ctx, p, &dbcloud.CreateVPCRequest{Name: fmt.Sprintf("vpc-%d", w), CIDR: fmt.Sprintf("10.%d.0.0/16", w), RegionCode: "us-east-1"})
+			if err != nil {
+				return step("create VPC", err)
+			}
+			vpcID = vpc.ID
+			return nil
+		},
+		func() error { return step("attach VPC", s.AttachToVPC(ctx, p, id, vpcID)) },
+		func() error { return step("detach VPC", s.DetachFromVPC(ctx, p, id, vpcID)) },
+		func() error { return step("delete VPC", c.VPCs.Delete(ctx, p, vpcID)) },
 		func() error {
 			return step("update password", s.UpdatePassword(ctx, p, id, fmt.Sprintf("pw-%d-secret", w)))
 		},

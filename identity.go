@@ -37,7 +37,7 @@ const (
 type AuthInfo struct {
 	Kind   AuthKind    `json:"type"`
 	APIKey *APIKeyInfo `json:"api_key,omitempty"` // for AuthKindAPIKey
-	User   *User       `json:"user,omitempty"`    // for AuthKindOAuth
+	User   *User       `json:"-"`                 // for AuthKindOAuth: the answer's oauth.user
 }
 
 // APIKeyInfo describes a personal access token (or API key): the project
@@ -167,6 +167,10 @@ func (c *Client) credentialsProject(ctx context.Context) (string, error) {
 type authInfoJSON struct {
 	AuthInfo
 	LegacyAPIKey *APIKeyInfo `json:"apiKey"`
+	// OAuth is where a user's caller arrives: {"oauth": {"user": {...}}}.
+	OAuth *struct {
+		User *User `json:"user"`
+	} `json:"oauth"`
 }
 
 func (w *authInfoJSON) finish() error {
@@ -177,6 +181,10 @@ func (w *authInfoJSON) finish() error {
 		w.APIKey = w.LegacyAPIKey
 	}
 	w.LegacyAPIKey = nil
+	if w.OAuth != nil {
+		w.User = w.OAuth.User
+	}
+	w.OAuth = nil
 	return nil
 }
 

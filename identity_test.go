@@ -53,7 +53,7 @@ func TestResolveProjectIDOfAToken(t *testing.T) {
 // is theirs; a user of several gets an error naming each, with nothing
 // sent but the two reads; a failed read is not kept.
 func TestResolveProjectIDOfAUser(t *testing.T) {
-	user := `{"type":"oauth","user":{"id":"42","name":"Ada","email":"ada@example.com"}}`
+	user := `{"type":"oauth","oauth":{"user":{"id":"42","name":"Ada","email":"ada@example.com"}}}`
 	for _, tt := range []struct {
 		name       string
 		opts       []dbcloud.Option

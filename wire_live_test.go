@@ -50,7 +50,7 @@ func liveWireCases() []wireCase {
 		{
 			name: "auth/Info/oauth", method: http.MethodGet, path: "/auth/info",
 			status:   http.StatusOK,
-			respBody: `{"type":"oauth","user":{"id":"42","name":"Ada","email":"ada@example.com"}}`,
+			respBody: `{"type":"oauth","oauth":{"user":{"id":"42","name":"Ada","email":"ada@example.com"}}}`,
 			call:     func(ctx context.Context, c *dbcloud.Client) (any, error) { return c.AuthInfo(ctx) },
 			want:     &dbcloud.AuthInfo{Kind: dbcloud.AuthKindOAuth, User: &dbcloud.User{ID: "42", Name: "Ada", Email: "ada@example.com"}},
 		},

@@ -209,11 +209,15 @@ func (b jsonBody) name() (string, error) {
 	return name, checkName("name", name)
 }
 
-// vpcCreate reads a VPC's create: a name as a service's, an IPv4 CIDR
+// vpcName reads a VPC's required "name": any non-empty text.
+func (b jsonBody) vpcName() (string, error) { return b.field("name", notEmpty) }
+
+// vpcCreate reads a VPC's create: a name (the API states no length limit
+// for a VPC's, unlike a service's 1 to 128 characters), an IPv4 CIDR
 // whose address is the network's own (10.0.0.0/16, not 10.0.0.1/16), and
 // a region.
 func (b jsonBody) vpcCreate() (in model.VPCSpec, err error) {
-	if in.Name, err = b.name(); err != nil {
+	if in.Name, err = b.vpcName(); err != nil {
 		return in, err
 	}
 	if in.CIDR, err = b.field("cidr", checkCIDR); err != nil {

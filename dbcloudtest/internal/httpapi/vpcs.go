@@ -25,7 +25,7 @@ func (a *API) deleteVPC(c *call) (reply, error) {
 }
 
 func (a *API) renameVPC(c *call) (reply, error) {
-	name, err := c.body.name()
+	name, err := c.body.vpcName()
 	if err != nil {
 		return reply{}, err
 	}
