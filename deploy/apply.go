@@ -3,6 +3,7 @@ package deploy
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/dbcloud/dbcloud-go"
 )
@@ -120,13 +121,26 @@ func (st *State) project(c *dbcloud.Client) (string, error) {
 }
 
 // read reads st's project, for a deploy or, with destroy, a destroy,
-// which lists the replica sets of every service it deletes.
+// which lists the replica sets of every service it deletes, and the
+// peerings of every VPC. The project's VPCs are listed only for a state
+// that names or prunes VPCs.
 func (st *State) read(ctx context.Context, c *dbcloud.Client, projectID string, destroy bool) (*world, error) {
 	return read(ctx, c, projectID, scope{
 		named: func(name string) bool { return st.service(name) != nil },
 		sets: func(name string) bool {
 			svc := st.service(name)
 			return svc != nil && (destroy || st.Prune || len(svc.ReplicaSets) > 0)
+		},
+		vpcs: len(st.VPCs) > 0 || st.PruneVPCs,
+		vpcName: func(id, name string) string {
+			if i := slices.IndexFunc(st.VPCs, func(v VPC) bool { return v.ID == id }); i >= 0 {
+				return st.VPCs[i].Name
+			}
+			return name
+		},
+		peerings: func(name string) bool {
+			v := st.vpc(name)
+			return v != nil && (destroy || st.Prune || len(v.Peerings) > 0)
 		},
 	})
 }

@@ -133,4 +133,4 @@ func (p *Plan) targets(s *Seen, f Field) []*Values {
 }
 
 // allFields are the fields a plan can have seen.
-var allFields = []Field{FieldStatus, FieldSize, FieldHAReplicas, FieldEnvironment, FieldPooler, FieldVPC, FieldNodes}
+var allFields = []Field{FieldStatus, FieldSize, FieldHAReplicas, FieldEnvironment, FieldPooler, FieldVPC, FieldNodes, FieldName}

@@ -6,7 +6,9 @@ import (
 	"github.com/dbcloud/dbcloud-go"
 )
 
-// destroyDiff is the plan that deletes what w holds of st.
+// destroyDiff is the plan that deletes what w holds of st: its services,
+// then its VPCs, each after its peerings and the detachment of the
+// services the plan does not delete.
 func (st *State) destroyDiff(projectID string, w *world) *Plan {
 	p := &Plan{ProjectID: projectID, Destroy: true, Changes: []Change{}}
 	for i := range st.Services {
@@ -37,6 +39,25 @@ func (st *State) destroyDiff(projectID string, w *world) *Plan {
 				p.add(deletion(e))
 			}
 		}
+	}
+	for i := range st.VPCs {
+		name := st.VPCs[i].Name
+		e, err := w.one(dbcloud.KindVPC, name, name)
+		switch {
+		case err != nil:
+			p.problem(err.(*DuplicateNameError).problem(name))
+			continue
+		case e == nil:
+			p.saw(Seen{Kind: dbcloud.KindVPC, Service: name, Name: name})
+			continue
+		}
+		p.saw(Seen{Kind: dbcloud.KindVPC, Service: name, Name: name, ID: e.id})
+		if !slices.Contains(st.Protected, name) {
+			for _, pe := range w.of(dbcloud.KindPeering, name) {
+				p.add(deletion(pe))
+			}
+		}
+		p.deleteVPC(st, w, e)
 	}
 	return p
 }

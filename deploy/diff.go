@@ -3,6 +3,7 @@ package deploy
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/dbcloud/dbcloud-go"
 )
@@ -15,9 +16,13 @@ type planner struct {
 	w    *world
 }
 
-// diff is the plan that brings w to st.
+// diff is the plan that brings w to st: its VPCs first, which its
+// services attach to, then its services, then what it prunes.
 func (st *State) diff(projectID string, w *world) *Plan {
 	p := &Plan{ProjectID: projectID, Changes: []Change{}}
+	for i := range st.VPCs {
+		p.vpc(st, &st.VPCs[i], w)
+	}
 	for i := range st.Services {
 		pl := &planner{Plan: p, st: st, want: &st.Services[i], w: w}
 		pl.service()
@@ -29,6 +34,13 @@ func (st *State) diff(projectID string, w *world) *Plan {
 			}
 		}
 	}
+	if st.PruneVPCs {
+		for _, e := range w.all(dbcloud.KindVPC) {
+			if !st.vpcNamed(e.vpc.Name, e.id) {
+				p.deleteVPC(st, w, e)
+			}
+		}
+	}
 	return p
 }
 
@@ -36,14 +48,115 @@ func (p *Plan) add(c Change)      { p.Changes = append(p.Changes, c) }
 func (p *Plan) problem(q Problem) { p.Problems = append(p.Problems, q) }
 func (p *Plan) saw(s Seen)        { p.Seen = append(p.Seen, s) }
 
-// delete plans the deletion of e, or, when st protects it, a problem.
+// delete plans the deletion of e, or, when st protects it (a service or
+// VPC), a problem.
 func (p *Plan) delete(st *State, e *entry) {
-	if e.kind == dbcloud.KindService && slices.Contains(st.Protected, e.name) {
+	if (e.kind == dbcloud.KindService || e.kind == dbcloud.KindVPC) && slices.Contains(st.Protected, e.name) {
 		p.problem(Problem{Kind: e.kind, Service: e.service, Name: e.name, IDs: []string{e.id},
 			Reason: "is protected (the state's protected names it), and this plan would delete it"})
 		return
 	}
 	p.add(deletion(e))
+}
+
+// vpc plans a VPC of the state: its create, or, for one found, its
+// rename, then its peerings (created, or waited for until active) and,
+// with Prune, the deletion of those it does not name.
+func (p *Plan) vpc(st *State, want *VPC, w *world) {
+	kind, name := dbcloud.KindVPC, want.Name
+	e, err := w.one(kind, name, name)
+	switch {
+	case err != nil:
+		p.problem(err.(*DuplicateNameError).problem(name))
+		return
+	case e == nil && want.ID != "":
+		p.problem(Problem{Kind: kind, Service: name, Name: name, IDs: []string{want.ID},
+			Reason: "the state names it by id, and the project has no VPC of that id: drop the id to create one"})
+		return
+	case e == nil:
+		p.add(Change{Action: Create, Kind: kind, Service: name, Name: name, To: &Values{Name: name, CIDR: want.CIDR, RegionCode: want.RegionCode}})
+		p.saw(Seen{Kind: kind, Service: name, Name: name})
+	default:
+		p.saw(Seen{Kind: kind, Service: name, Name: name, ID: e.id, Values: e.vals.only(FieldName)})
+		wantVals := &Values{CIDR: want.CIDR, RegionCode: want.RegionCode}
+		for _, f := range []Field{FieldCIDR, FieldRegion} {
+			if !e.vals.same(f, wantVals) {
+				p.problem(Problem{Kind: kind, Service: name, Name: name, IDs: []string{e.id}, Field: f,
+					Reason: fmt.Sprintf("has %s %s, the state %s: a VPC's range and region are chosen at its creation; create another VPC to change them", f, e.vals.show(f), wantVals.show(f))})
+			}
+		}
+		if e.vals.Name != name {
+			p.add(Change{Action: Update, Kind: kind, Service: name, Name: name, ID: e.id, Field: FieldName, From: e.vals.only(FieldName), To: &Values{Name: name}})
+		}
+	}
+	for i := range want.Peerings {
+		p.peering(name, &want.Peerings[i], w)
+	}
+	if st.Prune && e != nil {
+		for _, pe := range w.of(dbcloud.KindPeering, name) {
+			if !slices.ContainsFunc(want.Peerings, func(x Peering) bool { return x.name() == pe.name }) {
+				p.add(deletion(pe))
+			}
+		}
+	}
+}
+
+// peering plans a peering of the state's VPC vpc: its create, or, for one
+// found pending, the wait until it is active. One that failed is a
+// problem, with the API's message: the API does not try it again.
+func (p *Plan) peering(vpc string, want *Peering, w *world) {
+	kind, name := dbcloud.KindPeering, want.name()
+	e, err := w.one(kind, vpc, name)
+	switch {
+	case err != nil:
+		p.problem(err.(*DuplicateNameError).problem(vpc))
+	case e == nil:
+		p.add(Change{Action: Create, Kind: kind, Service: vpc, Name: name, To: want.values()})
+		p.saw(Seen{Kind: kind, Service: vpc, Name: name})
+	case e.peering.ErrorMessage != "" || strings.EqualFold(e.vals.Status, string(dbcloud.PeeringFailed)):
+		p.problem(Problem{Kind: kind, Service: vpc, Name: name, IDs: []string{e.id}, Field: FieldStatus,
+			Reason: fmt.Sprintf("failed (%s): delete it (Prune, without it in the state), then plan it again", cmpOr(e.peering.ErrorMessage, e.vals.Status))})
+	default:
+		p.saw(Seen{Kind: kind, Service: vpc, Name: name, ID: e.id})
+		if !e.ready() {
+			p.add(Change{Action: Update, Kind: kind, Service: vpc, Name: name, ID: e.id, Field: FieldStatus,
+				From: &Values{Status: e.vals.Status}, To: &Values{Status: string(dbcloud.PeeringActive)}})
+		}
+	}
+}
+
+// deleteVPC plans the deletion of VPC e, after the detachment of each
+// live service attached to it that the plan neither moves off it nor
+// deletes; or, when st protects it, a problem.
+func (p *Plan) deleteVPC(st *State, w *world, e *entry) {
+	if slices.Contains(st.Protected, e.name) {
+		p.delete(st, e)
+		return
+	}
+	for _, svc := range w.filter(func(x *entry) bool {
+		return (x.kind == dbcloud.KindService || x.kind == dbcloud.KindFork) && !x.deleting() && deref(x.vals.VPCID) == e.id
+	}) {
+		handled := slices.ContainsFunc(p.Changes, func(c Change) bool {
+			return c.ID == svc.id && (c.Action == Delete || c.Field == FieldVPC && c.From != nil && deref(c.From.VPCID) == e.id)
+		})
+		if !handled {
+			p.add(Change{Action: Update, Kind: svc.kind, Service: svc.service, Name: svc.name, ID: svc.id, Field: FieldVPC,
+				From: svc.vals.only(FieldVPC), To: &Values{VPCID: new("")}})
+		}
+	}
+	p.add(deletion(e))
+}
+
+// wanted are the settings the state manages of the planner's service,
+// its VPC by id: the state's VPC's once it exists.
+func (pl *planner) wanted() *Values {
+	v := pl.want.wanted()
+	if v.VPC != "" {
+		if e, _ := pl.w.one(dbcloud.KindVPC, v.VPC, v.VPC); e != nil {
+			v.VPCID = &e.id
+		}
+	}
+	return v
 }
 
 // service plans a service of the state, its replica sets and its forks.
@@ -64,11 +177,11 @@ func (pl *planner) service() {
 			Pooler: new(false), VPCID: new(""), CPUMillis: want.CPUMillis, MemoryGBs: want.MemoryGBs}
 	} else {
 		cur, id = new(*e.vals), e.id // the changes below move it, not the world
-		pl.saw(Seen{Kind: dbcloud.KindService, Service: want.Name, Name: want.Name, ID: id, Values: managed(want.wanted(), cur, serviceFields)})
+		pl.saw(Seen{Kind: dbcloud.KindService, Service: want.Name, Name: want.Name, ID: id, Values: managed(pl.wanted(), cur, serviceFields)})
 		pl.typeProblem(e.svc)
 		pl.status(dbcloud.KindService, want.Name, e, true)
 	}
-	pl.updates(dbcloud.KindService, want.Name, id, want.wanted(), cur, serviceFields)
+	pl.updates(dbcloud.KindService, want.Name, id, pl.wanted(), cur, serviceFields)
 	env := cmpOr(want.Environment, cur.Environment) // what a new replica set starts with
 	for i := range want.ReplicaSets {
 		pl.replicaSet(&want.ReplicaSets[i], env)

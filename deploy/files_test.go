@@ -156,7 +156,7 @@ func TestParseStateRefuses(t *testing.T) {
 		{"a field given twice", "{\"services\": [{\"name\": \"a\",\n\"name\": \"b\"}]}", `deploy: line 2: services[0].name: given twice`},
 		{"no services", `{"prune": true}`, `deploy: line 1: services: required, missing`},
 		{"the one-service form of v1", `{"service": {"name": "a"}}`, `deploy: line 1: service: unknown field`},
-		{"the one-service form's sets", `{"services": [{"name": "a"}], "replica_sets": []}`, `deploy: line 1: replica_sets: unknown field (the fields here: project_id, protected, prune, prune_services, services); a service, with its replica_sets and forks, is now an element of "services"`},
+		{"the one-service form's sets", `{"services": [{"name": "a"}], "replica_sets": []}`, `deploy: line 1: replica_sets: unknown field (the fields here: project_id, protected, prune, prune_services, prune_vpcs, services, vpcs); a service, with its replica_sets and forks, is now an element of "services"`},
 		{"a service without its name", "{\n\"services\": [{\n  \"cpu_millis\": 1000, \"memory_gbs\": 4}]}", `deploy: line 2: services[0].name: required, missing`},
 		{"a fork without its strategy", "{\"services\": [{\"name\": \"a\",\n\"forks\": [{\"name\": \"b\"}]}]}", `deploy: line 2: services[0].forks[0].strategy: required, missing`},
 		{"a size of the wrong type", "{\"services\": [{\"name\": \"a\",\n \"cpu_millis\": \"1000\", \"memory_gbs\": 4}]}", `deploy: line 2: services[0].cpu_millis: a JSON string, want an integer`},

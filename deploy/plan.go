@@ -73,8 +73,11 @@ func (p *Plan) String() string {
 	if p.Destroy {
 		var names []string
 		for _, s := range p.Seen {
-			if s.Kind == dbcloud.KindService {
+			switch s.Kind {
+			case dbcloud.KindService:
 				names = append(names, fmt.Sprintf("%q", s.Name))
+			case dbcloud.KindVPC:
+				names = append(names, fmt.Sprintf("%s %q", s.Kind, s.Name))
 			}
 		}
 		b.WriteString(", destroy of " + strings.Join(names, ", "))
@@ -109,5 +112,14 @@ func (p *Plan) scope() scope {
 			return slices.ContainsFunc(p.Seen, func(s Seen) bool { return s.Kind == dbcloud.KindService && s.Name == name })
 		},
 		sets: func(service string) bool { return has(dbcloud.KindReplicaSet, service) },
+		vpcs: slices.ContainsFunc(p.Seen, func(s Seen) bool { return s.Kind == dbcloud.KindVPC }) ||
+			slices.ContainsFunc(p.Changes, func(c Change) bool { return c.Kind == dbcloud.KindVPC || c.Kind == dbcloud.KindPeering }),
+		vpcName: func(id, name string) string {
+			if i := slices.IndexFunc(p.Seen, func(s Seen) bool { return s.Kind == dbcloud.KindVPC && s.ID == id }); i >= 0 {
+				return p.Seen[i].Name
+			}
+			return name
+		},
+		peerings: func(vpc string) bool { return has(dbcloud.KindPeering, vpc) },
 	}
 }

@@ -41,16 +41,11 @@ func (r *run) result() *Result {
 	if r.p == nil {
 		return r.res
 	}
-	r.res.Services, r.res.ReplicaSets, r.res.Forks = nil, nil, nil
+	r.res.Services, r.res.ReplicaSets, r.res.Forks, r.res.VPCs, r.res.Peerings = nil, nil, nil, nil, nil
 	seen := map[key]bool{}
 	var resources []key
 	for _, s := range r.p.Seen {
 		resources = append(resources, key{s.Kind, s.Service, s.Name})
-	}
-	for i := range r.p.Changes {
-		if c := &r.p.Changes[i]; c.Action != Delete {
-			resources = append(resources, c.key())
-		}
 	}
 	for _, k := range resources {
 		e, _ := r.w.one(k.kind, k.service, k.name)
@@ -66,6 +61,13 @@ func (r *run) result() *Result {
 				r.res.ReplicaSets = map[string][]dbcloud.ReadReplicaSet{}
 			}
 			r.res.ReplicaSets[k.service] = append(r.res.ReplicaSets[k.service], *e.set)
+		case dbcloud.KindVPC:
+			r.res.VPCs = append(r.res.VPCs, *e.vpc)
+		case dbcloud.KindPeering:
+			if r.res.Peerings == nil {
+				r.res.Peerings = map[string][]dbcloud.Peering{}
+			}
+			r.res.Peerings[k.service] = append(r.res.Peerings[k.service], *e.peering)
 		default:
 			r.res.Forks = append(r.res.Forks, *e.svc)
 		}

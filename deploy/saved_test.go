@@ -111,20 +111,32 @@ func TestStaleStepStopsTheRun(t *testing.T) {
 	}
 }
 
+// newVPC creates a VPC of a name on the fake and returns its id: the fake
+// attaches a service only to a VPC it holds.
+func newVPC(t *testing.T, c *dbcloud.Client, projectID, name string) string {
+	t.Helper()
+	v, err := c.VPCs.Create(t.Context(), projectID, &dbcloud.CreateVPCRequest{Name: name, CIDR: "10.0.0.0/16", RegionCode: "us-east-1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v.ID
+}
+
 // A service attached to another VPC: the plan detaches it and attaches it,
 // two changes, and Apply makes both.
 func TestVPCMove(t *testing.T) {
 	srv, c := deployed(t)
 	svc, _ := orders(t, srv)
-	if err := c.Services.AttachToVPC(t.Context(), srv.ProjectID, svc.ServiceID, "111"); err != nil {
+	from, to := newVPC(t, c, srv.ProjectID, "a"), newVPC(t, c, srv.ProjectID, "b")
+	if err := c.Services.AttachToVPC(t.Context(), srv.ProjectID, svc.ServiceID, from); err != nil {
 		t.Fatal(err)
 	}
 	st := trial()
-	st.Services[0].VPCID = "222"
+	st.Services[0].VPCID = to
 	plan, err := st.Plan(t.Context(), c)
 	want := `project proj-fake: 2 change(s)
-  ~ update service "orders" (` + svc.ServiceID + `): vpc 111 -> none
-  ~ update service "orders" (` + svc.ServiceID + `): vpc none -> 222
+  ~ update service "orders" (` + svc.ServiceID + `): vpc ` + from + ` -> none
+  ~ update service "orders" (` + svc.ServiceID + `): vpc none -> ` + to + `
 `
 	if err != nil || plan.String() != want {
 		t.Fatalf("plan: %v\n%s\nwant:\n%s", err, plan, want)
@@ -132,7 +144,7 @@ func TestVPCMove(t *testing.T) {
 	if _, err := plan.Apply(t.Context(), c); err != nil {
 		t.Fatal(err)
 	}
-	if got, _ := srv.Service(svc.ServiceID); got.VPCEndpoint == nil || got.VPCEndpoint.VPCID != "222" {
+	if got, _ := srv.Service(svc.ServiceID); got.VPCEndpoint == nil || got.VPCEndpoint.VPCID != to {
 		t.Errorf("after Apply: %+v", got.VPCEndpoint)
 	}
 	if again, err := st.Plan(t.Context(), c); err != nil || !again.Empty() {

@@ -3,6 +3,7 @@ package deploy
 import (
 	"context"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/dbcloud/dbcloud-go"
@@ -12,7 +13,8 @@ import (
 // them (a plan's, or a saved plan's fresh one), then as each step left
 // them. Its entries hold the project's services, live or being deleted,
 // the replica sets of those of the state's services whose sets were read,
-// and the forks of the state's services. The steps of a run's services
+// the forks of the state's services, and, when the state has any to do
+// with VPCs, the project's VPCs and the peerings of the state's. The steps of a run's services
 // run at once, so the entries are read and changed under mu; an entry's
 // settings are changed only by the steps of its own service.
 type world struct {
@@ -24,17 +26,21 @@ type world struct {
 type entry struct {
 	kind dbcloud.ResourceKind
 	// service is the name of the service the resource belongs to: its
-	// own for a service, its parent's for a replica set or a fork.
+	// own for a service, its parent's for a replica set or a fork; for a
+	// VPC, its name in the state (see scope.vpcName), and a peering's
+	// VPC's.
 	service string
 	name    string
 	id      string
 	// planned marks a resource a saved plan's check has its create make:
 	// its settings are unknown until the create answers.
 	planned bool
-	// parentID is a replica set's service's id.
+	// parentID is a replica set's service's id, a peering's VPC's.
 	parentID string
 	svc      *dbcloud.Service        // a service or fork, as last read
 	set      *dbcloud.ReadReplicaSet // a replica set, as last read
+	vpc      *dbcloud.VPC            // a VPC, as last read
+	peering  *dbcloud.Peering        // a peering, as last read
 	// vals are its settings: as last read, with what the steps since then
 	// changed at once (a pooler, an environment, a VPC) on top.
 	vals *Values
@@ -47,29 +53,45 @@ func (e *entry) deleting() bool {
 	case string(dbcloud.StatusDeleting), string(dbcloud.StatusDeleted), string(dbcloud.ReplicaSetDeleting):
 		return true
 	}
-	return false
+	// A peering's status is the API's free text, in any case.
+	return e.kind == dbcloud.KindPeering && (strings.EqualFold(e.vals.Status, "deleting") || strings.EqualFold(e.vals.Status, "deleted"))
 }
 
-// ready holds for a service READY or a replica set active.
+// ready holds for a service READY, a replica set or peering active, and
+// a VPC, which has no status.
 func (e *entry) ready() bool {
-	if e.kind == dbcloud.KindReplicaSet {
+	switch e.kind {
+	case dbcloud.KindReplicaSet:
 		return e.vals.Status == string(dbcloud.ReplicaSetActive)
+	case dbcloud.KindVPC:
+		return true
+	case dbcloud.KindPeering:
+		return strings.EqualFold(e.vals.Status, string(dbcloud.PeeringActive))
 	}
 	return e.vals.Status == string(dbcloud.StatusReady)
 }
 
 // scope is what a read reads of a project besides its service list: which
-// services are the state's (their forks are read as forks), and which of
-// them have their replica sets listed.
+// services are the state's (their forks are read as forks), which of
+// them have their replica sets listed; whether the project's VPCs are
+// listed, each VPC's name in the state, and which of the state's VPCs
+// have their peerings listed.
 type scope struct {
 	named func(service string) bool
 	sets  func(service string) bool
+	vpcs  bool
+	// vpcName is the name the state gives the VPC of an id and name as
+	// read: another than name for a VPC the state names by id.
+	vpcName  func(id, name string) string
+	peerings func(vpc string) bool
 }
 
-// read reads, with GETs only, the project's services, and the replica
-// sets of each service of the scope whose sets it asks for and that
-// exists: one List of the project's services, and one List of sets for
-// each such service, up to readsAtOnce of those at once.
+// read reads, with GETs only, the project's services, the replica sets of
+// each service of the scope whose sets it asks for and that exists, and,
+// when the scope asks, its VPCs and the peerings of those it asks for:
+// one List of the project's services, one of its VPCs, and one List of
+// sets (of peerings) for each such service (VPC), up to readsAtOnce of
+// those at once.
 func read(ctx context.Context, c *dbcloud.Client, projectID string, sc scope) (*world, error) {
 	all, err := c.Services.List(ctx, projectID)
 	if err != nil {
@@ -96,32 +118,53 @@ func read(ctx context.Context, c *dbcloud.Client, projectID string, sc scope) (*
 			w.putService(dbcloud.KindService, svc.Name, svc)
 		}
 	}
-	return w, w.readSets(ctx, c, projectID, parents, sc)
+	var lists []func() error
+	for id, name := range parents {
+		if sc.sets(name) {
+			lists = append(lists, func() error {
+				sets, err := c.ReplicaSets.List(ctx, projectID, id)
+				for i := range sets {
+					w.putSet(name, id, &sets[i])
+				}
+				return err
+			})
+		}
+	}
+	if sc.vpcs {
+		vpcs, err := c.VPCs.List(ctx, projectID)
+		if err != nil {
+			return nil, err
+		}
+		for i := range vpcs {
+			e := w.putVPC(sc.vpcName(vpcs[i].ID, vpcs[i].Name), &vpcs[i])
+			if sc.peerings(e.service) {
+				lists = append(lists, func() error {
+					ps, err := c.Peerings.List(ctx, projectID, e.id)
+					for i := range ps {
+						w.putPeering(e.service, e.id, &ps[i])
+					}
+					return err
+				})
+			}
+		}
+	}
+	return w, readAll(lists)
 }
 
-// readsAtOnce bounds the lists of replica sets a read sends at once: as
-// many as the steps of a run at the default parallelism.
+// readsAtOnce bounds the lists of replica sets (peerings) a read sends at
+// once: as many as the steps of a run at the default parallelism.
 const readsAtOnce = 10
 
-// readSets lists the replica sets of each of parents (ids to names) whose
-// sets sc asks for, readsAtOnce lists at a time, and returns the first
-// error.
-func (w *world) readSets(ctx context.Context, c *dbcloud.Client, projectID string, parents map[string]string, sc scope) error {
+// readAll runs lists, readsAtOnce at a time, and returns the first error.
+func readAll(lists []func() error) error {
 	slots := make(chan struct{}, readsAtOnce)
-	errs := make(chan error, len(parents))
+	errs := make(chan error, len(lists))
 	var wg sync.WaitGroup
-	for id, name := range parents {
-		if !sc.sets(name) {
-			continue
-		}
+	for _, list := range lists {
 		slots <- struct{}{}
 		wg.Go(func() {
 			defer func() { <-slots }()
-			sets, err := c.ReplicaSets.List(ctx, projectID, id)
-			for i := range sets {
-				w.putSet(name, id, &sets[i])
-			}
-			errs <- err
+			errs <- list()
 		})
 	}
 	wg.Wait()
@@ -165,10 +208,10 @@ func (w *world) one(kind dbcloud.ResourceKind, service, name string) (*entry, er
 	return nil, duplicate(kind, name, found)
 }
 
-// service returns the live service of a name, nil when there is none (or
-// several).
-func (w *world) service(name string) *entry {
-	if found := w.live(dbcloud.KindService, name, name); len(found) == 1 {
+// service returns the live service (or VPC, of kind) of a name, nil
+// when there is none (or several).
+func (w *world) service(kind dbcloud.ResourceKind, name string) *entry {
+	if found := w.live(kind, name, name); len(found) == 1 {
 		return found[0]
 	}
 	return nil
@@ -244,6 +287,40 @@ func (w *world) putSet(service, parentID string, rs *dbcloud.ReadReplicaSet) *en
 	cp := *rs
 	e.name, e.set, e.vals = cp.Name, &cp, setValues(&cp)
 	return e
+}
+
+// putVPC records a VPC, named name in the state, as read.
+func (w *world) putVPC(name string, v *dbcloud.VPC) *entry {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	e := w.find(dbcloud.KindVPC, v.ID)
+	if e == nil {
+		e = &entry{kind: dbcloud.KindVPC, service: name, name: name, id: v.ID}
+		w.entries = append(w.entries, e)
+	}
+	cp := *v
+	e.vpc, e.vals = &cp, vpcValues(&cp)
+	return e
+}
+
+// putPeering records a peering of the VPC of id vpcID, named vpc in the
+// state, as read.
+func (w *world) putPeering(vpc, vpcID string, p *dbcloud.Peering) *entry {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	e := w.find(dbcloud.KindPeering, p.ID)
+	if e == nil {
+		e = &entry{kind: dbcloud.KindPeering, service: vpc, id: p.ID, parentID: vpcID}
+		w.entries = append(w.entries, e)
+	}
+	cp := *p
+	e.name, e.peering, e.vals = peeringOf(&cp).name(), &cp, peeringValues(&cp)
+	return e
+}
+
+// peeringOf is the peer of a peering as read.
+func peeringOf(p *dbcloud.Peering) *Peering {
+	return &Peering{PeerAccountID: p.PeerAccountID, PeerRegionCode: p.PeerRegionCode, PeerVPCID: p.PeerVPCID}
 }
 
 // plan records a resource a saved plan's check has a create make.
