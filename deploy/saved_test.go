@@ -8,6 +8,7 @@ import (
 	"github.com/dbcloud/dbcloud-go"
 	"github.com/dbcloud/dbcloud-go/dbcloudtest"
 	"github.com/dbcloud/dbcloud-go/deploy"
+	"github.com/dbcloud/dbcloud-go/internal/testkit/fixture"
 )
 
 // resized is the trial state with the service and its replica set made
@@ -111,23 +112,12 @@ func TestStaleStepStopsTheRun(t *testing.T) {
 	}
 }
 
-// newVPC creates a VPC of a name on the fake and returns its id: the fake
-// attaches a service only to a VPC it holds.
-func newVPC(t *testing.T, c *dbcloud.Client, projectID, name string) string {
-	t.Helper()
-	v, err := c.VPCs.Create(t.Context(), projectID, &dbcloud.CreateVPCRequest{Name: name, CIDR: "10.0.0.0/16", RegionCode: "us-east-1"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return v.ID
-}
-
 // A service attached to another VPC: the plan detaches it and attaches it,
 // two changes, and Apply makes both.
 func TestVPCMove(t *testing.T) {
 	srv, c := deployed(t)
 	svc, _ := orders(t, srv)
-	from, to := newVPC(t, c, srv.ProjectID, "a"), newVPC(t, c, srv.ProjectID, "b")
+	from, to := fixture.CreateVPC(t, c, srv.ProjectID, "a"), fixture.CreateVPC(t, c, srv.ProjectID, "b")
 	if err := c.Services.AttachToVPC(t.Context(), srv.ProjectID, svc.ServiceID, from); err != nil {
 		t.Fatal(err)
 	}

@@ -71,7 +71,7 @@ func TestDeployTwiceChangesNothingTheSecondTime(t *testing.T) {
 	defer srv.Close()
 	c := srv.Client()
 	svc, rs := dbcloud.KindService, dbcloud.KindReplicaSet
-	vpc := newVPC(t, c, srv.ProjectID, "orders-net")
+	vpc := fixture.CreateVPC(t, c, srv.ProjectID, "orders-net")
 	p := plan(srv.ProjectID, "orders-db",
 		Change{Action: Create, Kind: svc, Name: "orders-db", To: &Values{Environment: dbcloud.EnvironmentProd, HAReplicas: new(1), CPUMillis: 1000, MemoryGBs: 4}},
 		update(svc, "orders-db", FieldSize, Values{CPUMillis: 1000, MemoryGBs: 4}, Values{CPUMillis: 2000, MemoryGBs: 8}),
@@ -124,17 +124,6 @@ func TestDeployTwiceChangesNothingTheSecondTime(t *testing.T) {
 
 // newOrdersService starts a dbcloudtest server configured by opts, closed
 // with the test, and creates a service "orders" on it with a client of it.
-// newVPC creates a VPC of a name on the fake and returns its id: the fake
-// attaches a service only to a VPC it holds.
-func newVPC(t *testing.T, c *dbcloud.Client, projectID, name string) string {
-	t.Helper()
-	v, err := c.VPCs.Create(t.Context(), projectID, &dbcloud.CreateVPCRequest{Name: name, CIDR: "10.0.0.0/16", RegionCode: "us-east-1"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return v.ID
-}
-
 func newOrdersService(t *testing.T, opts ...dbcloudtest.Option) (*dbcloudtest.Server, *dbcloud.Client, *dbcloud.Service) {
 	t.Helper()
 	c, srv := newFake(t, opts)
@@ -264,7 +253,7 @@ func TestEnsureStepsBothWays(t *testing.T) {
 	p, ctx := srv.ProjectID, t.Context()
 	id := svc.ServiceID
 	s := dbcloud.KindService
-	vpc, other := newVPC(t, c, p, "a"), newVPC(t, c, p, "b")
+	vpc, other := fixture.CreateVPC(t, c, p, "a"), fixture.CreateVPC(t, c, p, "b")
 	for _, step := range []struct {
 		name   string
 		change Change
