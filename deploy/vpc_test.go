@@ -326,3 +326,78 @@ func TestPruneVPCsDetachesFirst(t *testing.T) {
 		t.Errorf("left %+v, want kept", got)
 	}
 }
+
+// A state file's VPCs are read strictly, and checked before any request.
+func TestParseStateVPCs(t *testing.T) {
+	st, err := deploy.ParseState([]byte(`{"services": [{"name": "api", "vpc": "net"}],
+ "vpcs": [{"name": "net", "cidr": "10.0.0.0/16", "region_code": "us-east-1",
+  "peerings": [{"peer_account_id": "1", "peer_region_code": "eu-central-1", "peer_vpc_id": "vpc-1"}]}],
+ "prune_vpcs": true, "protected": ["net"]}`))
+	if err != nil || len(st.VPCs) != 1 || st.VPCs[0].Peerings[0].PeerVPCID != "vpc-1" || st.Services[0].VPC != "net" || !st.PruneVPCs {
+		t.Fatalf("ParseState: %+v, %v", st, err)
+	}
+	for _, tc := range []struct{ name, file, want string }{
+		{"no cidr", `{"services": [], "vpcs": [{"name": "net", "region_code": "us-east-1"}]}`, "line 1: vpcs[0].cidr: required, missing"},
+		{"a peer field left out", `{"services": [], "vpcs": [{"name": "net", "cidr": "10.0.0.0/16", "region_code": "r",
+  "peerings": [{"peer_account_id": "1", "peer_vpc_id": "vpc-1"}]}]}`, "line 2: vpcs[0].peerings[0].peer_region_code: required, missing"},
+		{"a range with host bits", `{"services": [], "vpcs": [{"name": "net", "cidr": "10.0.0.1/16", "region_code": "r"}]}`, `cidr "10.0.0.1/16" is not an IPv4 range`},
+		{"a VPC not of the state", `{"services": [{"name": "api", "vpc": "other"}], "vpcs": [{"name": "net", "cidr": "10.0.0.0/16", "region_code": "r"}]}`, `vpc "other" is not a VPC of the state`},
+		{"a VPC by name and by id", `{"services": [{"name": "api", "vpc": "net", "vpc_id": "1"}], "vpcs": [{"name": "net", "cidr": "10.0.0.0/16", "region_code": "r"}]}`, "or vpc_id is given too"},
+		{"a repeated peering", `{"services": [], "vpcs": [{"name": "net", "cidr": "10.0.0.0/16", "region_code": "r", "peerings": [
+  {"peer_account_id": "1", "peer_region_code": "r", "peer_vpc_id": "v"}, {"peer_account_id": "1", "peer_region_code": "r", "peer_vpc_id": "v"}]}]}`, "is repeated"},
+	} {
+		if _, err := deploy.ParseState([]byte(tc.file)); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want %q", tc.name, err, tc.want)
+		}
+	}
+}
+
+// A saved plan is stale once a VPC it saw was renamed behind it: its
+// Apply refuses it whole, with nothing sent.
+func TestSavedPlanStaleOnceItsVPCIsRenamed(t *testing.T) {
+	srv := newServer(t, dbcloudtest.WithPeerAcceptance(0))
+	c := srv.Client()
+	if _, err := network().Apply(t.Context(), c); err != nil {
+		t.Fatal(err)
+	}
+	st := network()
+	st.Services[0].Pooler = new(true)
+	plan, err := st.Plan(t.Context(), c)
+	if err != nil || len(plan.Changes) != 1 {
+		t.Fatalf("plan: %v\n%s", err, plan)
+	}
+	if err := c.VPCs.Rename(t.Context(), srv.ProjectID, vpcOf(t, c, srv.ProjectID).ID, "renamed"); err != nil {
+		t.Fatal(err)
+	}
+	srv.ResetRequests()
+	_, err = plan.Apply(t.Context(), c)
+	if stale, ok := errors.AsType[*deploy.StalePlanError](err); !ok || stale.Kind != dbcloud.KindVPC || stale.Field != deploy.FieldName {
+		t.Fatalf("Apply: %v, want the VPC's name stale", err)
+	}
+	for _, r := range srv.Requests() {
+		if r.Method != http.MethodGet {
+			t.Errorf("sent %s %s", r.Method, r.Path)
+		}
+	}
+}
+
+// A run whose attachment is refused stops that service's chain alone; the
+// same Apply again finishes it, attaching to the VPC the first run made.
+func TestVPCRunCutRerunFinishes(t *testing.T) {
+	srv := newServer(t, dbcloudtest.WithPeerAcceptance(0))
+	c := srv.Client()
+	srv.InjectFault(dbcloudtest.Fault{Method: http.MethodPost, Path: "/projects/*/services/*/attachToVPC", Status: http.StatusBadRequest, Body: `{"code":"BAD_REQUEST","message":"no"}`})
+	if _, err := network().Apply(t.Context(), c, deploy.WithParallelism(1)); err == nil || !strings.Contains(err.Error(), `update service "api"`) {
+		t.Fatalf("first run: %v, want api's attachment refused", err)
+	}
+	res, err := network().Apply(t.Context(), c)
+	if err != nil || len(res.Records) != 1 || res.Records[0].Change.Field != deploy.FieldVPC || res.Records[0].Outcome != deploy.Done {
+		t.Fatalf("re-run: %v, %v", res.Records, err)
+	}
+	vpc := vpcOf(t, c, srv.ProjectID)
+	for _, svc := range srv.Services() {
+		if svc.VPCEndpoint == nil || svc.VPCEndpoint.VPCID != vpc.ID {
+			t.Errorf("service %q: %+v, want attached to %s", svc.Name, svc.VPCEndpoint, vpc.ID)
+		}
+	}
+}
