@@ -10,7 +10,8 @@ import (
 
 // Plan is every change a run makes, as of the reads that made the plan:
 // State.Plan's, or State.PlanDestroy's. The changes of one service (the
-// service, its replica sets, its forks) are in the order a run makes them;
+// service, its replica sets, its forks) and of one VPC (the VPC, its
+// peerings) are in the order a run makes them;
 // a run makes those of different services at once (see WithParallelism).
 // It is self-contained: Apply needs nothing else, and a reviewed plan
 // applied later (Plan.Apply) makes these changes and no others, or stops

@@ -35,8 +35,9 @@ func newRun(c *dbcloud.Client, opts []Option) *run {
 }
 
 // result is the Result of the run so far: the state's resources as the
-// run knows them, in the plan's order (what it saw, then what its changes
-// name).
+// run knows them, in the order the plan saw them (Seen holds every
+// resource of the state, those it creates too; not those it deletes by a
+// prune, nor a service it only detaches from a VPC).
 func (r *run) result() *Result {
 	if r.p == nil {
 		return r.res
