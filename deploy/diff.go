@@ -102,8 +102,10 @@ func (p *Plan) vpc(st *State, want *VPC, w *world) {
 }
 
 // peering plans a peering of the state's VPC vpc: its create, or, for one
-// found pending, the wait until it is active. One that failed is a
-// problem, with the API's message: the API does not try it again.
+// found pending, the wait until it is active. One that failed (an error
+// message, or a status from which the API's WaitForActive says it cannot
+// become active: failed, rejected, expired) is a problem, with the API's
+// message: the API does not try it again.
 func (p *Plan) peering(vpc string, want *Peering, w *world) {
 	kind, name := dbcloud.KindPeering, want.name()
 	e, err := w.one(kind, vpc, name)
@@ -113,7 +115,7 @@ func (p *Plan) peering(vpc string, want *Peering, w *world) {
 	case e == nil:
 		p.add(Change{Action: Create, Kind: kind, Service: vpc, Name: name, To: want.values()})
 		p.saw(Seen{Kind: kind, Service: vpc, Name: name})
-	case e.peering.ErrorMessage != "" || strings.EqualFold(e.vals.Status, string(dbcloud.PeeringFailed)):
+	case e.peering.ErrorMessage != "" || slices.ContainsFunc([]string{string(dbcloud.PeeringFailed), "rejected", "expired"}, func(s string) bool { return strings.EqualFold(e.vals.Status, s) }):
 		p.problem(Problem{Kind: kind, Service: vpc, Name: name, IDs: []string{e.id}, Field: FieldStatus,
 			Reason: fmt.Sprintf("failed (%s): delete it (Prune, without it in the state), then plan it again", cmpOr(e.peering.ErrorMessage, e.vals.Status))})
 	default:
