@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/netip"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/dbcloud/dbcloud-go"
@@ -205,8 +206,9 @@ func (s *State) checkVPCs() error {
 		}
 		peers := map[string]bool{}
 		for _, p := range v.Peerings {
-			if p.PeerAccountID == "" || p.PeerRegionCode == "" || p.PeerVPCID == "" || peers[p.name()] {
-				return fmt.Errorf("deploy: VPC %q: peering %q lacks a peer field, or is repeated", v.Name, p.name())
+			// A "/" would make two peers one name (see Peering.name).
+			if p.PeerAccountID == "" || p.PeerRegionCode == "" || p.PeerVPCID == "" || strings.Count(p.name(), "/") != 2 || peers[p.name()] {
+				return fmt.Errorf("deploy: VPC %q: peering %q lacks a peer field, has a \"/\" in one, or is repeated", v.Name, p.name())
 			}
 			peers[p.name()] = true
 		}

@@ -345,6 +345,8 @@ func TestParseStateVPCs(t *testing.T) {
 		{"a VPC by name and by id", `{"services": [{"name": "api", "vpc": "net", "vpc_id": "1"}], "vpcs": [{"name": "net", "cidr": "10.0.0.0/16", "region_code": "r"}]}`, "or vpc_id is given too"},
 		{"a repeated peering", `{"services": [], "vpcs": [{"name": "net", "cidr": "10.0.0.0/16", "region_code": "r", "peerings": [
   {"peer_account_id": "1", "peer_region_code": "r", "peer_vpc_id": "v"}, {"peer_account_id": "1", "peer_region_code": "r", "peer_vpc_id": "v"}]}]}`, "is repeated"},
+		{"a slash in a peer field", `{"services": [], "vpcs": [{"name": "net", "cidr": "10.0.0.0/16", "region_code": "r", "peerings": [
+  {"peer_account_id": "1/2", "peer_region_code": "r", "peer_vpc_id": "v"}]}]}`, `has a "/" in one`},
 	} {
 		if _, err := deploy.ParseState([]byte(tc.file)); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: %v, want %q", tc.name, err, tc.want)
