@@ -31,12 +31,16 @@ func network() *deploy.State {
 }
 
 // accept is a progress hook that answers, as the peer's side, each
-// peering the run waits for: it accepts it, or, with a message, fails it.
+// peering the run waits for, once, when a poll first sees it pending (a
+// poll already under way may see it pending again): it accepts it, or,
+// with a message, fails it.
 func accept(t *testing.T, srv *dbcloudtest.Server, message string) deploy.Option {
+	answered := map[string]bool{} // the run's hooks are called one at a time
 	return deploy.WithProgress(func(p deploy.Progress) {
-		if p.Poll == nil || p.Record.Change.Kind != dbcloud.KindPeering || p.Poll.Status != dbcloud.PeeringPending {
+		if p.Poll == nil || p.Record.Change.Kind != dbcloud.KindPeering || p.Poll.Status != dbcloud.PeeringPending || answered[p.Poll.ID] {
 			return
 		}
+		answered[p.Poll.ID] = true
 		answer := srv.AcceptPeering
 		if message != "" {
 			answer = func(id string) error { return srv.FailPeering(id, message) }
