@@ -42,12 +42,12 @@ func precondition(ch *Change, e *entry) (act bool, err error) {
 		return false, &StalePlanError{Kind: ch.Kind, Name: ch.Name, ID: ch.ID, Field: ch.Field, Expected: ch.From}
 	case e.planned:
 		return true, nil
-	case e.vals.same(ch.Field, ch.To):
+	case e.values().same(ch.Field, ch.To):
 		return false, nil
-	case ch.Field == FieldStatus, e.vals.same(ch.Field, ch.From):
+	case ch.Field == FieldStatus, e.values().same(ch.Field, ch.From):
 		return true, nil
 	}
-	return false, &StalePlanError{Kind: ch.Kind, Name: ch.Name, ID: e.id, Field: ch.Field, Expected: ch.From.only(ch.Field), Found: e.vals.only(ch.Field)}
+	return false, &StalePlanError{Kind: ch.Kind, Name: ch.Name, ID: e.id, Field: ch.Field, Expected: ch.From.only(ch.Field), Found: e.values().only(ch.Field)}
 }
 
 // check is the test of a saved plan against w, a fresh read, before
@@ -113,8 +113,8 @@ func (p *Plan) checkSeen(w *world, s *Seen) error {
 		return &StalePlanError{Kind: s.Kind, Name: s.Name, ID: s.ID, Expected: s.Values}
 	}
 	for _, f := range allFields {
-		if s.Values.has(f) && !e.vals.same(f, s.Values) && !slices.ContainsFunc(p.targets(s, f), func(to *Values) bool { return e.vals.same(f, to) }) {
-			return &StalePlanError{Kind: s.Kind, Name: s.Name, ID: s.ID, Field: f, Expected: s.Values.only(f), Found: e.vals.only(f)}
+		if s.Values.has(f) && !e.values().same(f, s.Values) && !slices.ContainsFunc(p.targets(s, f), func(to *Values) bool { return e.values().same(f, to) }) {
+			return &StalePlanError{Kind: s.Kind, Name: s.Name, ID: s.ID, Field: f, Expected: s.Values.only(f), Found: e.values().only(f)}
 		}
 	}
 	return nil

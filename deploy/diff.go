@@ -36,7 +36,7 @@ func (st *State) diff(projectID string, w *world) *Plan {
 	}
 	if st.PruneVPCs {
 		for _, e := range w.all(dbcloud.KindVPC) {
-			if !st.vpcNamed(e.vpc.Name, e.id) {
+			if !st.vpcNamed(e.values().Name, e.id) {
 				p.deleteVPC(st, w, e)
 			}
 		}
@@ -77,16 +77,16 @@ func (p *Plan) vpc(st *State, want *VPC, w *world) {
 		p.add(Change{Action: Create, Kind: kind, Service: name, Name: name, To: &Values{Name: name, CIDR: want.CIDR, RegionCode: want.RegionCode}})
 		p.saw(Seen{Kind: kind, Service: name, Name: name})
 	default:
-		p.saw(Seen{Kind: kind, Service: name, Name: name, ID: e.id, Values: e.vals.only(FieldName)})
+		p.saw(Seen{Kind: kind, Service: name, Name: name, ID: e.id, Values: e.values().only(FieldName)})
 		wantVals := &Values{CIDR: want.CIDR, RegionCode: want.RegionCode}
 		for _, f := range []Field{FieldCIDR, FieldRegion} {
-			if !e.vals.same(f, wantVals) {
+			if !e.values().same(f, wantVals) {
 				p.problem(Problem{Kind: kind, Service: name, Name: name, IDs: []string{e.id}, Field: f,
-					Reason: fmt.Sprintf("has %s %s, the state %s: a VPC's range and region are chosen at its creation; create another VPC to change them", f, e.vals.show(f), wantVals.show(f))})
+					Reason: fmt.Sprintf("has %s %s, the state %s: a VPC's range and region are chosen at its creation; create another VPC to change them", f, e.values().show(f), wantVals.show(f))})
 			}
 		}
-		if e.vals.Name != name {
-			p.add(Change{Action: Update, Kind: kind, Service: name, Name: name, ID: e.id, Field: FieldName, From: e.vals.only(FieldName), To: &Values{Name: name}})
+		if e.values().Name != name {
+			p.add(Change{Action: Update, Kind: kind, Service: name, Name: name, ID: e.id, Field: FieldName, From: e.values().only(FieldName), To: &Values{Name: name}})
 		}
 	}
 	for i := range want.Peerings {
@@ -115,14 +115,14 @@ func (p *Plan) peering(vpc string, want *Peering, w *world) {
 	case e == nil:
 		p.add(Change{Action: Create, Kind: kind, Service: vpc, Name: name, To: want.values()})
 		p.saw(Seen{Kind: kind, Service: vpc, Name: name})
-	case e.peering.ErrorMessage != "" || slices.ContainsFunc([]string{string(dbcloud.PeeringFailed), "rejected", "expired"}, func(s string) bool { return strings.EqualFold(e.vals.Status, s) }):
+	case e.peering.ErrorMessage != "" || slices.ContainsFunc([]string{string(dbcloud.PeeringFailed), "rejected", "expired"}, func(s string) bool { return strings.EqualFold(e.status(), s) }):
 		p.problem(Problem{Kind: kind, Service: vpc, Name: name, IDs: []string{e.id}, Field: FieldStatus,
-			Reason: fmt.Sprintf("failed (%s): delete it (Prune, without it in the state), then plan it again", cmpOr(e.peering.ErrorMessage, e.vals.Status))})
+			Reason: fmt.Sprintf("failed (%s): delete it (Prune, without it in the state), then plan it again", cmpOr(e.peering.ErrorMessage, e.status()))})
 	default:
 		p.saw(Seen{Kind: kind, Service: vpc, Name: name, ID: e.id})
 		if !e.ready() {
 			p.add(Change{Action: Update, Kind: kind, Service: vpc, Name: name, ID: e.id, Field: FieldStatus,
-				From: &Values{Status: e.vals.Status}, To: &Values{Status: string(dbcloud.PeeringActive)}})
+				From: &Values{Status: e.status()}, To: &Values{Status: string(dbcloud.PeeringActive)}})
 		}
 	}
 }
@@ -136,14 +136,14 @@ func (p *Plan) deleteVPC(st *State, w *world, e *entry) {
 		return
 	}
 	for _, svc := range w.filter(func(x *entry) bool {
-		return (x.kind == dbcloud.KindService || x.kind == dbcloud.KindFork) && !x.deleting() && deref(x.vals.VPCID) == e.id
+		return (x.kind == dbcloud.KindService || x.kind == dbcloud.KindFork) && !x.deleting() && deref(x.values().VPCID) == e.id
 	}) {
 		handled := slices.ContainsFunc(p.Changes, func(c Change) bool {
 			return c.ID == svc.id && (c.Action == Delete || c.Field == FieldVPC && c.From != nil && deref(c.From.VPCID) == e.id)
 		})
 		if !handled {
 			p.add(Change{Action: Update, Kind: svc.kind, Service: svc.service, Name: svc.name, ID: svc.id, Field: FieldVPC,
-				From: svc.vals.only(FieldVPC), To: &Values{VPCID: new("")}})
+				From: svc.values().only(FieldVPC), To: &Values{VPCID: new("")}})
 		}
 	}
 	p.add(deletion(e))
@@ -178,7 +178,7 @@ func (pl *planner) service() {
 		cur = &Values{HAReplicas: want.HAReplicas, Environment: cmpOr(want.Environment, dbcloud.EnvironmentDev),
 			Pooler: new(false), VPCID: new(""), CPUMillis: want.CPUMillis, MemoryGBs: want.MemoryGBs}
 	} else {
-		cur, id = new(*e.vals), e.id // the changes below move it, not the world
+		cur, id = e.values(), e.id // the changes below move it, not the world
 		pl.saw(Seen{Kind: dbcloud.KindService, Service: want.Name, Name: want.Name, ID: id, Values: managed(pl.wanted(), cur, serviceFields)})
 		pl.typeProblem(e.svc)
 		pl.status(dbcloud.KindService, want.Name, e, true)
@@ -203,7 +203,7 @@ func (pl *planner) status(kind dbcloud.ResourceKind, name string, e *entry, star
 	if kind == dbcloud.KindReplicaSet {
 		ready = string(dbcloud.ReplicaSetActive)
 	}
-	s := e.vals.Status
+	s := e.status()
 	if s == ready || !start && (s == string(dbcloud.StatusPaused) || s == string(dbcloud.StatusPausing)) {
 		return
 	}
@@ -266,7 +266,7 @@ func (pl *planner) replicaSet(want *ReplicaSet, env dbcloud.Environment) {
 		pl.saw(Seen{Kind: kind, Service: service, Name: want.Name})
 		cur = &Values{Nodes: want.Nodes, CPUMillis: want.CPUMillis, MemoryGBs: want.MemoryGBs, Environment: env, Pooler: new(false)}
 	} else {
-		cur, id = new(*e.vals), e.id
+		cur, id = e.values(), e.id
 		pl.saw(Seen{Kind: kind, Service: service, Name: want.Name, ID: id, Values: managed(want.wanted(), cur, setFields)})
 		switch {
 		case want.Nodes != 0 && cur.Nodes != want.Nodes:
@@ -318,7 +318,7 @@ func (pl *planner) prune() {
 func deletion(e *entry) Change {
 	c := Change{Action: Delete, Kind: e.kind, Service: e.service, Name: e.name, ID: e.id}
 	if e.deleting() {
-		c.From = &Values{Status: e.vals.Status}
+		c.From = &Values{Status: e.status()}
 	}
 	return c
 }

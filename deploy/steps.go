@@ -232,7 +232,7 @@ func (r *run) reread(ctx context.Context, e *entry) error {
 // another deployer's start landing first: the wait covers it. A paused
 // fork is kept as it is.
 func (r *run) settle(ctx context.Context, rec *Record, e *entry) (bool, error) {
-	status := dbcloud.ServiceStatus(e.vals.Status)
+	status := dbcloud.ServiceStatus(e.status())
 	if e.kind == dbcloud.KindFork && (status == dbcloud.StatusPaused || status == dbcloud.StatusPausing) {
 		return false, nil
 	}

@@ -37,24 +37,54 @@ type entry struct {
 	planned bool
 	// parentID is a replica set's service's id, a peering's VPC's.
 	parentID string
-	svc      *dbcloud.Service        // a service or fork, as last read
-	set      *dbcloud.ReadReplicaSet // a replica set, as last read
-	vpc      *dbcloud.VPC            // a VPC, as last read
-	peering  *dbcloud.Peering        // a peering, as last read
-	// vals are its settings: as last read, with what the steps since then
-	// changed at once (a pooler, an environment, a VPC) on top.
-	vals *Values
+	// The resource as last read, the one of its kind: the record its
+	// settings (values) are read from, and a Result returns.
+	svc     *dbcloud.Service        // a service or fork
+	set     *dbcloud.ReadReplicaSet // a replica set
+	vpc     *dbcloud.VPC            // a VPC
+	peering *dbcloud.Peering        // a peering
+	// since are the settings the steps changed at once (a pooler, an
+	// environment, a VPC) since that read, which no read shows yet; nil
+	// when none.
+	since *Values
 }
+
+// values are e's settings: as last read, with since on top.
+func (e *entry) values() *Values {
+	var v *Values
+	switch {
+	case e.svc != nil:
+		v = serviceValues(e.svc)
+	case e.set != nil:
+		v = setValues(e.set)
+	case e.vpc != nil:
+		v = vpcValues(e.vpc)
+	case e.peering != nil:
+		v = peeringValues(e.peering)
+	default:
+		v = &Values{}
+	}
+	for _, f := range allFields {
+		if e.since.has(f) {
+			v.copyField(f, e.since)
+		}
+	}
+	return v
+}
+
+// status is e's status, as values has it.
+func (e *entry) status() string { return e.values().Status }
 
 // deleting holds for a resource on its way out: it no longer counts as
 // the state's, and a delete only waits for it.
 func (e *entry) deleting() bool {
-	switch e.vals.Status {
+	status := e.status()
+	switch status {
 	case string(dbcloud.StatusDeleting), string(dbcloud.StatusDeleted), string(dbcloud.ReplicaSetDeleting):
 		return true
 	}
 	// A peering's status is the API's free text, in any case.
-	return e.kind == dbcloud.KindPeering && (strings.EqualFold(e.vals.Status, "deleting") || strings.EqualFold(e.vals.Status, "deleted"))
+	return e.kind == dbcloud.KindPeering && (strings.EqualFold(status, "deleting") || strings.EqualFold(status, "deleted"))
 }
 
 // ready holds for a service READY, a replica set or peering active, and
@@ -62,13 +92,13 @@ func (e *entry) deleting() bool {
 func (e *entry) ready() bool {
 	switch e.kind {
 	case dbcloud.KindReplicaSet:
-		return e.vals.Status == string(dbcloud.ReplicaSetActive)
+		return e.status() == string(dbcloud.ReplicaSetActive)
 	case dbcloud.KindVPC:
 		return true
 	case dbcloud.KindPeering:
-		return strings.EqualFold(e.vals.Status, string(dbcloud.PeeringActive))
+		return strings.EqualFold(e.status(), string(dbcloud.PeeringActive))
 	}
-	return e.vals.Status == string(dbcloud.StatusReady)
+	return e.status() == string(dbcloud.StatusReady)
 }
 
 // scope is what a read reads of a project besides its service list: which
@@ -270,7 +300,7 @@ func (w *world) putService(kind dbcloud.ResourceKind, service string, svc *dbclo
 	if cp.InitialPassword == "" && e.svc != nil {
 		cp.InitialPassword = e.svc.InitialPassword
 	}
-	e.name, e.svc, e.vals = cp.Name, &cp, serviceValues(&cp)
+	e.name, e.svc, e.since = cp.Name, &cp, nil
 	return e
 }
 
@@ -285,7 +315,7 @@ func (w *world) putSet(service, parentID string, rs *dbcloud.ReadReplicaSet) *en
 		w.entries = append(w.entries, e)
 	}
 	cp := *rs
-	e.name, e.set, e.vals = cp.Name, &cp, setValues(&cp)
+	e.name, e.set, e.since = cp.Name, &cp, nil
 	return e
 }
 
@@ -299,7 +329,7 @@ func (w *world) putVPC(name string, v *dbcloud.VPC) *entry {
 		w.entries = append(w.entries, e)
 	}
 	cp := *v
-	e.vpc, e.vals = &cp, vpcValues(&cp)
+	e.vpc, e.since = &cp, nil
 	return e
 }
 
@@ -314,7 +344,7 @@ func (w *world) putPeering(vpc, vpcID string, p *dbcloud.Peering) *entry {
 		w.entries = append(w.entries, e)
 	}
 	cp := *p
-	e.name, e.peering, e.vals = peeringOf(&cp).name(), &cp, peeringValues(&cp)
+	e.name, e.peering, e.since = peeringOf(&cp).name(), &cp, nil
 	return e
 }
 
@@ -327,7 +357,7 @@ func peeringOf(p *dbcloud.Peering) *Peering {
 func (w *world) plan(ch *Change) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	w.entries = append(w.entries, &entry{kind: ch.Kind, service: ch.Service, name: ch.Name, planned: true, vals: &Values{}})
+	w.entries = append(w.entries, &entry{kind: ch.Kind, service: ch.Service, name: ch.Name, planned: true})
 }
 
 // set sets field f of e's settings to to's: what an update that takes
@@ -335,9 +365,12 @@ func (w *world) plan(ch *Change) {
 func (w *world) set(e *entry, f Field, to *Values) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	vals := *e.vals
-	vals.copyField(f, to)
-	e.vals = &vals
+	since := &Values{}
+	if e.since != nil {
+		since = new(*e.since)
+	}
+	since.copyField(f, to)
+	e.since = since
 }
 
 // remove forgets a resource that is gone.
@@ -349,15 +382,13 @@ func (w *world) remove(e *entry) {
 	}
 }
 
-// clone is a copy of w whose entries' settings can change apart.
+// clone is a copy of w whose entries can change apart.
 func (w *world) clone() *world {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	out := &world{}
 	for _, e := range w.entries {
-		cp := *e
-		vals := *e.vals
-		cp.vals = &vals
+		cp := *e // set changes since by a copy: the two share none
 		out.entries = append(out.entries, &cp)
 	}
 	return out
