@@ -85,15 +85,8 @@ func (p *Plan) check(w *world) error {
 		switch {
 		case err != nil:
 			fail(ch.Service, err)
-		case !act:
-		case ch.Action == Create:
-			// Its settings are the create's answer's: what the plan
-			// derived the changes after it from.
-			sim.plan(ch)
-		case ch.Action == Delete:
-			sim.remove(e)
-		default:
-			sim.set(e, ch.Field, ch.To)
+		case act:
+			sim.apply(ch)
 		}
 	}
 	return join(errs)

@@ -184,7 +184,7 @@ func (r *run) update(ctx context.Context, rec *Record, ch *Change, e *entry) (bo
 	if needsReady(ch) {
 		return true, r.wait(ctx, rec, e)
 	}
-	r.w.set(e, ch.Field, ch.To)
+	r.w.apply(ch)
 	return true, nil
 }
 
@@ -282,7 +282,7 @@ func (r *run) delete(ctx context.Context, rec *Record, e *entry) error {
 		err = r.c.Services.WaitForDeleted(ctx, p, e.id, r.waits(rec)...)
 	}
 	if err == nil {
-		r.w.remove(e)
+		r.w.apply(&rec.Change)
 	}
 	return err
 }

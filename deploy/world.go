@@ -32,8 +32,9 @@ type entry struct {
 	service string
 	name    string
 	id      string
-	// planned marks a resource a saved plan's check has its create make:
-	// its settings are unknown until the create answers.
+	// planned marks a resource a change's create makes (see apply),
+	// which no read has shown: its settings are those the create gives
+	// it, its id unknown until the create answers.
 	planned bool
 	// parentID is a replica set's service's id, a peering's VPC's.
 	parentID string
@@ -353,33 +354,61 @@ func peeringOf(p *dbcloud.Peering) *Peering {
 	return &Peering{PeerAccountID: p.PeerAccountID, PeerRegionCode: p.PeerRegionCode, PeerVPCID: p.PeerVPCID}
 }
 
-// plan records a resource a saved plan's check has a create make.
-func (w *world) plan(ch *Change) {
+// apply records in w the effect of ch, a change whose precondition
+// holds, and returns its resource as ch leaves it (nil once deleted): a
+// create's resource, planned, with the settings its create gives it
+// (made); a delete's gone; an update's field as ch sets it, until a read
+// shows it. A saved plan's check (on a copy of its fresh read) and the
+// steps (on the run's world, for what takes effect at once) record a
+// change's effect through it alone.
+func (w *world) apply(ch *Change) *entry {
+	var parent *entry
+	if ch.Action == Create && ch.Kind == dbcloud.KindReplicaSet {
+		parent = w.service(dbcloud.KindService, ch.Service)
+	}
+	e, _ := w.findFor(ch)
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	w.entries = append(w.entries, &entry{kind: ch.Kind, service: ch.Service, name: ch.Name, planned: true})
+	switch {
+	case ch.Action == Create:
+		e = &entry{kind: ch.Kind, service: ch.Service, name: ch.Name, planned: true, since: made(ch, parent)}
+		w.entries = append(w.entries, e)
+	case e == nil:
+	case ch.Action == Delete:
+		if i := slices.Index(w.entries, e); i >= 0 {
+			w.entries = slices.Delete(w.entries, i, i+1)
+		}
+		return nil
+	default:
+		since := &Values{}
+		if e.since != nil {
+			since = new(*e.since)
+		}
+		since.copyField(ch.Field, ch.To)
+		e.since = since
+	}
+	return e
 }
 
-// set sets field f of e's settings to to's: what an update that takes
-// effect at once leaves.
-func (w *world) set(e *entry, f Field, to *Values) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	since := &Values{}
-	if e.since != nil {
-		since = new(*e.since)
+// made are the settings the create ch gives its resource, as the API
+// makes them: what it sends, and, for a service or fork, the environment
+// dev unless sent, no pooler and no VPC; for a replica set, no pooler and
+// the environment of its service, parent.
+func made(ch *Change, parent *entry) *Values {
+	v := &Values{}
+	if ch.To != nil {
+		v = new(*ch.To)
 	}
-	since.copyField(f, to)
-	e.since = since
-}
-
-// remove forgets a resource that is gone.
-func (w *world) remove(e *entry) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if i := slices.Index(w.entries, e); i >= 0 {
-		w.entries = slices.Delete(w.entries, i, i+1)
+	switch ch.Kind {
+	case dbcloud.KindService, dbcloud.KindFork:
+		v.Environment, v.Pooler, v.VPCID = cmpOr(v.Environment, dbcloud.EnvironmentDev), new(false), new("")
+	case dbcloud.KindReplicaSet:
+		v.Pooler = new(false)
+		if parent != nil {
+			v.Environment = parent.values().Environment
+		}
 	}
+	return v
 }
 
 // clone is a copy of w whose entries can change apart.
