@@ -17,9 +17,12 @@ type planner struct {
 }
 
 // diff is the plan that brings w to st: its VPCs first, which its
-// services attach to, then its services, then what it prunes.
+// services attach to, then its services, then what it prunes. Each
+// change planned is applied to a copy of w (Plan.add), from which the
+// changes after it are planned.
 func (st *State) diff(projectID string, w *world) *Plan {
 	p := &Plan{ProjectID: projectID, Changes: []Change{}}
+	w = w.clone()
 	for i := range st.VPCs {
 		p.vpc(st, &st.VPCs[i], w)
 	}
@@ -30,7 +33,7 @@ func (st *State) diff(projectID string, w *world) *Plan {
 	if st.PruneServices {
 		for _, e := range w.all(dbcloud.KindService) {
 			if st.service(e.name) == nil {
-				p.delete(st, e)
+				p.delete(st, w, e)
 			}
 		}
 	}
@@ -44,19 +47,25 @@ func (st *State) diff(projectID string, w *world) *Plan {
 	return p
 }
 
-func (p *Plan) add(c Change)      { p.Changes = append(p.Changes, c) }
+// add plans c and applies it to w, the planner's copy of the world: it
+// returns c's resource as c leaves it (see world.apply).
+func (p *Plan) add(w *world, c Change) *entry {
+	p.Changes = append(p.Changes, c)
+	return w.apply(&c)
+}
+
 func (p *Plan) problem(q Problem) { p.Problems = append(p.Problems, q) }
 func (p *Plan) saw(s Seen)        { p.Seen = append(p.Seen, s) }
 
 // delete plans the deletion of e, or, when st protects it (a service or
 // VPC), a problem.
-func (p *Plan) delete(st *State, e *entry) {
+func (p *Plan) delete(st *State, w *world, e *entry) {
 	if (e.kind == dbcloud.KindService || e.kind == dbcloud.KindVPC) && slices.Contains(st.Protected, e.name) {
 		p.problem(Problem{Kind: e.kind, Service: e.service, Name: e.name, IDs: []string{e.id},
 			Reason: "is protected (the state's protected names it), and this plan would delete it"})
 		return
 	}
-	p.add(deletion(e))
+	p.add(w, deletion(e))
 }
 
 // vpc plans a VPC of the state: its create, or, for one found, its
@@ -65,6 +74,7 @@ func (p *Plan) delete(st *State, e *entry) {
 func (p *Plan) vpc(st *State, want *VPC, w *world) {
 	kind, name := dbcloud.KindVPC, want.Name
 	e, err := w.one(kind, name, name)
+	found := e != nil
 	switch {
 	case err != nil:
 		p.problem(err.(*DuplicateNameError).problem(name))
@@ -74,7 +84,7 @@ func (p *Plan) vpc(st *State, want *VPC, w *world) {
 			Reason: "the state names it by id, and the project has no VPC of that id: drop the id to create one"})
 		return
 	case e == nil:
-		p.add(Change{Action: Create, Kind: kind, Service: name, Name: name, To: &Values{Name: name, CIDR: want.CIDR, RegionCode: want.RegionCode}})
+		p.add(w, Change{Action: Create, Kind: kind, Service: name, Name: name, To: &Values{Name: name, CIDR: want.CIDR, RegionCode: want.RegionCode}})
 		p.saw(Seen{Kind: kind, Service: name, Name: name})
 	default:
 		p.saw(Seen{Kind: kind, Service: name, Name: name, ID: e.id, Values: e.values().only(FieldName)})
@@ -86,16 +96,16 @@ func (p *Plan) vpc(st *State, want *VPC, w *world) {
 			}
 		}
 		if e.values().Name != name {
-			p.add(Change{Action: Update, Kind: kind, Service: name, Name: name, ID: e.id, Field: FieldName, From: e.values().only(FieldName), To: &Values{Name: name}})
+			p.add(w, Change{Action: Update, Kind: kind, Service: name, Name: name, ID: e.id, Field: FieldName, From: e.values().only(FieldName), To: &Values{Name: name}})
 		}
 	}
 	for i := range want.Peerings {
 		p.peering(name, &want.Peerings[i], w)
 	}
-	if st.Prune && e != nil {
+	if st.Prune && found {
 		for _, pe := range w.of(dbcloud.KindPeering, name) {
 			if !slices.ContainsFunc(want.Peerings, func(x Peering) bool { return x.name() == pe.name }) {
-				p.add(deletion(pe))
+				p.add(w, deletion(pe))
 			}
 		}
 	}
@@ -113,7 +123,7 @@ func (p *Plan) peering(vpc string, want *Peering, w *world) {
 	case err != nil:
 		p.problem(err.(*DuplicateNameError).problem(vpc))
 	case e == nil:
-		p.add(Change{Action: Create, Kind: kind, Service: vpc, Name: name, To: want.values()})
+		p.add(w, Change{Action: Create, Kind: kind, Service: vpc, Name: name, To: want.values()})
 		p.saw(Seen{Kind: kind, Service: vpc, Name: name})
 	case e.peering.ErrorMessage != "" || slices.ContainsFunc([]string{string(dbcloud.PeeringFailed), "rejected", "expired"}, func(s string) bool { return strings.EqualFold(e.status(), s) }):
 		p.problem(Problem{Kind: kind, Service: vpc, Name: name, IDs: []string{e.id}, Field: FieldStatus,
@@ -121,40 +131,40 @@ func (p *Plan) peering(vpc string, want *Peering, w *world) {
 	default:
 		p.saw(Seen{Kind: kind, Service: vpc, Name: name, ID: e.id})
 		if !e.ready() {
-			p.add(Change{Action: Update, Kind: kind, Service: vpc, Name: name, ID: e.id, Field: FieldStatus,
+			p.add(w, Change{Action: Update, Kind: kind, Service: vpc, Name: name, ID: e.id, Field: FieldStatus,
 				From: &Values{Status: e.status()}, To: &Values{Status: string(dbcloud.PeeringActive)}})
 		}
 	}
 }
 
 // deleteVPC plans the deletion of VPC e, after the detachment of each
-// live service attached to it that the plan neither moves off it nor
-// deletes; or, when st protects it, a problem.
+// live service attached to it once the changes planned before are made
+// (which may move it off, or delete it); or, when st protects it, a
+// problem.
 func (p *Plan) deleteVPC(st *State, w *world, e *entry) {
 	if slices.Contains(st.Protected, e.name) {
-		p.delete(st, e)
+		p.delete(st, w, e)
 		return
 	}
 	for _, svc := range w.filter(func(x *entry) bool {
 		return (x.kind == dbcloud.KindService || x.kind == dbcloud.KindFork) && !x.deleting() && deref(x.values().VPCID) == e.id
 	}) {
-		handled := slices.ContainsFunc(p.Changes, func(c Change) bool {
-			return c.ID == svc.id && (c.Action == Delete || c.Field == FieldVPC && c.From != nil && deref(c.From.VPCID) == e.id)
-		})
-		if !handled {
-			p.add(Change{Action: Update, Kind: svc.kind, Service: svc.service, Name: svc.name, ID: svc.id, Field: FieldVPC,
-				From: svc.values().only(FieldVPC), To: &Values{VPCID: new("")}})
-		}
+		p.add(w, Change{Action: Update, Kind: svc.kind, Service: svc.service, Name: svc.name, ID: svc.id, Field: FieldVPC,
+			From: svc.values().only(FieldVPC), To: &Values{VPCID: new("")}})
 	}
-	p.add(deletion(e))
+	p.add(w, deletion(e))
 }
 
+// add plans c, as Plan.add does, on the planner's copy of the world.
+func (pl *planner) add(c Change) *entry { return pl.Plan.add(pl.w, c) }
+
 // wanted are the settings the state manages of the planner's service,
-// its VPC by id: the state's VPC's once it exists.
+// its VPC by id: the state's VPC's once it exists (not one the plan
+// creates).
 func (pl *planner) wanted() *Values {
 	v := pl.want.wanted()
 	if v.VPC != "" {
-		if e, _ := pl.w.one(dbcloud.KindVPC, v.VPC, v.VPC); e != nil {
+		if e, _ := pl.w.one(dbcloud.KindVPC, v.VPC, v.VPC); e != nil && !e.planned {
 			v.VPCID = &e.id
 		}
 	}
@@ -169,29 +179,23 @@ func (pl *planner) service() {
 		pl.problem(err.(*DuplicateNameError).problem(pl.want.Name))
 		return
 	}
-	var cur *Values
-	id := ""
-	if e == nil {
-		pl.add(Change{Action: Create, Kind: dbcloud.KindService, Service: want.Name, Name: want.Name, To: want.created()})
-		pl.saw(Seen{Kind: dbcloud.KindService, Service: want.Name, Name: want.Name})
-		// What the create makes, as the API makes it.
-		cur = &Values{HAReplicas: want.HAReplicas, Environment: cmpOr(want.Environment, dbcloud.EnvironmentDev),
-			Pooler: new(false), VPCID: new(""), CPUMillis: want.CPUMillis, MemoryGBs: want.MemoryGBs}
-	} else {
-		cur, id = e.values(), e.id // the changes below move it, not the world
-		pl.saw(Seen{Kind: dbcloud.KindService, Service: want.Name, Name: want.Name, ID: id, Values: managed(pl.wanted(), cur, serviceFields)})
+	found := e != nil
+	if found {
+		pl.saw(Seen{Kind: dbcloud.KindService, Service: want.Name, Name: want.Name, ID: e.id, Values: managed(pl.wanted(), e.values(), serviceFields)})
 		pl.typeProblem(e.svc)
 		pl.status(dbcloud.KindService, want.Name, e, true)
+	} else {
+		e = pl.add(Change{Action: Create, Kind: dbcloud.KindService, Service: want.Name, Name: want.Name, To: want.created()})
+		pl.saw(Seen{Kind: dbcloud.KindService, Service: want.Name, Name: want.Name})
 	}
-	pl.updates(dbcloud.KindService, want.Name, id, pl.wanted(), cur, serviceFields)
-	env := cmpOr(want.Environment, cur.Environment) // what a new replica set starts with
+	pl.updates(e, pl.wanted(), serviceFields)
 	for i := range want.ReplicaSets {
-		pl.replicaSet(&want.ReplicaSets[i], env)
+		pl.replicaSet(&want.ReplicaSets[i])
 	}
 	for i := range want.Forks {
 		pl.fork(&want.Forks[i])
 	}
-	if pl.st.Prune && e != nil {
+	if pl.st.Prune && found {
 		pl.prune()
 	}
 }
@@ -210,21 +214,22 @@ func (pl *planner) status(kind dbcloud.ResourceKind, name string, e *entry, star
 	pl.add(Change{Action: Update, Kind: kind, Service: pl.want.Name, Name: name, ID: e.id, Field: FieldStatus, From: &Values{Status: s}, To: &Values{Status: ready}})
 }
 
-// updates plans the changes of fields that bring cur to want; cur is
-// updated as the changes leave it.
-func (pl *planner) updates(kind dbcloud.ResourceKind, name, id string, want, cur *Values, fields []Field) {
+// updates plans the changes of fields that bring e to want, each from e
+// as the changes before it leave it.
+func (pl *planner) updates(e *entry, want *Values, fields []Field) {
+	change := func(f Field, to *Values) Change {
+		return Change{Action: Update, Kind: e.kind, Service: pl.want.Name, Name: e.name, ID: e.id, Field: f, From: e.values().only(f), To: to}
+	}
 	for _, f := range fields {
-		if !want.has(f) || want.same(f, cur) {
+		if !want.has(f) || want.same(f, e.values()) {
 			continue
 		}
-		if f == FieldVPC && *cur.VPCID != "" {
+		if f == FieldVPC && deref(e.values().VPCID) != "" {
 			// Another VPC: detached first, a change of its own, since
 			// the API attaches a service to one VPC at a time.
-			pl.add(Change{Action: Update, Kind: kind, Service: pl.want.Name, Name: name, ID: id, Field: f, From: cur.only(f), To: &Values{VPCID: new("")}})
-			cur.VPCID = new("")
+			pl.add(change(f, &Values{VPCID: new("")}))
 		}
-		pl.add(Change{Action: Update, Kind: kind, Service: pl.want.Name, Name: name, ID: id, Field: f, From: cur.only(f), To: want.only(f)})
-		cur.copyField(f, want)
+		pl.add(change(f, want.only(f)))
 	}
 }
 
@@ -246,27 +251,24 @@ func (pl *planner) typeProblem(svc *dbcloud.Service) {
 	}
 }
 
-// replicaSet plans a set; env is the service's environment, which a new
-// set starts with.
-func (pl *planner) replicaSet(want *ReplicaSet, env dbcloud.Environment) {
+// replicaSet plans a set: a new one starts with its service's
+// environment (see made).
+func (pl *planner) replicaSet(want *ReplicaSet) {
 	kind, service := dbcloud.KindReplicaSet, pl.want.Name
 	e, err := pl.w.one(kind, service, want.Name)
 	if err != nil {
 		pl.problem(err.(*DuplicateNameError).problem(pl.want.Name))
 		return
 	}
-	id := ""
-	var cur *Values
 	if e == nil {
 		if want.Nodes < 1 || want.CPUMillis < 1 || want.MemoryGBs < 1 {
 			pl.problem(Problem{Kind: kind, Service: service, Name: want.Name, Field: FieldSize, Reason: "does not exist, and creating it needs Nodes, CPUMillis and MemoryGBs"})
 			return
 		}
-		pl.add(Change{Action: Create, Kind: kind, Service: service, Name: want.Name, To: &Values{Nodes: want.Nodes, CPUMillis: want.CPUMillis, MemoryGBs: want.MemoryGBs}})
+		e = pl.add(Change{Action: Create, Kind: kind, Service: service, Name: want.Name, To: &Values{Nodes: want.Nodes, CPUMillis: want.CPUMillis, MemoryGBs: want.MemoryGBs}})
 		pl.saw(Seen{Kind: kind, Service: service, Name: want.Name})
-		cur = &Values{Nodes: want.Nodes, CPUMillis: want.CPUMillis, MemoryGBs: want.MemoryGBs, Environment: env, Pooler: new(false)}
 	} else {
-		cur, id = e.values(), e.id
+		cur, id := e.values(), e.id
 		pl.saw(Seen{Kind: kind, Service: service, Name: want.Name, ID: id, Values: managed(want.wanted(), cur, setFields)})
 		switch {
 		case want.Nodes != 0 && cur.Nodes != want.Nodes:
@@ -278,7 +280,7 @@ func (pl *planner) replicaSet(want *ReplicaSet, env dbcloud.Environment) {
 		}
 		pl.status(kind, want.Name, e, false)
 	}
-	pl.updates(kind, want.Name, id, want.wanted(), cur, setFields)
+	pl.updates(e, want.wanted(), setFields)
 }
 
 // fork plans a fork: its create, or, for one in passing, the wait until
