@@ -15,9 +15,10 @@ import (
 // status change only waits, whatever status it finds, unless the
 // resource is gone.
 
-// find returns the resource a create or update is about: the live one of
-// its kind, service and name (and, once the plan knew it, id); nil when
-// there is none. A delete's is found by id.
+// findFor returns the resource a change is about: a create's or
+// update's, the live one of its kind, service and name (and, once the
+// plan knew it, id); a delete's, the one of its id; nil when there is
+// none.
 func (w *world) findFor(ch *Change) (*entry, error) {
 	if ch.Action == Delete {
 		return w.byID(ch.Kind, ch.ID), nil

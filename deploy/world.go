@@ -11,11 +11,13 @@ import (
 
 // world is what a run knows of a project's resources: as a read found
 // them (a plan's, or a saved plan's fresh one), then as each step left
-// them. Its entries hold the project's services, live or being deleted,
-// the replica sets of those of the state's services whose sets were read,
-// the forks of the state's services, and, when the state has any to do
-// with VPCs, the project's VPCs and the peerings of the state's. The steps of a run's services
-// run at once, so the entries are read and changed under mu; an entry's
+// them; or, in the planner's and a saved plan's check's copies of a read
+// (clone), as the plan's changes leave them (apply). Its entries hold the
+// project's services, live or being deleted, the replica sets of those
+// of the state's services whose sets were read, the forks of the state's
+// services, and, when the state has any to do with VPCs, the project's
+// VPCs and the peerings of the state's. The steps of a run's services run
+// at once, so the entries are read and changed under mu; an entry's
 // settings are changed only by the steps of its own service.
 type world struct {
 	mu      sync.Mutex
@@ -44,9 +46,10 @@ type entry struct {
 	set     *dbcloud.ReadReplicaSet // a replica set
 	vpc     *dbcloud.VPC            // a VPC
 	peering *dbcloud.Peering        // a peering
-	// since are the settings the steps changed at once (a pooler, an
-	// environment, a VPC) since that read, which no read shows yet; nil
-	// when none.
+	// since are the settings the changes applied since that read set
+	// (apply), which no read shows yet: a step's that takes effect at
+	// once (a pooler, an environment, a VPC), or, in a copy, a planned
+	// change's; all of a planned resource's. Nil when none.
 	since *Values
 }
 
