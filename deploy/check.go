@@ -41,7 +41,7 @@ func precondition(ch *Change, e *entry) (act bool, err error) {
 		return e != nil, nil
 	case e == nil:
 		return false, &StalePlanError{Kind: ch.Kind, Name: ch.Name, ID: ch.ID, Field: ch.Field, Expected: ch.From}
-	case e.planned:
+	case e.planned():
 		return true, nil
 	case e.values().same(ch.Field, ch.To):
 		return false, nil

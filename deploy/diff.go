@@ -164,7 +164,7 @@ func (pl *planner) add(c Change) *entry { return pl.Plan.add(pl.w, c) }
 func (pl *planner) wanted() *Values {
 	v := pl.want.wanted()
 	if v.VPC != "" {
-		if e, _ := pl.w.one(dbcloud.KindVPC, v.VPC, v.VPC); e != nil && !e.planned {
+		if e, _ := pl.w.one(dbcloud.KindVPC, v.VPC, v.VPC); e != nil && !e.planned() {
 			v.VPCID = &e.id
 		}
 	}

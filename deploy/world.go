@@ -34,10 +34,6 @@ type entry struct {
 	service string
 	name    string
 	id      string
-	// planned marks a resource a change's create makes (see apply),
-	// which no read has shown: its settings are those the create gives
-	// it, its id unknown until the create answers.
-	planned bool
 	// parentID is a replica set's service's id, a peering's VPC's.
 	parentID string
 	// The resource as last read, the one of its kind: the record its
@@ -51,6 +47,13 @@ type entry struct {
 	// once (a pooler, an environment, a VPC), or, in a copy, a planned
 	// change's; all of a planned resource's. Nil when none.
 	since *Values
+}
+
+// planned holds for a resource a change's create makes (see apply),
+// which no read has shown: its settings are those the create gives it,
+// its id unknown until the create answers.
+func (e *entry) planned() bool {
+	return e.svc == nil && e.set == nil && e.vpc == nil && e.peering == nil
 }
 
 // values are e's settings: as last read, with since on top.
@@ -374,7 +377,7 @@ func (w *world) apply(ch *Change) *entry {
 	defer w.mu.Unlock()
 	switch {
 	case ch.Action == Create:
-		e = &entry{kind: ch.Kind, service: ch.Service, name: ch.Name, planned: true, since: made(ch, parent)}
+		e = &entry{kind: ch.Kind, service: ch.Service, name: ch.Name, since: made(ch, parent)}
 		w.entries = append(w.entries, e)
 	case e == nil:
 	case ch.Action == Delete:
