@@ -268,12 +268,12 @@ func (pl *planner) replicaSet(want *ReplicaSet) {
 		e = pl.add(Change{Action: Create, Kind: kind, Service: service, Name: want.Name, To: &Values{Nodes: want.Nodes, CPUMillis: want.CPUMillis, MemoryGBs: want.MemoryGBs}})
 		pl.saw(Seen{Kind: kind, Service: service, Name: want.Name})
 	} else {
-		cur, id := e.values(), e.id
+		cur, id, wantNodes := e.values(), e.id, &Values{Nodes: want.Nodes}
 		pl.saw(Seen{Kind: kind, Service: service, Name: want.Name, ID: id, Values: managed(want.wanted(), cur, setFields)})
 		switch {
-		case want.Nodes != 0 && cur.Nodes != want.Nodes:
+		case wantNodes.has(FieldNodes) && !cur.same(FieldNodes, wantNodes):
 			pl.problem(Problem{Kind: kind, Service: service, Name: want.Name, IDs: []string{id}, Field: FieldNodes,
-				Reason: fmt.Sprintf("has %d node(s), the state %d: the API cannot change it; delete the set (Prune and another name) to replace it", cur.Nodes, want.Nodes)})
+				Reason: fmt.Sprintf("has %s node(s), the state %s: the API cannot change it; delete the set (Prune and another name) to replace it", cur.show(FieldNodes), wantNodes.show(FieldNodes))})
 		case cur.Status == string(dbcloud.ReplicaSetError):
 			pl.problem(Problem{Kind: kind, Service: service, Name: want.Name, IDs: []string{id}, Field: FieldStatus,
 				Reason: "is in error: the API refuses to change it; delete it (Prune and another name) to replace it"})
