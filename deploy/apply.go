@@ -3,6 +3,7 @@ package deploy
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/dbcloud/dbcloud-go"
 )
@@ -68,10 +69,15 @@ func (p *Plan) Apply(ctx context.Context, c *dbcloud.Client, opts ...Option) (*R
 // for, then updated), each of its replica sets (created, then updated),
 // each of its forks (created), then, with Prune, the deletions of its sets
 // and forks st does not name; last, with PruneServices, the deletions of
-// the project's services st does not name. It sends only GETs (a List of
-// the project's services, and a List of replica sets for each existing
-// service whose sets st names or prunes, ten of those at once), so it
-// works on a client made with dbcloud.WithReadOnly.
+// the project's services st does not name, and, with PruneVPCs, its VPCs
+// (each after the detachment of the services on it). st's VPCs come first:
+// each created, or renamed (see VPC.ID), then its peerings created and
+// waited for until active. It sends only GETs (a List of the project's
+// services, and a List of replica sets for each existing service whose
+// sets st names or prunes; for a state with VPCs or PruneVPCs, a List of
+// the project's VPCs, and a List of peerings for each existing VPC of st
+// that names or prunes peerings; ten of those at once), so it works on a
+// client made with dbcloud.WithReadOnly.
 //
 // A plan with problems (Plan.Problems), those of every service, is
 // returned together with a *ProblemError naming them all, so that it can
@@ -120,7 +126,9 @@ func (st *State) project(c *dbcloud.Client) (string, error) {
 }
 
 // read reads st's project, for a deploy or, with destroy, a destroy,
-// which lists the replica sets of every service it deletes.
+// which lists the replica sets of every service it deletes, and the
+// peerings of every VPC. The project's VPCs are listed only for a state
+// that names or prunes VPCs.
 func (st *State) read(ctx context.Context, c *dbcloud.Client, projectID string, destroy bool) (*world, error) {
 	return read(ctx, c, projectID, scope{
 		named: func(name string) bool { return st.service(name) != nil },
@@ -128,18 +136,32 @@ func (st *State) read(ctx context.Context, c *dbcloud.Client, projectID string, 
 			svc := st.service(name)
 			return svc != nil && (destroy || st.Prune || len(svc.ReplicaSets) > 0)
 		},
+		vpcs: len(st.VPCs) > 0 || st.PruneVPCs,
+		vpcName: func(id, name string) string {
+			if i := slices.IndexFunc(st.VPCs, func(v VPC) bool { return v.ID == id }); i >= 0 {
+				return st.VPCs[i].Name
+			}
+			return name
+		},
+		peerings: func(name string) bool {
+			v := st.vpc(name)
+			return v != nil && (destroy || st.Prune || len(v.Peerings) > 0)
+		},
 	})
 }
 
 // PlanDestroy reads the project and returns the plan that takes st down:
 // for each service of st, the forks of it that st names (with Prune,
 // every fork of it), then every replica set of it, then the service, each
-// deleted and waited for until gone. A run makes them in the reverse of a
-// deploy's order: a service's forks before the service, the services at
-// once. A resource being deleted already is waited for; one already gone
-// is not in the plan. It sends only GETs, as Plan does, so it works on a
-// read-only client. A service name that several live services have, and a
-// service st protects (State.Protected), are problems.
+// deleted and waited for until gone; then, for each VPC of st, its
+// peerings, the detachment of any service on it that the plan does not
+// delete, and the VPC. A run makes them in the reverse of a deploy's
+// order: a service's forks before the service, the services at once, the
+// VPCs once every service's changes are made. A resource being deleted
+// already is waited for; one already gone is not in the plan. It sends
+// only GETs, as Plan does, so it works on a read-only client. A name that
+// several live services (VPCs) have, and a service or VPC st protects
+// (State.Protected), are problems.
 func (st *State) PlanDestroy(ctx context.Context, c *dbcloud.Client) (*Plan, error) {
 	return st.plan(ctx, c, true)
 }

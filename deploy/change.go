@@ -10,15 +10,18 @@ import (
 // holds nothing of a run: what a run made of it is a Record.
 type Change struct {
 	Action Action `json:"action"`
-	// Kind is dbcloud.KindService, dbcloud.KindReplicaSet or
-	// dbcloud.KindFork.
+	// Kind is dbcloud.KindService, dbcloud.KindReplicaSet,
+	// dbcloud.KindFork, dbcloud.KindVPC or dbcloud.KindPeering.
 	Kind dbcloud.ResourceKind `json:"kind"`
 	// Service is the service of the state the resource belongs to: the
-	// service itself, or the parent of a replica set or fork. A run makes
-	// the changes of one service in the plan's order, and those of
-	// different services at once.
+	// service itself, or the parent of a replica set or fork; for a VPC,
+	// the VPC itself, and a peering's VPC. A run makes the changes of one
+	// service (VPC) in the plan's order, and those of different ones at
+	// once (see WithParallelism).
 	Service string `json:"service"`
-	Name    string `json:"name"`
+	// Name is the resource's name; a peering's is its peer,
+	// "account/region/VPC id", since the API gives it none.
+	Name string `json:"name"`
 	// ID is the resource's id; "" for what does not exist yet (a run's
 	// Record has the id its create gives it).
 	ID string `json:"id,omitempty"`
@@ -52,10 +55,7 @@ func (c Change) String() string { return c.line(c.ID) }
 // line is the change's line with the resource's id as id.
 func (c Change) line(id string) string {
 	sign := map[Action]string{Create: "+", Update: "~", Delete: "-"}[c.Action]
-	s := fmt.Sprintf("%s %s %s %q", sign, c.Action, c.Kind, c.Name)
-	if c.Kind != dbcloud.KindService {
-		s += fmt.Sprintf(" of %q", c.Service)
-	}
+	s := fmt.Sprintf("%s %s %s", sign, c.Action, subject(c.Kind, c.Service, c.Name))
 	if id != "" {
 		s += " (" + id + ")"
 	}
@@ -66,6 +66,16 @@ func (c Change) line(id string) string {
 		s += ": " + c.To.describe()
 	case c.Action == Delete && c.From.has(FieldStatus):
 		s += ": " + c.From.Status + " already, wait until gone"
+	}
+	return s
+}
+
+// subject names a resource in a line of a plan or a run: its kind and
+// name, and the service (VPC) it belongs to, unless it is that one.
+func subject(kind dbcloud.ResourceKind, service, name string) string {
+	s := fmt.Sprintf("%s %q", kind, name)
+	if kind != dbcloud.KindService && kind != dbcloud.KindVPC {
+		s += fmt.Sprintf(" of %q", service)
 	}
 	return s
 }

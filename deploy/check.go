@@ -15,9 +15,10 @@ import (
 // status change only waits, whatever status it finds, unless the
 // resource is gone.
 
-// find returns the resource a create or update is about: the live one of
-// its kind, service and name (and, once the plan knew it, id); nil when
-// there is none. A delete's is found by id.
+// findFor returns the resource a change is about: a create's or
+// update's, the live one of its kind, service and name (and, once the
+// plan knew it, id); a delete's, the one of its id; nil when there is
+// none.
 func (w *world) findFor(ch *Change) (*entry, error) {
 	if ch.Action == Delete {
 		return w.byID(ch.Kind, ch.ID), nil
@@ -40,14 +41,14 @@ func precondition(ch *Change, e *entry) (act bool, err error) {
 		return e != nil, nil
 	case e == nil:
 		return false, &StalePlanError{Kind: ch.Kind, Name: ch.Name, ID: ch.ID, Field: ch.Field, Expected: ch.From}
-	case e.planned:
+	case e.planned():
 		return true, nil
-	case e.vals.same(ch.Field, ch.To):
+	case e.values().same(ch.Field, ch.To):
 		return false, nil
-	case ch.Field == FieldStatus, e.vals.same(ch.Field, ch.From):
+	case ch.Field == FieldStatus, e.values().same(ch.Field, ch.From):
 		return true, nil
 	}
-	return false, &StalePlanError{Kind: ch.Kind, Name: ch.Name, ID: e.id, Field: ch.Field, Expected: ch.From.only(ch.Field), Found: e.vals.only(ch.Field)}
+	return false, &StalePlanError{Kind: ch.Kind, Name: ch.Name, ID: e.id, Field: ch.Field, Expected: ch.From.only(ch.Field), Found: e.values().only(ch.Field)}
 }
 
 // check is the test of a saved plan against w, a fresh read, before
@@ -85,15 +86,8 @@ func (p *Plan) check(w *world) error {
 		switch {
 		case err != nil:
 			fail(ch.Service, err)
-		case !act:
-		case ch.Action == Create:
-			// Its settings are the create's answer's: what the plan
-			// derived the changes after it from.
-			sim.plan(ch)
-		case ch.Action == Delete:
-			sim.remove(e)
-		default:
-			sim.set(e, ch.Field, ch.To)
+		case act:
+			sim.apply(ch)
 		}
 	}
 	return join(errs)
@@ -113,8 +107,8 @@ func (p *Plan) checkSeen(w *world, s *Seen) error {
 		return &StalePlanError{Kind: s.Kind, Name: s.Name, ID: s.ID, Expected: s.Values}
 	}
 	for _, f := range allFields {
-		if s.Values.has(f) && !e.vals.same(f, s.Values) && !slices.ContainsFunc(p.targets(s, f), func(to *Values) bool { return e.vals.same(f, to) }) {
-			return &StalePlanError{Kind: s.Kind, Name: s.Name, ID: s.ID, Field: f, Expected: s.Values.only(f), Found: e.vals.only(f)}
+		if s.Values.has(f) && !e.values().same(f, s.Values) && !slices.ContainsFunc(p.targets(s, f), func(to *Values) bool { return e.values().same(f, to) }) {
+			return &StalePlanError{Kind: s.Kind, Name: s.Name, ID: s.ID, Field: f, Expected: s.Values.only(f), Found: e.values().only(f)}
 		}
 	}
 	return nil
@@ -133,4 +127,4 @@ func (p *Plan) targets(s *Seen, f Field) []*Values {
 }
 
 // allFields are the fields a plan can have seen.
-var allFields = []Field{FieldStatus, FieldSize, FieldHAReplicas, FieldEnvironment, FieldPooler, FieldVPC, FieldNodes}
+var allFields = []Field{FieldStatus, FieldSize, FieldHAReplicas, FieldEnvironment, FieldPooler, FieldVPC, FieldNodes, FieldName}

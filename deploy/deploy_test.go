@@ -411,6 +411,7 @@ func TestApplyRefusesProblems(t *testing.T) {
 	pe, ok := errors.AsType[*deploy.ProblemError](err)
 	if !ok || plan == nil || len(plan.Problems) != 2 || len(pe.Problems) != 2 || !strings.Contains(plan.String(), `! replica set "orders-read" of "orders"`) ||
 		!strings.Contains(plan.String(), "is TIMESERIESDB, the state's addons make VECTOR") ||
+		!strings.Contains(plan.String(), "has 2 node(s), the state 3: the API cannot change it") ||
 		!strings.Contains(err.Error(), `replica set "orders-read" of "orders"`) || !strings.Contains(err.Error(), "VECTOR") {
 		t.Fatalf("plan: %v\n%s", err, plan)
 	}

@@ -1,28 +1,39 @@
 // Package deploy brings a project to a desired state of dbcloud services:
 // its fleet, any number of services, each with its read replica sets and
-// its forks, described as a State; and takes it down again.
+// its forks, and the VPCs they attach to, each with its peering
+// connections, described as a State; and takes it down again.
 //
 // State.Plan reads the project once (a list of its services, and a list
 // of replica sets for each existing service whose sets the state manages
-// or prunes) and computes, once, every change a run makes. For each
-// service, in the order a run makes them: the service (created, or
+// or prunes; for a state with VPCs, a list of the project's VPCs, and of
+// the peerings of each of the state's VPCs that names peerings) and
+// computes, once, every change a run makes. First each VPC of the state
+// (created, or renamed when the state names it by id) and its peerings
+// (created and waited for until active; with State.Prune, those it does
+// not name deleted). Then for each service, in the
+// order a run makes them: the service (created, or
 // started and waited for until READY, then resized, HA replicas,
 // environment, pooler, VPC), each replica set (created, then resized,
 // environment, pooler), each fork (created), then, with State.Prune, the
 // deletions of its sets and forks the state does not name; last, with
 // State.PruneServices, the deletions of the project's services it does not
-// name. It sends only GETs, so it works on a client made with
+// name, and, with State.PruneVPCs, of the VPCs it does not name, each
+// after the detachment of the services on it. It sends only GETs, so it
+// works on a client made with
 // dbcloud.WithReadOnly, and prints as text for a reviewer's CI log
 // (Plan.String) and as JSON. What a plan cannot do (a replica set's node
 // count, a service's type, a name two live resources share, the deletion
-// of a service the state protects) is a Problem: Plan returns the plan
+// of a service or VPC the state protects, a VPC's range or region, a
+// peering that failed) is a Problem: Plan returns the plan
 // with a *ProblemError naming every problem of every service, and no
 // Apply runs it.
 //
 // Plan.Apply makes exactly the plan's changes and no others: the plan a
 // reviewer approved is the plan that runs. It makes the changes of one
-// service in order, a fork's after its parent's, and those of different
-// services at once, up to WithParallelism (DefaultParallelism, 10); their
+// service in order, a fork's after its parent's, a service's after those
+// of the state's VPC it attaches to, a peering's after its VPC's, and
+// those of different services at once, up to WithParallelism
+// (DefaultParallelism, 10); their
 // waits share the client's poller, so a hundred services waited for cost
 // the polls of one. A service whose change fails stops, with its forks;
 // the others go on. The run's error joins one error per failed service,
@@ -55,9 +66,11 @@
 //
 // State.PlanDestroy and State.Destroy are the same for a teardown, in the
 // reverse order: of each service, the forks the state names, every replica
-// set, then the service, each deleted and waited for until gone; what is
-// gone already is done. A service is deleted by a plan only by a destroy
-// or with PruneServices, never one that State.Protected names.
+// set, then the service, each deleted and waited for until gone; then, once
+// every service is gone, each VPC of the state, after its peerings and the
+// detachment of any other service on it; what is gone already is done. A
+// service (VPC) is deleted by a plan only by a destroy or with
+// PruneServices (PruneVPCs), never one that State.Protected names.
 //
 // Every run can be cut short at any point (a crash, a cancelled context,
 // a network fault) and is finished by the next run of the same call,
@@ -83,7 +96,8 @@
 // dbcloud.ServicesClient.UpdatePassword.
 //
 // Resources are found by name: a service by its name in the project,
-// replica sets by name in their service, forks by name and parent. Names are
+// replica sets by name in their service, forks by name and parent, a VPC
+// by its name (or by the id the state gives it), a peering by its peer. Names are
 // the identity, so two deploys of one project must not run at once (a CI
 // concurrency group); two racing runs still make each change once, the
 // loser reading the API's 409 as already done.

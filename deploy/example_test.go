@@ -212,3 +212,69 @@ func ExampleState_fleet() {
 	// + create fork "billing-staging" of "billing": NOW -> done
 	// - delete service "legacy" (tsqcr8jka9) -> done
 }
+
+// A state's VPC, with a peering, and two services attached to it by its
+// name: the plan makes the VPC first, the peering is waited for until the
+// peer's side accepts it, and a destroy deletes the services before the
+// VPC.
+func ExampleState_vpcs() {
+	srv := dbcloudtest.NewServer(dbcloudtest.WithPeerAcceptance(0)) // the peer's side accepts at once
+	defer srv.Close()
+	client := srv.Client()
+	ctx := context.Background()
+
+	st := &deploy.State{
+		VPCs: []deploy.VPC{{
+			Name: "net", CIDR: "10.0.0.0/16", RegionCode: "us-east-1",
+			Peerings: []deploy.Peering{{PeerAccountID: "123456789012", PeerRegionCode: "eu-central-1", PeerVPCID: "vpc-0a1b2c3d"}},
+		}},
+		Services: []deploy.Service{{Name: "api", VPC: "net"}, {Name: "worker", VPC: "net"}},
+	}
+	plan, err := st.Plan(ctx, client)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Print(plan)
+	_, err = plan.Apply(ctx, client, deploy.WithParallelism(1), deploy.WithProgress(func(p deploy.Progress) {
+		if p.Poll == nil && p.Record.Outcome == deploy.Done {
+			fmt.Println(p)
+		}
+	}))
+	if err != nil {
+		log.Fatal(err)
+	}
+
+	destroy, err := st.PlanDestroy(ctx, client)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Print(destroy)
+	if _, err := destroy.Apply(ctx, client); err != nil {
+		log.Fatal(err)
+	}
+	vpcs, err := client.VPCs.List(ctx, client.ProjectID())
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("VPCs left:", len(vpcs))
+	// Output:
+	// project proj-fake: 6 change(s)
+	//   + create VPC "net": 10.0.0.0/16, region us-east-1
+	//   + create VPC peering "123456789012/eu-central-1/vpc-0a1b2c3d" of "net"
+	//   + create service "api"
+	//   ~ update service "api": vpc none -> "net"
+	//   + create service "worker"
+	//   ~ update service "worker": vpc none -> "net"
+	// + create VPC "net" (55404922): 10.0.0.0/16, region us-east-1: done
+	// + create VPC peering "123456789012/eu-central-1/vpc-0a1b2c3d" of "net" (09283208): done
+	// + create service "api" (bx6cjpqyjm): done
+	// ~ update service "api" (bx6cjpqyjm): vpc none -> "net": done
+	// + create service "worker" (ens4366ejr): done
+	// ~ update service "worker" (ens4366ejr): vpc none -> "net": done
+	// project proj-fake, destroy of "api", "worker", VPC "net": 4 change(s)
+	//   - delete service "api" (bx6cjpqyjm)
+	//   - delete service "worker" (ens4366ejr)
+	//   - delete VPC peering "123456789012/eu-central-1/vpc-0a1b2c3d" of "net" (09283208)
+	//   - delete VPC "net" (55404922)
+	// VPCs left: 0
+}

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"net/netip"
 	"strconv"
 
 	"github.com/dbcloud/dbcloud-go"
@@ -24,11 +25,16 @@ const (
 	FieldEnvironment Field = "environment"
 	FieldPooler      Field = "pooler"
 	FieldVPC         Field = "vpc"
-	// FieldNodes and FieldType name what the API cannot change: a
-	// replica set's node count and a service's type (its addons). Only
-	// problems name them.
-	FieldNodes Field = "nodes"
-	FieldType  Field = "type"
+	// FieldName is a VPC's name: a plan renames a VPC that its state
+	// names by id.
+	FieldName Field = "name"
+	// FieldNodes, FieldType, FieldCIDR and FieldRegion name what the API
+	// cannot change: a replica set's node count, a service's type (its
+	// addons), a VPC's range and region. Only problems name them.
+	FieldNodes  Field = "nodes"
+	FieldType   Field = "type"
+	FieldCIDR   Field = "cidr"
+	FieldRegion Field = "region"
 )
 
 // field is how one Field of Values is compared, copied, shown and sent
@@ -49,9 +55,14 @@ type field struct {
 	send func(ctx context.Context, c *dbcloud.Client, at target, from, to *Values) error
 }
 
-// target is the resource an update is sent to: a service, or a replica
-// set (set) of a service.
-type target struct{ project, service, set string }
+// target is the resource an update is sent to: a service, a replica set
+// (set) of a service, or a VPC (vpc).
+type target struct{ project, service, set, vpc string }
+
+// stateVPC is the value of FieldVPC for an attachment to a VPC of the
+// state that the plan creates, whose id a run learns: no id read equals
+// it.
+type stateVPC string
 
 // fieldDefs are the fields of Values that a change, a plan's Seen or a stale
 // plan names.
@@ -113,9 +124,24 @@ var fieldDefs = map[Field]field{
 		},
 	},
 	FieldVPC: {
-		value: func(v *Values) (any, bool) { return deref(v.VPCID), v.VPCID != nil },
-		copy:  func(dst, src *Values) { dst.VPCID = src.VPCID },
-		show:  func(v *Values) string { return cmp.Or(*v.VPCID, "none") },
+		value: func(v *Values) (any, bool) {
+			if v.VPCID == nil && v.VPC != "" {
+				return stateVPC(v.VPC), true
+			}
+			return deref(v.VPCID), v.VPCID != nil
+		},
+		copy: func(dst, src *Values) { dst.VPCID, dst.VPC = src.VPCID, src.VPC },
+		show: func(v *Values) string {
+			switch {
+			case v.VPC != "" && v.VPCID != nil:
+				return fmt.Sprintf("%q (%s)", v.VPC, *v.VPCID)
+			case v.VPC != "":
+				return strconv.Quote(v.VPC)
+			}
+			return cmp.Or(*v.VPCID, "none")
+		},
+		// to's VPCID is set: a run resolves an attachment to a VPC it
+		// creates (see run.resolve) before it sends it.
 		send: func(ctx context.Context, c *dbcloud.Client, at target, from, to *Values) error {
 			if *to.VPCID != "" {
 				return c.Services.AttachToVPC(ctx, at.project, at.service, *to.VPCID)
@@ -123,10 +149,34 @@ var fieldDefs = map[Field]field{
 			return c.Services.DetachFromVPC(ctx, at.project, at.service, *from.VPCID)
 		},
 	},
+	FieldName: {
+		value: func(v *Values) (any, bool) { return v.Name, v.Name != "" },
+		copy:  func(dst, src *Values) { dst.Name = src.Name },
+		show:  func(v *Values) string { return strconv.Quote(v.Name) },
+		send: func(ctx context.Context, c *dbcloud.Client, at target, _, to *Values) error {
+			return c.VPCs.Rename(ctx, at.project, at.vpc, to.Name)
+		},
+	},
 	FieldNodes: {
 		value: func(v *Values) (any, bool) { return v.Nodes, v.Nodes != 0 },
 		copy:  func(dst, src *Values) { dst.Nodes = src.Nodes },
 		show:  func(v *Values) string { return strconv.Itoa(v.Nodes) },
+	},
+	FieldCIDR: {
+		// The range as netip writes it: the API may write it its own way.
+		value: func(v *Values) (any, bool) {
+			if p, err := netip.ParsePrefix(v.CIDR); err == nil {
+				return p.Masked(), true
+			}
+			return v.CIDR, v.CIDR != ""
+		},
+		copy: func(dst, src *Values) { dst.CIDR = src.CIDR },
+		show: func(v *Values) string { return v.CIDR },
+	},
+	FieldRegion: {
+		value: func(v *Values) (any, bool) { return v.RegionCode, v.RegionCode != "" },
+		copy:  func(dst, src *Values) { dst.RegionCode = src.RegionCode },
+		show:  func(v *Values) string { return v.RegionCode },
 	},
 }
 
@@ -211,6 +261,16 @@ func serviceValues(svc *dbcloud.Service) *Values {
 	}
 	return &Values{Status: string(svc.Status), CPUMillis: cpu, MemoryGBs: mem, HAReplicas: new(svc.ReplicaCount()),
 		Environment: svc.Environment(), Pooler: new(svc.ConnectionPooler != nil), VPCID: &vpc}
+}
+
+// vpcValues are the settings of a VPC as read.
+func vpcValues(v *dbcloud.VPC) *Values {
+	return &Values{Name: v.Name, CIDR: v.CIDR, RegionCode: v.RegionCode}
+}
+
+// peeringValues are the settings of a peering as read.
+func peeringValues(p *dbcloud.Peering) *Values {
+	return &Values{Status: string(p.Status), PeerAccountID: p.PeerAccountID, PeerRegionCode: p.PeerRegionCode, PeerVPCID: p.PeerVPCID}
 }
 
 // setValues are the settings of a replica set as read.

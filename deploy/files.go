@@ -23,7 +23,8 @@ const PlanFormat = "dbcloud-deploy-plan/v2"
 // json tags (see "Files" in docs/deploy.md for the schema). It refuses,
 // with a *ParseError naming the field and its line, an unknown field, a
 // field given twice and a required one left out (services, a service's
-// name, a replica set's name, a fork's name and strategy); then it checks
+// name, a replica set's name, a fork's name and strategy, a VPC's name,
+// cidr and region_code, a peering's three peer fields); then it checks
 // the state as State.Plan would (names unique, sizes in pairs, fork
 // targets),
 // so that a bad file fails before any request.
@@ -100,6 +101,8 @@ var updatable = map[dbcloud.ResourceKind][]Field{
 	dbcloud.KindService:    append([]Field{FieldStatus}, serviceFields...),
 	dbcloud.KindReplicaSet: append([]Field{FieldStatus}, setFields...),
 	dbcloud.KindFork:       {FieldStatus},
+	dbcloud.KindVPC:        {FieldName},
+	dbcloud.KindPeering:    {FieldStatus},
 }
 
 // validate refuses what a plan read from a file holds that no plan makes,
@@ -122,8 +125,8 @@ func (p *Plan) validate() error {
 		switch {
 		case !ok || c.Name == "" || c.Service == "":
 			return bad(path, "kind %q, service %q or name %q is not a resource's", c.Kind, c.Service, c.Name)
-		case c.Kind == dbcloud.KindService && c.Service != c.Name:
-			return bad(path+".service", "%q: a service's change names the service itself, %q", c.Service, c.Name)
+		case (c.Kind == dbcloud.KindService || c.Kind == dbcloud.KindVPC) && c.Service != c.Name:
+			return bad(path+".service", "%q: a %s's change names the %s itself, %q", c.Service, c.Kind, c.Kind, c.Name)
 		case c.Action != Create && c.Action != Update && c.Action != Delete:
 			return bad(path+".action", "%q is not create, update or delete", c.Action)
 		case c.Action == Create && c.To == nil:
@@ -132,6 +135,10 @@ func (p *Plan) validate() error {
 			return bad(path+".to", "a replica set's create needs nodes, cpu_millis and memory_gbs")
 		case c.Action == Create && c.Kind == dbcloud.KindFork && c.To.Strategy == "":
 			return bad(path+".to", "a fork's create needs its strategy")
+		case c.Action == Create && c.Kind == dbcloud.KindVPC && (c.To.CIDR == "" || c.To.RegionCode == ""):
+			return bad(path+".to", "a VPC's create needs cidr and region_code")
+		case c.Action == Create && c.Kind == dbcloud.KindPeering && (c.To.PeerAccountID == "" || c.To.PeerRegionCode == "" || c.To.PeerVPCID == ""):
+			return bad(path+".to", "a peering's create needs peer_account_id, peer_region_code and peer_vpc_id")
 		case c.Action == Update && !slices.Contains(fields, c.Field):
 			return bad(path+".field", "%q is not a field an update of a %s changes", c.Field, c.Kind)
 		case c.Action == Update && (!c.From.has(c.Field) || !c.To.has(c.Field)):

@@ -156,7 +156,7 @@ func TestParseStateRefuses(t *testing.T) {
 		{"a field given twice", "{\"services\": [{\"name\": \"a\",\n\"name\": \"b\"}]}", `deploy: line 2: services[0].name: given twice`},
 		{"no services", `{"prune": true}`, `deploy: line 1: services: required, missing`},
 		{"the one-service form of v1", `{"service": {"name": "a"}}`, `deploy: line 1: service: unknown field`},
-		{"the one-service form's sets", `{"services": [{"name": "a"}], "replica_sets": []}`, `deploy: line 1: replica_sets: unknown field (the fields here: project_id, protected, prune, prune_services, services); a service, with its replica_sets and forks, is now an element of "services"`},
+		{"the one-service form's sets", `{"services": [{"name": "a"}], "replica_sets": []}`, `deploy: line 1: replica_sets: unknown field (the fields here: project_id, protected, prune, prune_services, prune_vpcs, services, vpcs); a service, with its replica_sets and forks, is now an element of "services"`},
 		{"a service without its name", "{\n\"services\": [{\n  \"cpu_millis\": 1000, \"memory_gbs\": 4}]}", `deploy: line 2: services[0].name: required, missing`},
 		{"a fork without its strategy", "{\"services\": [{\"name\": \"a\",\n\"forks\": [{\"name\": \"b\"}]}]}", `deploy: line 2: services[0].forks[0].strategy: required, missing`},
 		{"a size of the wrong type", "{\"services\": [{\"name\": \"a\",\n \"cpu_millis\": \"1000\", \"memory_gbs\": 4}]}", `deploy: line 2: services[0].cpu_millis: a JSON string, want an integer`},
@@ -215,6 +215,10 @@ func TestParsePlanRefuses(t *testing.T) {
 		{"a delete without an id", `{` + format + `, "changes": [{"action": "delete", "kind": "fork", "service": "orders", "name": "f"}]}`, `deploy: changes[0].id: a delete needs the id`},
 		{"an action of none", `{` + format + `, "changes": [{"action": "rename", "kind": "fork", "service": "orders", "name": "f"}]}`, `deploy: changes[0].action: "rename" is not create, update or delete`},
 		{"a kind of none", `{` + format + `, "changes": [{"action": "create", "kind": "database", "service": "orders", "name": "f", "to": {}}]}`, `deploy: changes[0]: kind "database"`},
+		{"a VPC's create without its range", `{` + format + `, "changes": [{"action": "create", "kind": "VPC", "service": "net", "name": "net", "to": {"name": "net", "region_code": "us-east-1"}}]}`, `deploy: changes[0].to: a VPC's create needs cidr and region_code`},
+		{"a peering's create without its peer's VPC", `{` + format + `, "changes": [{"action": "create", "kind": "VPC peering", "service": "net", "name": "1/r/", "to": {"peer_account_id": "1", "peer_region_code": "r"}}]}`, `deploy: changes[0].to: a peering's create needs peer_account_id, peer_region_code and peer_vpc_id`},
+		{"a VPC's change of another VPC", `{` + format + `, "changes": [{"action": "update", "kind": "VPC", "service": "a", "name": "b", "id": "1", "field": "name", "from": {"name": "c"}, "to": {"name": "b"}}]}`, `deploy: changes[0].service: "a": a VPC's change names the VPC itself`},
+		{"a VPC's update of a field no update of it changes", `{` + format + `, "changes": [{"action": "update", "kind": "VPC", "service": "net", "name": "net", "id": "1", "field": "cidr", "from": {"cidr": "10.0.0.0/16"}, "to": {"cidr": "10.1.0.0/16"}}]}`, `deploy: changes[0].field: "cidr" is not a field an update of a VPC changes`},
 		{"a run's record", `{` + format + `, "changes": [{"action": "delete", "kind": "fork", "service": "orders", "name": "f", "id": "1", "outcome": "done"}]}`, `deploy: line 1: changes[0].outcome: unknown field`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

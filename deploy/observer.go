@@ -39,24 +39,32 @@ func runInfo(projectID string, destroy bool) dbcloud.CallInfo {
 }
 
 // chainInfo names the unit of work of a chain: "deploy.service" for a
-// service's changes, "deploy.fork" for a fork's, and the service or fork,
-// with its id once the run knows it (a change of it names it, or the
-// world has it). Its steps are units inside it: a tracer shows run >
-// service > step.
+// service's changes, "deploy.fork" for a fork's, "deploy.vpc" for a
+// VPC's (its peerings' in a destroy), "deploy.peering" for a peering's;
+// and the resource, with its id once the run knows it (a change of it
+// names it, or the world has it). Its steps are units inside it: a tracer
+// shows run > service > step.
 func (r *run) chainInfo(c *chain) dbcloud.CallInfo {
 	ch := &r.res.Records[c.steps[0]].Change
 	info := dbcloud.CallInfo{Operation: "deploy.service", Kind: dbcloud.KindService, Name: ch.Service, ProjectID: r.p.ProjectID}
-	if ch.Kind == dbcloud.KindFork {
+	switch {
+	case ch.Kind == dbcloud.KindFork:
 		info.Operation, info.Kind, info.Name = "deploy.fork", dbcloud.KindFork, ch.Name
+	case ch.Kind == dbcloud.KindPeering && !r.p.Destroy:
+		info.Operation, info.Kind, info.Name = "deploy.peering", dbcloud.KindPeering, ch.Name
+	case ch.Kind == dbcloud.KindVPC, ch.Kind == dbcloud.KindPeering:
+		info.Operation, info.Kind = "deploy.vpc", dbcloud.KindVPC
 	}
+	id := ""
 	for _, i := range c.steps {
 		if rec := &r.res.Records[i]; rec.Change.Kind == info.Kind && rec.ID != "" {
-			info.ServiceID = rec.ID
+			id = rec.ID
 		}
 	}
-	if e, _ := r.w.one(info.Kind, ch.Service, info.Name); e != nil && info.ServiceID == "" {
-		info.ServiceID = e.id
+	if e, _ := r.w.one(info.Kind, ch.Service, info.Name); e != nil && id == "" {
+		id = e.id
 	}
+	r.setIDs(&info, ch.Service, id)
 	return info
 }
 
@@ -65,12 +73,28 @@ func (r *run) chainInfo(c *chain) dbcloud.CallInfo {
 // made at once, are units of the run's at once.
 func (r *run) callInfo(rec *Record) dbcloud.CallInfo {
 	ch := &rec.Change
-	info := dbcloud.CallInfo{Operation: "deploy." + string(ch.Action), Kind: ch.Kind, Name: ch.Name, ProjectID: r.p.ProjectID, ServiceID: rec.ID}
-	if ch.Kind == dbcloud.KindReplicaSet {
-		info.ServiceID, info.ReplicaSetID = "", rec.ID
-		if svc := r.w.service(ch.Service); svc != nil {
-			info.ServiceID = svc.id
-		}
-	}
+	info := dbcloud.CallInfo{Operation: "deploy." + string(ch.Action), Kind: ch.Kind, Name: ch.Name, ProjectID: r.p.ProjectID}
+	r.setIDs(&info, ch.Service, rec.ID)
 	return info
+}
+
+// setIDs sets the ids of info, of kind info.Kind, of the state's service
+// or VPC service: id its own, and its parent's, as the run knows it.
+func (r *run) setIDs(info *dbcloud.CallInfo, service, id string) {
+	parent := func(kind dbcloud.ResourceKind) string {
+		if e := r.w.service(kind, service); e != nil {
+			return e.id
+		}
+		return ""
+	}
+	switch info.Kind {
+	case dbcloud.KindReplicaSet:
+		info.ServiceID, info.ReplicaSetID = parent(dbcloud.KindService), id
+	case dbcloud.KindVPC:
+		info.VPCID = id
+	case dbcloud.KindPeering:
+		info.VPCID, info.PeeringID = parent(dbcloud.KindVPC), id
+	default:
+		info.ServiceID = id
+	}
 }

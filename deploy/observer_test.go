@@ -2,11 +2,13 @@ package deploy_test
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/dbcloud/dbcloud-go"
+	"github.com/dbcloud/dbcloud-go/dbcloudtest"
 )
 
 // parentKey carries, in a context, the operation of the call it is under.
@@ -139,3 +141,45 @@ func TestObserverSeesRunsAndSteps(t *testing.T) {
 }
 
 var _ dbcloud.Observer = (*nesting)(nil)
+
+// A VPC's changes are a unit of their own ("deploy.vpc"), as is each
+// peering's ("deploy.peering"); each ends naming its VPC's id (and the
+// peering's), and the services' units name theirs.
+func TestObserverSeesVPCsAndPeerings(t *testing.T) {
+	srv := newServer(t, dbcloudtest.WithPeerAcceptance(0))
+	obs := &nesting{}
+	c := srv.Client(dbcloud.WithObserver(obs))
+	if _, err := network().Apply(t.Context(), c); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := network().Destroy(t.Context(), c); err != nil {
+		t.Fatal(err)
+	}
+	var ops []string
+	for _, u := range obs.ended {
+		if u.Operation == "deploy.Apply" || u.Operation == "deploy.Destroy" {
+			continue
+		}
+		ops = append(ops, u.Operation+" "+string(u.Kind))
+		ok := u.ServiceID != ""
+		switch u.Kind {
+		case dbcloud.KindVPC:
+			ok = u.VPCID != "" && u.ServiceID == ""
+		case dbcloud.KindPeering:
+			ok = u.VPCID != "" && u.PeeringID != ""
+		}
+		if !ok {
+			t.Errorf("a unit ended without its ids: %+v", u)
+		}
+	}
+	for _, want := range []string{"deploy.vpc VPC", "deploy.peering VPC peering", "deploy.create VPC", "deploy.create VPC peering", "deploy.delete VPC", "deploy.delete VPC peering"} {
+		if !slices.Contains(ops, want) {
+			t.Errorf("no unit %q in %q", want, ops)
+		}
+	}
+	for _, call := range obs.calls {
+		if parent, op, _ := strings.Cut(call, " > "); (op == "deploy.vpc" || op == "deploy.peering") && parent != "deploy.Apply" && parent != "deploy.Destroy" {
+			t.Errorf("%s under %q", op, parent)
+		}
+	}
+}

@@ -21,7 +21,7 @@ func WithWaitOptions(opts ...dbcloud.WaitOption) Option {
 }
 
 // DefaultParallelism is how many chains of changes (a service's, a
-// fork's) a run makes at once unless WithParallelism says otherwise. It is
+// fork's, a VPC's, a peering's) a run makes at once unless WithParallelism says otherwise. It is
 // Terraform's default, which platform teams know; and it bounds what a run
 // sends at once, not what it waits for: the waits of a run share the
 // client's poller, one list a tick whatever their number, so a higher
@@ -32,8 +32,10 @@ const DefaultParallelism = 10
 // WithParallelism sets how many chains of changes a run makes at once: the
 // changes of a service (the service, then its replica sets) are made one
 // after the other, as are a fork's, after its parent's (a destroy: before
-// it); those of different services at once, up to n. n < 1 is 1: one
-// service after the other, in the plan's order.
+// it), a VPC's, before the services attaching to it (a destroy: after
+// every service), and a peering's, after its VPC's; those of different
+// services at once, up to n. n < 1 is 1: one chain after the other, those
+// that wait for none first, each group in the plan's order.
 func WithParallelism(n int) Option {
 	return func(o *options) { o.parallelism = max(n, 1) }
 }

@@ -10,7 +10,8 @@ import (
 
 // Plan is every change a run makes, as of the reads that made the plan:
 // State.Plan's, or State.PlanDestroy's. The changes of one service (the
-// service, its replica sets, its forks) are in the order a run makes them;
+// service, its replica sets, its forks) and of one VPC (the VPC, its
+// peerings) are in the order a run makes them;
 // a run makes those of different services at once (see WithParallelism).
 // It is self-contained: Apply needs nothing else, and a reviewed plan
 // applied later (Plan.Apply) makes these changes and no others, or stops
@@ -73,8 +74,11 @@ func (p *Plan) String() string {
 	if p.Destroy {
 		var names []string
 		for _, s := range p.Seen {
-			if s.Kind == dbcloud.KindService {
+			switch s.Kind {
+			case dbcloud.KindService:
 				names = append(names, fmt.Sprintf("%q", s.Name))
+			case dbcloud.KindVPC:
+				names = append(names, fmt.Sprintf("%s %q", s.Kind, s.Name))
 			}
 		}
 		b.WriteString(", destroy of " + strings.Join(names, ", "))
@@ -109,5 +113,14 @@ func (p *Plan) scope() scope {
 			return slices.ContainsFunc(p.Seen, func(s Seen) bool { return s.Kind == dbcloud.KindService && s.Name == name })
 		},
 		sets: func(service string) bool { return has(dbcloud.KindReplicaSet, service) },
+		vpcs: slices.ContainsFunc(p.Seen, func(s Seen) bool { return s.Kind == dbcloud.KindVPC }) ||
+			slices.ContainsFunc(p.Changes, func(c Change) bool { return c.Kind == dbcloud.KindVPC || c.Kind == dbcloud.KindPeering }),
+		vpcName: func(id, name string) string {
+			if i := slices.IndexFunc(p.Seen, func(s Seen) bool { return s.Kind == dbcloud.KindVPC && s.ID == id }); i >= 0 {
+				return p.Seen[i].Name
+			}
+			return name
+		},
+		peerings: func(vpc string) bool { return has(dbcloud.KindPeering, vpc) },
 	}
 }

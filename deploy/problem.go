@@ -9,9 +9,10 @@ import (
 )
 
 // Problem is what a plan cannot do: a difference the API cannot change (a
-// replica set's node count, a service's type), a name that several live
-// resources share, a replica set to create without its sizes. A plan with
-// a problem is not applied.
+// replica set's node count, a service's type, a VPC's range or region), a
+// name that several live resources share, a replica set to create without
+// its sizes, a peering that failed, the deletion of a protected service
+// or VPC. A plan with a problem is not applied.
 type Problem struct {
 	Kind dbcloud.ResourceKind `json:"kind"`
 	// Service is the state's service the resource belongs to, as in
@@ -21,7 +22,8 @@ type Problem struct {
 	// IDs is the resource's id, the ids of the resources sharing the name
 	// for a duplicate, or nothing for a resource that does not exist.
 	IDs []string `json:"ids,omitempty"`
-	// Field is what differs (FieldNodes, FieldType, FieldSize, FieldStatus);
+	// Field is what differs (FieldNodes, FieldType, FieldSize,
+	// FieldStatus, FieldCIDR, FieldRegion);
 	// "" for a duplicate name.
 	Field  Field  `json:"field,omitempty"`
 	Reason string `json:"reason"`
@@ -29,10 +31,7 @@ type Problem struct {
 
 // String is the problem as one line of a plan, after its "!".
 func (p Problem) String() string {
-	s := fmt.Sprintf("%s %q", p.Kind, p.Name)
-	if p.Kind != dbcloud.KindService {
-		s += fmt.Sprintf(" of %q", p.Service)
-	}
+	s := subject(p.Kind, p.Service, p.Name)
 	if len(p.IDs) > 0 {
 		s += " (" + strings.Join(p.IDs, ", ") + ")"
 	}

@@ -29,11 +29,7 @@ func (p Progress) String() string {
 		return p.Record.String()
 	}
 	ch := p.Record.Change
-	s := fmt.Sprintf("    %s %q", ch.Kind, ch.Name)
-	if ch.Kind != dbcloud.KindService {
-		s += fmt.Sprintf(" of %q", ch.Service)
-	}
-	return s + fmt.Sprintf(" (%s): %s", p.Poll.ID, p.Poll.Status)
+	return fmt.Sprintf("    %s (%s): %s", subject(ch.Kind, ch.Service, ch.Name), p.Poll.ID, p.Poll.Status)
 }
 
 // WithProgress calls fn when each change of a run starts and ends, and

@@ -72,6 +72,10 @@ type Result struct {
 	Services    []dbcloud.Service                   `json:"services,omitempty"`
 	ReplicaSets map[string][]dbcloud.ReadReplicaSet `json:"replica_sets,omitempty"`
 	Forks       []dbcloud.Service                   `json:"forks,omitempty"`
+	// VPCs and Peerings (by the name of their VPC in the state) are the
+	// state's VPCs and peerings, as Services are its services.
+	VPCs     []dbcloud.VPC                `json:"vpcs,omitempty"`
+	Peerings map[string][]dbcloud.Peering `json:"peerings,omitempty"`
 }
 
 // Changed reports whether the run made any change (Outcome Done).

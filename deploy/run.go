@@ -35,26 +35,22 @@ func newRun(c *dbcloud.Client, opts []Option) *run {
 }
 
 // result is the Result of the run so far: the state's resources as the
-// run knows them, in the plan's order (what it saw, then what its changes
-// name).
+// run knows them, in the order the plan saw them (Seen holds every
+// resource of the state, those it creates too; not those it deletes by a
+// prune, nor a service it only detaches from a VPC).
 func (r *run) result() *Result {
 	if r.p == nil {
 		return r.res
 	}
-	r.res.Services, r.res.ReplicaSets, r.res.Forks = nil, nil, nil
+	r.res.Services, r.res.ReplicaSets, r.res.Forks, r.res.VPCs, r.res.Peerings = nil, nil, nil, nil, nil
 	seen := map[key]bool{}
 	var resources []key
 	for _, s := range r.p.Seen {
 		resources = append(resources, key{s.Kind, s.Service, s.Name})
 	}
-	for i := range r.p.Changes {
-		if c := &r.p.Changes[i]; c.Action != Delete {
-			resources = append(resources, c.key())
-		}
-	}
 	for _, k := range resources {
 		e, _ := r.w.one(k.kind, k.service, k.name)
-		if seen[k] || e == nil || e.planned {
+		if seen[k] || e == nil || e.planned() {
 			continue
 		}
 		seen[k] = true
@@ -66,6 +62,13 @@ func (r *run) result() *Result {
 				r.res.ReplicaSets = map[string][]dbcloud.ReadReplicaSet{}
 			}
 			r.res.ReplicaSets[k.service] = append(r.res.ReplicaSets[k.service], *e.set)
+		case dbcloud.KindVPC:
+			r.res.VPCs = append(r.res.VPCs, *e.vpc)
+		case dbcloud.KindPeering:
+			if r.res.Peerings == nil {
+				r.res.Peerings = map[string][]dbcloud.Peering{}
+			}
+			r.res.Peerings[k.service] = append(r.res.Peerings[k.service], *e.peering)
 		default:
 			r.res.Forks = append(r.res.Forks, *e.svc)
 		}

@@ -8,6 +8,7 @@ import (
 	"github.com/dbcloud/dbcloud-go"
 	"github.com/dbcloud/dbcloud-go/dbcloudtest"
 	"github.com/dbcloud/dbcloud-go/deploy"
+	"github.com/dbcloud/dbcloud-go/internal/testkit/fixture"
 )
 
 // resized is the trial state with the service and its replica set made
@@ -116,15 +117,16 @@ func TestStaleStepStopsTheRun(t *testing.T) {
 func TestVPCMove(t *testing.T) {
 	srv, c := deployed(t)
 	svc, _ := orders(t, srv)
-	if err := c.Services.AttachToVPC(t.Context(), srv.ProjectID, svc.ServiceID, "111"); err != nil {
+	from, to := fixture.CreateVPC(t, c, srv.ProjectID, "a"), fixture.CreateVPC(t, c, srv.ProjectID, "b")
+	if err := c.Services.AttachToVPC(t.Context(), srv.ProjectID, svc.ServiceID, from); err != nil {
 		t.Fatal(err)
 	}
 	st := trial()
-	st.Services[0].VPCID = "222"
+	st.Services[0].VPCID = to
 	plan, err := st.Plan(t.Context(), c)
 	want := `project proj-fake: 2 change(s)
-  ~ update service "orders" (` + svc.ServiceID + `): vpc 111 -> none
-  ~ update service "orders" (` + svc.ServiceID + `): vpc none -> 222
+  ~ update service "orders" (` + svc.ServiceID + `): vpc ` + from + ` -> none
+  ~ update service "orders" (` + svc.ServiceID + `): vpc none -> ` + to + `
 `
 	if err != nil || plan.String() != want {
 		t.Fatalf("plan: %v\n%s\nwant:\n%s", err, plan, want)
@@ -132,7 +134,7 @@ func TestVPCMove(t *testing.T) {
 	if _, err := plan.Apply(t.Context(), c); err != nil {
 		t.Fatal(err)
 	}
-	if got, _ := srv.Service(svc.ServiceID); got.VPCEndpoint == nil || got.VPCEndpoint.VPCID != "222" {
+	if got, _ := srv.Service(svc.ServiceID); got.VPCEndpoint == nil || got.VPCEndpoint.VPCID != to {
 		t.Errorf("after Apply: %+v", got.VPCEndpoint)
 	}
 	if again, err := st.Plan(t.Context(), c); err != nil || !again.Empty() {

@@ -59,12 +59,14 @@ dispatch:
 }
 
 // chain is changes of a plan that a run makes one after the other: a
-// service's (the service, then its replica sets), or one fork's, which
-// waits for its parent's chain in a deploy, and which its parent's chain
-// waits for in a destroy. Chains are what a run makes at once. A kind of
-// resource that a state may name later (a VPC, a peering) is a chain of
-// its own, that the chains of the services naming it wait for (in a
-// destroy, the other way round): after, not a new scheduler.
+// service's (the service, then its replica sets), one fork's, which waits
+// for its parent's chain in a deploy, and which its parent's chain waits
+// for in a destroy; a VPC's, which the chains of the services attaching
+// to it wait for in a deploy, and which, in a destroy or when it deletes
+// the VPC, waits for the chains of every service (so that each service is
+// detached, or gone, first); one peering's, which waits for its VPC's in a
+// deploy (in a destroy a VPC's chain deletes its peerings first). Chains
+// are what a run makes at once.
 type chain struct {
 	steps []int // the plan's changes, by index, in order
 	after []*chain
@@ -73,57 +75,90 @@ type chain struct {
 	err   error // the chain's failure
 }
 
-// chainsOf cuts p's changes into chains, in the order they start: by
-// their first change, those that wait for others after those (a deploy's
-// forks after the services, a destroy's services after the forks), so
-// that a chain that waits in its slot waits only once every chain that
-// needs no other has started.
+// chainKey is the chain a change of p belongs to.
+func chainKey(p *Plan, ch *Change) key {
+	switch {
+	case ch.Kind == dbcloud.KindFork, ch.Kind == dbcloud.KindPeering && !p.Destroy:
+		return ch.key()
+	case ch.Kind == dbcloud.KindVPC, ch.Kind == dbcloud.KindPeering:
+		return key{kind: dbcloud.KindVPC, service: ch.Service}
+	}
+	return key{service: ch.Service}
+}
+
+// chainsOf cuts p's changes into chains, in the order they start: those
+// that wait for none first, then those whose chains to wait for started
+// before them (by the length of their longest line of waits), each group
+// in the plan's order, so that a chain that waits in its slot waits only
+// for chains started before it, and a run with any parallelism ends.
 func chainsOf(p *Plan) []*chain {
 	var out []*chain
 	byKey := map[key]*chain{}
-	get := func(k key) *chain {
-		if c := byKey[k]; c != nil {
-			return c
-		}
-		c := &chain{done: make(chan struct{})}
-		byKey[k] = c
-		out = append(out, c)
-		return c
-	}
 	for i := range p.Changes {
-		ch := &p.Changes[i]
-		k := key{service: ch.Service}
-		if ch.Kind == dbcloud.KindFork {
-			k = ch.key()
+		k := chainKey(p, &p.Changes[i])
+		c := byKey[k]
+		if c == nil {
+			c = &chain{done: make(chan struct{})}
+			byKey[k] = c
+			out = append(out, c)
 		}
-		c := get(k)
 		c.steps = append(c.steps, i)
 	}
-	forks := func(c *chain) bool { return p.Changes[c.steps[0]].Kind == dbcloud.KindFork }
+	isVPC := func(c *chain) bool {
+		return slices.ContainsFunc(c.steps, func(i int) bool {
+			return p.Changes[i].Kind == dbcloud.KindVPC || p.Changes[i].Kind == dbcloud.KindPeering
+		})
+	}
 	for _, c := range out {
 		first := &p.Changes[c.steps[0]]
-		parent := byKey[key{service: first.Service}]
-		if !forks(c) || parent == nil {
-			continue
-		}
-		if p.Destroy {
-			parent.after = append(parent.after, c)
-		} else {
-			c.after = append(c.after, parent)
+		switch {
+		case first.Kind == dbcloud.KindFork && p.Destroy:
+			if parent := byKey[key{service: first.Service}]; parent != nil {
+				parent.after = append(parent.after, c)
+			}
+		case first.Kind == dbcloud.KindFork:
+			c.after = appendChain(c.after, byKey[key{service: first.Service}])
+		case first.Kind == dbcloud.KindPeering && !p.Destroy:
+			c.after = appendChain(c.after, byKey[key{kind: dbcloud.KindVPC, service: first.Service}])
+		case isVPC(c) && (p.Destroy || slices.ContainsFunc(c.steps, func(i int) bool { return p.Changes[i].Action == Delete })):
+			for _, o := range out {
+				if !isVPC(o) {
+					c.after = append(c.after, o)
+				}
+			}
+		case !isVPC(c):
+			for _, i := range c.steps {
+				if to := p.Changes[i].To; p.Changes[i].Field == FieldVPC && to.VPC != "" {
+					c.after = appendChain(c.after, byKey[key{kind: dbcloud.KindVPC, service: to.VPC}])
+				}
+			}
 		}
 	}
+	depth := map[*chain]int{}
+	var depthOf func(c *chain) int
+	depthOf = func(c *chain) int {
+		if d, ok := depth[c]; ok {
+			return d
+		}
+		d := 0
+		for _, a := range c.after {
+			d = max(d, 1+depthOf(a))
+		}
+		depth[c] = d
+		return d
+	}
 	// Stable: each group keeps the plan's order.
-	slices.SortStableFunc(out, func(a, b *chain) int {
-		return cmp.Compare(btoi(forks(a) != p.Destroy), btoi(forks(b) != p.Destroy))
-	})
+	slices.SortStableFunc(out, func(a, b *chain) int { return cmp.Compare(depthOf(a), depthOf(b)) })
 	return out
 }
 
-func btoi(b bool) int {
-	if b {
-		return 1
+// appendChain appends c to chains unless it is nil (a chain with no
+// change) or there already.
+func appendChain(chains []*chain, c *chain) []*chain {
+	if c == nil || slices.Contains(chains, c) {
+		return chains
 	}
-	return 0
+	return append(chains, c)
 }
 
 // chain makes the changes of ch once the chains it waits for are done, as

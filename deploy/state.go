@@ -2,23 +2,30 @@ package deploy
 
 import (
 	"fmt"
+	"net/netip"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/dbcloud/dbcloud-go"
 )
 
 // State is what should exist in a project: its fleet of services, each
-// with its read replica sets and its forks. A field left zero is not
-// managed: a run leaves that setting as it is (or as the API makes it, at
-// creation). A service of the project that the state does not name is
-// left alone, unless PruneServices.
+// with its read replica sets and its forks, and the VPCs they attach to,
+// each with its peering connections. A field left zero is not managed: a
+// run leaves that setting as it is (or as the API makes it, at creation).
+// A service or VPC of the project that the state does not name is left
+// alone, unless PruneServices (PruneVPCs).
 type State struct {
 	// ProjectID is the project; "" is the client's (dbcloud.WithProjectID).
 	ProjectID string    `json:"project_id,omitempty"`
 	Services  []Service `json:"services"`
+	// VPCs are the project's VPCs the state manages: a run makes each
+	// before any service attaches to it.
+	VPCs []VPC `json:"vpcs,omitempty"`
 	// Prune deletes, of each service of the state, the replica sets and
-	// forks that the state does not name. Off by default: a deploy
+	// forks that the state does not name, and of each VPC of the state,
+	// the peering connections it does not name. Off by default: a deploy
 	// deletes only when told to.
 	Prune bool `json:"prune,omitempty"`
 	// PruneServices deletes the project's services that the state does
@@ -26,9 +33,15 @@ type State struct {
 	// one's): deleting a service, and its data, is never a side effect of
 	// Prune.
 	PruneServices bool `json:"prune_services,omitempty"`
-	// Protected names services that no plan of this state deletes, named
-	// by the state or not: a plan that would (PruneServices, a destroy)
-	// has a Problem instead, as Terraform's prevent_destroy.
+	// PruneVPCs deletes the project's VPCs that the state does not name
+	// (neither in VPCs nor by a service's VPCID), once every service
+	// attached to them is detached: a VPC, and the private network of the
+	// services on it, is never deleted as a side effect of another prune.
+	PruneVPCs bool `json:"prune_vpcs,omitempty"`
+	// Protected names services and VPCs that no plan of this state
+	// deletes, named by the state or not: a plan that would
+	// (PruneServices, PruneVPCs, a destroy) has a Problem instead, as
+	// Terraform's prevent_destroy.
 	Protected []string `json:"protected,omitempty"`
 }
 
@@ -50,9 +63,11 @@ type Service struct {
 	// Pooler is whether the connection pooler is on; nil: not managed.
 	Pooler      *bool               `json:"pooler,omitempty"`
 	Environment dbcloud.Environment `json:"environment,omitempty"` // "": not managed (the API creates DEV)
-	// VPCID is the VPC the service is attached to; "": not managed. A
-	// service attached to another VPC is detached from it, then attached:
-	// two changes of the plan.
+	// VPC names the VPC of the state (its VPC.Name) the service is
+	// attached to, and VPCID a VPC by its id; one or neither: "" for
+	// both is not managed. A service attached to another VPC is detached
+	// from it, then attached: two changes of the plan.
+	VPC         string       `json:"vpc,omitempty"`
 	VPCID       string       `json:"vpc_id,omitempty"`
 	ReplicaSets []ReplicaSet `json:"replica_sets,omitempty"`
 	// Forks are forks of this service: a run makes them once the service
@@ -92,6 +107,59 @@ type Fork struct {
 	Environment dbcloud.Environment `json:"environment,omitempty"` // "": the API's default, DEV
 }
 
+// VPC is a VPC of a State, with its peering connections. Its CIDR and
+// region are chosen at creation and never change: an existing VPC with
+// others is a problem.
+type VPC struct {
+	// Name is required: the VPC's identity in the project, and the name
+	// a Service's VPC gives.
+	Name string `json:"name"`
+	// ID, when given, finds the VPC by its id instead of its name, and
+	// renames it to Name when its name is another: the one way a plan
+	// renames a VPC.
+	ID string `json:"id,omitempty"`
+	// CIDR (an IPv4 range such as "10.0.0.0/16") and RegionCode are
+	// required.
+	CIDR       string    `json:"cidr"`
+	RegionCode string    `json:"region_code"`
+	Peerings   []Peering `json:"peerings,omitempty"`
+}
+
+// Peering is a peering connection of a VPC with a VPC in another cloud
+// account, found by its three peer fields, all required: the API gives a
+// connection no name. A run creates it and waits until the peer's side
+// has accepted it (active); one that fails ends its run's chain with the
+// API's message.
+type Peering struct {
+	PeerAccountID  string `json:"peer_account_id"`
+	PeerRegionCode string `json:"peer_region_code"`
+	PeerVPCID      string `json:"peer_vpc_id"`
+}
+
+// name is the peering's name in a plan: its peer, account/region/VPC.
+func (p *Peering) name() string { return p.PeerAccountID + "/" + p.PeerRegionCode + "/" + p.PeerVPCID }
+
+// values are what the peering's create sends.
+func (p *Peering) values() *Values {
+	return &Values{PeerAccountID: p.PeerAccountID, PeerRegionCode: p.PeerRegionCode, PeerVPCID: p.PeerVPCID}
+}
+
+// vpc returns the state's VPC of a name, nil when it names none.
+func (s *State) vpc(name string) *VPC {
+	i := slices.IndexFunc(s.VPCs, func(v VPC) bool { return v.Name == name })
+	if i < 0 {
+		return nil
+	}
+	return &s.VPCs[i]
+}
+
+// vpcNamed reports whether the state names the VPC of a name and id: in
+// VPCs, or by a service's VPCID.
+func (s *State) vpcNamed(name, id string) bool {
+	return slices.ContainsFunc(s.VPCs, func(v VPC) bool { return v.ID == id || v.ID == "" && v.Name == name }) ||
+		slices.ContainsFunc(s.Services, func(svc Service) bool { return svc.VPCID == id })
+}
+
 // service returns the state's service of a name, nil when it names none.
 func (s *State) service(name string) *Service {
 	i := slices.IndexFunc(s.Services, func(svc Service) bool { return svc.Name == name })
@@ -103,8 +171,8 @@ func (s *State) service(name string) *Service {
 
 // check returns what is wrong with the state itself, before any request.
 func (s *State) check() error {
-	if len(s.Services) == 0 {
-		return fmt.Errorf("deploy: the state names no service")
+	if len(s.Services) == 0 && len(s.VPCs) == 0 {
+		return fmt.Errorf("deploy: the state names no service and no VPC")
 	}
 	names := map[string]string{} // every service and fork name, to what it is
 	for i := range s.Services {
@@ -117,6 +185,32 @@ func (s *State) check() error {
 	for i := range s.Services {
 		if err := s.Services[i].check(names); err != nil {
 			return err
+		}
+		if svc := &s.Services[i]; svc.VPC != "" && (svc.VPCID != "" || s.vpc(svc.VPC) == nil) {
+			return fmt.Errorf("deploy: service %q: vpc %q is not a VPC of the state, or vpc_id is given too", svc.Name, svc.VPC)
+		}
+	}
+	return s.checkVPCs()
+}
+
+// checkVPCs returns what is wrong with the state's VPCs.
+func (s *State) checkVPCs() error {
+	names, ids := map[string]bool{}, map[string]bool{}
+	for _, v := range s.VPCs {
+		if v.Name == "" || names[v.Name] || v.ID != "" && ids[v.ID] {
+			return fmt.Errorf("deploy: VPC name %q (id %q) is empty or repeated", v.Name, v.ID)
+		}
+		names[v.Name], ids[v.ID] = true, v.ID != ""
+		if p, err := netip.ParsePrefix(v.CIDR); err != nil || !p.Addr().Is4() || p.Masked() != p || v.RegionCode == "" {
+			return fmt.Errorf("deploy: VPC %q: cidr %q is not an IPv4 range such as 10.0.0.0/16, or region_code is empty", v.Name, v.CIDR)
+		}
+		peers := map[string]bool{}
+		for _, p := range v.Peerings {
+			// A "/" would make two peers one name (see Peering.name).
+			if p.PeerAccountID == "" || p.PeerRegionCode == "" || p.PeerVPCID == "" || strings.Count(p.name(), "/") != 2 || peers[p.name()] {
+				return fmt.Errorf("deploy: VPC %q: peering %q lacks a peer field, has a \"/\" in one, or is repeated", v.Name, p.name())
+			}
+			peers[p.name()] = true
 		}
 	}
 	return nil
@@ -177,7 +271,7 @@ func checkEnvironment(kind dbcloud.ResourceKind, name string, env dbcloud.Enviro
 
 // wanted are the settings the state manages of the service.
 func (svc *Service) wanted() *Values {
-	v := &Values{CPUMillis: svc.CPUMillis, MemoryGBs: svc.MemoryGBs, HAReplicas: svc.HAReplicas, Environment: svc.Environment, Pooler: svc.Pooler}
+	v := &Values{CPUMillis: svc.CPUMillis, MemoryGBs: svc.MemoryGBs, HAReplicas: svc.HAReplicas, Environment: svc.Environment, Pooler: svc.Pooler, VPC: svc.VPC}
 	if svc.VPCID != "" {
 		v.VPCID = &svc.VPCID
 	}

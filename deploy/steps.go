@@ -28,8 +28,11 @@ func (r *run) create(ctx context.Context, rec *Record) error {
 	if err != nil {
 		return err
 	}
-	if ch.Kind == dbcloud.KindReplicaSet {
+	switch ch.Kind {
+	case dbcloud.KindReplicaSet:
 		return r.createSet(ctx, rec, cr)
+	case dbcloud.KindVPC, dbcloud.KindPeering:
+		return r.createNetwork(ctx, rec, cr)
 	}
 	svc, err := r.sendCreate(ctx, rec, cr)
 	if svc == nil {
@@ -99,10 +102,42 @@ func (r *run) createSet(ctx context.Context, rec *Record, cr *dbcloud.Client) er
 	return r.wait(ctx, rec, r.w.putSet(ch.Service, svc.id, rs), dbcloud.WithCreated(rs))
 }
 
+// createNetwork makes a VPC, or a peering of the state's VPC (which its
+// chain made first) and waits until the peer's side has accepted it
+// (active), with cr. A VPC has no status: it is usable once created.
+func (r *run) createNetwork(ctx context.Context, rec *Record, cr *dbcloud.Client) error {
+	ch := &rec.Change
+	var vpc *entry
+	if ch.Kind == dbcloud.KindPeering {
+		if vpc = r.w.service(dbcloud.KindVPC, ch.Service); vpc == nil {
+			return &StalePlanError{Kind: dbcloud.KindVPC, Name: ch.Service}
+		}
+	}
+	sendCtx, done, err := sending(ctx, ch)
+	if err != nil {
+		return err
+	}
+	defer done()
+	if vpc == nil {
+		v, err := cr.VPCs.Create(sendCtx, r.p.ProjectID, &dbcloud.CreateVPCRequest{Name: ch.Name, CIDR: ch.To.CIDR, RegionCode: ch.To.RegionCode})
+		if err == nil {
+			rec.ID = r.w.putVPC(ch.Service, v).id
+		}
+		return err
+	}
+	pe, err := cr.Peerings.Create(sendCtx, r.p.ProjectID, vpc.id, &dbcloud.CreatePeeringRequest{
+		PeerAccountID: ch.To.PeerAccountID, PeerRegionCode: ch.To.PeerRegionCode, PeerVPCID: ch.To.PeerVPCID})
+	if err != nil {
+		return err
+	}
+	rec.ID = pe.ID
+	return r.wait(ctx, rec, r.w.putPeering(ch.Service, vpc.id, pe), dbcloud.WithCreated(pe))
+}
+
 // parent is the service of a replica set or fork that rec creates, once it
 // is READY: a *StalePlanError when it is gone.
 func (r *run) parent(ctx context.Context, rec *Record) (*entry, error) {
-	svc := r.w.service(rec.Change.Service)
+	svc := r.w.service(dbcloud.KindService, rec.Change.Service)
 	if svc == nil {
 		return nil, &StalePlanError{Kind: dbcloud.KindService, Name: rec.Change.Service}
 	}
@@ -136,8 +171,7 @@ func sending(ctx context.Context, ch *Change) (context.Context, context.CancelFu
 // change made behind the run (a stale plan). A resize or new HA replicas
 // is waited for until READY (active); the other changes take effect at
 // once.
-func (r *run) update(ctx context.Context, rec *Record, e *entry) (bool, error) {
-	ch := &rec.Change
+func (r *run) update(ctx context.Context, rec *Record, ch *Change, e *entry) (bool, error) {
 	err := r.send(ctx, ch, e)
 	if errors.Is(err, dbcloud.ErrConflict) && r.reread(ctx, e) == nil {
 		if act, stale := precondition(ch, e); stale != nil || !act {
@@ -150,7 +184,7 @@ func (r *run) update(ctx context.Context, rec *Record, e *entry) (bool, error) {
 	if needsReady(ch) {
 		return true, r.wait(ctx, rec, e)
 	}
-	r.w.set(e, ch.Field, ch.To)
+	r.w.apply(ch)
 	return true, nil
 }
 
@@ -158,14 +192,24 @@ func (r *run) update(ctx context.Context, rec *Record, e *entry) (bool, error) {
 // says.
 func (r *run) send(ctx context.Context, ch *Change, e *entry) error {
 	at := target{project: r.p.ProjectID, service: e.id}
-	if e.kind == dbcloud.KindReplicaSet {
+	switch e.kind {
+	case dbcloud.KindReplicaSet:
 		at.service, at.set = e.parentID, e.id
+	case dbcloud.KindVPC:
+		at.service, at.vpc = "", e.id
 	}
 	return fieldDefs[ch.Field].send(ctx, r.c, at, ch.From, ch.To)
 }
 
 // reread reads e again, after a 409.
 func (r *run) reread(ctx context.Context, e *entry) error {
+	if e.kind == dbcloud.KindVPC {
+		v, err := r.c.VPCs.Get(ctx, r.p.ProjectID, e.id)
+		if err == nil {
+			r.w.putVPC(e.service, v)
+		}
+		return err
+	}
 	if e.kind != dbcloud.KindReplicaSet {
 		svc, err := r.c.Services.Get(ctx, r.p.ProjectID, e.id)
 		if err == nil {
@@ -188,7 +232,7 @@ func (r *run) reread(ctx context.Context, e *entry) error {
 // another deployer's start landing first: the wait covers it. A paused
 // fork is kept as it is.
 func (r *run) settle(ctx context.Context, rec *Record, e *entry) (bool, error) {
-	status := dbcloud.ServiceStatus(e.vals.Status)
+	status := dbcloud.ServiceStatus(e.status())
 	if e.kind == dbcloud.KindFork && (status == dbcloud.StatusPaused || status == dbcloud.StatusPausing) {
 		return false, nil
 	}
@@ -209,14 +253,21 @@ func (r *run) settle(ctx context.Context, rec *Record, e *entry) (bool, error) {
 }
 
 // delete deletes a resource, unless it is being deleted already, and
-// waits until it is gone. A 404 is a resource already gone.
+// waits until it is gone. A 404 is a resource already gone. A VPC or a
+// peering is not waited for: the API has no status of a VPC, and the
+// SDK no wait for a peering's end; its delete's answer ends the step.
 func (r *run) delete(ctx context.Context, rec *Record, e *entry) error {
 	p := r.p.ProjectID
 	var err error
 	if !e.deleting() {
-		if e.kind == dbcloud.KindReplicaSet {
+		switch e.kind {
+		case dbcloud.KindReplicaSet:
 			err = r.c.ReplicaSets.Delete(ctx, p, e.parentID, e.id)
-		} else {
+		case dbcloud.KindVPC:
+			err = r.c.VPCs.Delete(ctx, p, e.id)
+		case dbcloud.KindPeering:
+			err = r.c.Peerings.Delete(ctx, p, e.parentID, e.id)
+		default:
 			err = r.c.Services.Delete(ctx, p, e.id)
 		}
 	}
@@ -224,13 +275,14 @@ func (r *run) delete(ctx context.Context, rec *Record, e *entry) error {
 	case errors.Is(err, dbcloud.ErrNotFound):
 	case err != nil:
 		return err
+	case e.kind == dbcloud.KindVPC, e.kind == dbcloud.KindPeering:
 	case e.kind == dbcloud.KindReplicaSet:
 		err = r.c.ReplicaSets.WaitForDeleted(ctx, p, e.parentID, e.id, r.waits(rec)...)
 	default:
 		err = r.c.Services.WaitForDeleted(ctx, p, e.id, r.waits(rec)...)
 	}
 	if err == nil {
-		r.w.remove(e)
+		r.w.apply(&rec.Change)
 	}
 	return err
 }
@@ -238,7 +290,10 @@ func (r *run) delete(ctx context.Context, rec *Record, e *entry) error {
 // do makes rec's change and reports whether it acted (sent a request or
 // waited).
 func (r *run) do(ctx context.Context, rec *Record) (bool, error) {
-	ch := &rec.Change
+	ch, err := r.resolve(&rec.Change)
+	if err != nil {
+		return false, err
+	}
 	e, err := r.w.findFor(ch)
 	if err != nil {
 		return false, err
@@ -265,7 +320,25 @@ func (r *run) do(ctx context.Context, rec *Record) (bool, error) {
 	if ch.Field == FieldStatus {
 		return r.settle(ctx, rec, e)
 	}
-	return r.update(ctx, rec, e)
+	return r.update(ctx, rec, ch, e)
+}
+
+// resolve is ch, or, for an attachment to a VPC of the state that the
+// plan created (whose id the plan could not know), ch with that VPC's id:
+// its chain, which this one waits for, created it.
+func (r *run) resolve(ch *Change) (*Change, error) {
+	if ch.Field != FieldVPC || ch.To.VPCID != nil {
+		return ch, nil
+	}
+	vpc := r.w.service(dbcloud.KindVPC, ch.To.VPC)
+	if vpc == nil {
+		return nil, &StalePlanError{Kind: dbcloud.KindVPC, Name: ch.To.VPC}
+	}
+	to := *ch.To
+	to.VPCID = &vpc.id
+	resolved := *ch
+	resolved.To = &to
+	return &resolved, nil
 }
 
 // needsReady holds for the updates the API takes only from a READY
@@ -282,10 +355,21 @@ func (r *run) ready(ctx context.Context, rec *Record, e *entry) error {
 
 // wait waits until e is READY (active) and records the read. Waits of a
 // run's services at once share the client's poller: one list a tick for
-// the project's services, one for each service's sets.
+// the project's services, one for each service's sets, one for each
+// VPC's peerings. A peering that fails ends the wait with the API's
+// message.
 func (r *run) wait(ctx context.Context, rec *Record, e *entry, opts ...dbcloud.WaitOption) error {
 	opts = append(opts, r.waits(rec)...)
-	if e.kind == dbcloud.KindReplicaSet {
+	switch e.kind {
+	case dbcloud.KindVPC:
+		return nil
+	case dbcloud.KindPeering:
+		got, err := r.c.Peerings.WaitForActive(ctx, r.p.ProjectID, e.parentID, e.id, opts...)
+		if got != nil {
+			r.w.putPeering(e.service, e.parentID, got)
+		}
+		return err
+	case dbcloud.KindReplicaSet:
 		got, err := r.c.ReplicaSets.WaitForActive(ctx, r.p.ProjectID, e.parentID, e.id, opts...)
 		if err == nil {
 			r.w.putSet(e.service, e.parentID, got)

@@ -65,13 +65,14 @@ func TestDeployTwiceChangesNothingTheSecondTime(t *testing.T) {
 	defer srv.Close()
 	c := srv.Client()
 	svc, rs := dbcloud.KindService, dbcloud.KindReplicaSet
+	vpc := fixture.CreateVPC(t, c, srv.ProjectID, "orders-net")
 	p := plan(srv.ProjectID, "orders-db",
 		Change{Action: Create, Kind: svc, Name: "orders-db", To: &Values{Environment: dbcloud.EnvironmentProd, HAReplicas: new(1), CPUMillis: 1000, MemoryGBs: 4}},
 		update(svc, "orders-db", FieldSize, Values{CPUMillis: 1000, MemoryGBs: 4}, Values{CPUMillis: 2000, MemoryGBs: 8}),
 		update(svc, "orders-db", FieldHAReplicas, Values{HAReplicas: new(1)}, Values{HAReplicas: new(2)}),
 		update(svc, "orders-db", FieldPooler, Values{Pooler: new(false)}, Values{Pooler: new(true)}),
 		update(svc, "orders-db", FieldEnvironment, Values{Environment: dbcloud.EnvironmentDev}, Values{Environment: dbcloud.EnvironmentProd}),
-		update(svc, "orders-db", FieldVPC, Values{VPCID: new("")}, Values{VPCID: new("1234")}),
+		update(svc, "orders-db", FieldVPC, Values{VPCID: new("")}, Values{VPCID: new(vpc)}),
 		Change{Action: Create, Kind: rs, Name: "reports", To: &Values{Nodes: 1, CPUMillis: 1000, MemoryGBs: 4}},
 		update(rs, "reports", FieldSize, Values{CPUMillis: 1000, MemoryGBs: 4}, Values{CPUMillis: 2000, MemoryGBs: 8}),
 		update(rs, "reports", FieldPooler, Values{Pooler: new(false)}, Values{Pooler: new(true)}),
@@ -110,7 +111,7 @@ func TestDeployTwiceChangesNothingTheSecondTime(t *testing.T) {
 	got, _ := srv.Service(second.Service("orders-db").ServiceID)
 	cpu, mem := got.Size()
 	if cpu != 2000 || mem != 8 || got.ReplicaCount() != 2 || got.PoolerEndpoint() == nil ||
-		got.Environment() != dbcloud.EnvironmentProd || got.VPCEndpoint == nil || got.VPCEndpoint.VPCID != "1234" {
+		got.Environment() != dbcloud.EnvironmentProd || got.VPCEndpoint == nil || got.VPCEndpoint.VPCID != vpc {
 		t.Errorf("deployed service: %v", got)
 	}
 }
@@ -246,14 +247,15 @@ func TestEnsureStepsBothWays(t *testing.T) {
 	p, ctx := srv.ProjectID, t.Context()
 	id := svc.ServiceID
 	s := dbcloud.KindService
+	vpc, other := fixture.CreateVPC(t, c, p, "a"), fixture.CreateVPC(t, c, p, "b")
 	for _, step := range []struct {
 		name   string
 		change Change
 	}{
 		{"pooler on", poolerOn},
 		{"pooler off", update(s, "orders", FieldPooler, Values{Pooler: new(true)}, Values{Pooler: new(false)})},
-		{"attach", update(s, "orders", FieldVPC, Values{VPCID: new("")}, Values{VPCID: new("77")})},
-		{"detach", update(s, "orders", FieldVPC, Values{VPCID: new("77")}, Values{VPCID: new("")})},
+		{"attach", update(s, "orders", FieldVPC, Values{VPCID: new("")}, Values{VPCID: new(vpc)})},
+		{"detach", update(s, "orders", FieldVPC, Values{VPCID: new(vpc)}, Values{VPCID: new("")})},
 		{"prod", update(s, "orders", FieldEnvironment, Values{Environment: dbcloud.EnvironmentDev}, Values{Environment: dbcloud.EnvironmentProd})},
 		{"dev", update(s, "orders", FieldEnvironment, Values{Environment: dbcloud.EnvironmentProd}, Values{Environment: dbcloud.EnvironmentDev})},
 		{"ha 1", update(s, "orders", FieldHAReplicas, Values{HAReplicas: new(0)}, Values{HAReplicas: new(1)})},
@@ -269,12 +271,12 @@ func TestEnsureStepsBothWays(t *testing.T) {
 			}
 		}
 	}
-	if _, err := plan(p, "orders", update(s, "orders", FieldVPC, Values{VPCID: new("")}, Values{VPCID: new("77")})).Apply(ctx, c); err != nil {
+	if _, err := plan(p, "orders", update(s, "orders", FieldVPC, Values{VPCID: new("")}, Values{VPCID: new(vpc)})).Apply(ctx, c); err != nil {
 		t.Fatal(err)
 	}
 	before := len(srv.Requests())
-	_, err := plan(p, "orders", update(s, "orders", FieldVPC, Values{VPCID: new("")}, Values{VPCID: new("78")})).Apply(ctx, c)
-	if stale, ok := errors.AsType[*StalePlanError](err); !ok || stale.Field != FieldVPC || *stale.Found.VPCID != "77" || !strings.Contains(err.Error(), "found 77") {
+	_, err := plan(p, "orders", update(s, "orders", FieldVPC, Values{VPCID: new("")}, Values{VPCID: new(other)})).Apply(ctx, c)
+	if stale, ok := errors.AsType[*StalePlanError](err); !ok || stale.Field != FieldVPC || *stale.Found.VPCID != vpc || !strings.Contains(err.Error(), "found "+vpc) {
 		t.Errorf("attaching to a second VPC: %v", err)
 	}
 	for _, r := range srv.Requests()[before:] {
@@ -282,7 +284,7 @@ func TestEnsureStepsBothWays(t *testing.T) {
 			t.Errorf("attaching to a second VPC sent %s %s, want reads only", r.Method, r.Path)
 		}
 	}
-	if _, err := plan(p, "orders", update(s, "orders", FieldVPC, Values{VPCID: new("78")}, Values{VPCID: new("")})).Apply(ctx, c); !errors.Is(err, ErrStalePlan) {
+	if _, err := plan(p, "orders", update(s, "orders", FieldVPC, Values{VPCID: new(other)}, Values{VPCID: new("")})).Apply(ctx, c); !errors.Is(err, ErrStalePlan) {
 		t.Errorf("detaching from a VPC it is not attached to: %v, want a stale plan", err)
 	}
 }

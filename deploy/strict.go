@@ -54,6 +54,8 @@ var required = map[reflect.Type][]string{
 	reflect.TypeFor[Service]():    {"name"},
 	reflect.TypeFor[ReplicaSet](): {"name"},
 	reflect.TypeFor[Fork]():       {"name", "strategy"},
+	reflect.TypeFor[VPC]():        {"name", "cidr", "region_code"},
+	reflect.TypeFor[Peering]():    {"peer_account_id", "peer_region_code", "peer_vpc_id"},
 	reflect.TypeFor[planFile]():   {"format", "project_id", "changes"},
 	reflect.TypeFor[Change]():     {"action", "kind", "service", "name"},
 	reflect.TypeFor[Seen]():       {"kind", "service", "name"},

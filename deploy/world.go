@@ -1,8 +1,10 @@
 package deploy
 
 import (
+	"cmp"
 	"context"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/dbcloud/dbcloud-go"
@@ -10,10 +12,13 @@ import (
 
 // world is what a run knows of a project's resources: as a read found
 // them (a plan's, or a saved plan's fresh one), then as each step left
-// them. Its entries hold the project's services, live or being deleted,
-// the replica sets of those of the state's services whose sets were read,
-// and the forks of the state's services. The steps of a run's services
-// run at once, so the entries are read and changed under mu; an entry's
+// them; or, in the planner's and a saved plan's check's copies of a read
+// (clone), as the plan's changes leave them (apply). Its entries hold the
+// project's services, live or being deleted, the replica sets of those
+// of the state's services whose sets were read, the forks of the state's
+// services, and, when the state has any to do with VPCs, the project's
+// VPCs and the peerings of the state's. The steps of a run's services run
+// at once, so the entries are read and changed under mu; an entry's
 // settings are changed only by the steps of its own service.
 type world struct {
 	mu      sync.Mutex
@@ -24,52 +29,107 @@ type world struct {
 type entry struct {
 	kind dbcloud.ResourceKind
 	// service is the name of the service the resource belongs to: its
-	// own for a service, its parent's for a replica set or a fork.
+	// own for a service, its parent's for a replica set or a fork; for a
+	// VPC, its name in the state (see scope.vpcName), and a peering's
+	// VPC's.
 	service string
 	name    string
 	id      string
-	// planned marks a resource a saved plan's check has its create make:
-	// its settings are unknown until the create answers.
-	planned bool
-	// parentID is a replica set's service's id.
+	// parentID is a replica set's service's id, a peering's VPC's.
 	parentID string
-	svc      *dbcloud.Service        // a service or fork, as last read
-	set      *dbcloud.ReadReplicaSet // a replica set, as last read
-	// vals are its settings: as last read, with what the steps since then
-	// changed at once (a pooler, an environment, a VPC) on top.
-	vals *Values
+	// The resource as last read, the one of its kind: the record its
+	// settings (values) are read from, and a Result returns.
+	svc     *dbcloud.Service        // a service or fork
+	set     *dbcloud.ReadReplicaSet // a replica set
+	vpc     *dbcloud.VPC            // a VPC
+	peering *dbcloud.Peering        // a peering
+	// since are the settings the changes applied since that read set
+	// (apply), which no read shows yet: a step's that takes effect at
+	// once (a pooler, an environment, a VPC), or, in a copy, a planned
+	// change's; all of a planned resource's. Nil when none.
+	since *Values
 }
+
+// planned holds for a resource a change's create makes (see apply),
+// which no read has shown: its settings are those the create gives it,
+// its id unknown until the create answers.
+func (e *entry) planned() bool {
+	return e.svc == nil && e.set == nil && e.vpc == nil && e.peering == nil
+}
+
+// values are e's settings: as last read, with since on top.
+func (e *entry) values() *Values {
+	var v *Values
+	switch {
+	case e.svc != nil:
+		v = serviceValues(e.svc)
+	case e.set != nil:
+		v = setValues(e.set)
+	case e.vpc != nil:
+		v = vpcValues(e.vpc)
+	case e.peering != nil:
+		v = peeringValues(e.peering)
+	default:
+		v = &Values{}
+	}
+	for _, f := range allFields {
+		if e.since.has(f) {
+			v.copyField(f, e.since)
+		}
+	}
+	return v
+}
+
+// status is e's status, as values has it.
+func (e *entry) status() string { return e.values().Status }
 
 // deleting holds for a resource on its way out: it no longer counts as
 // the state's, and a delete only waits for it.
 func (e *entry) deleting() bool {
-	switch e.vals.Status {
+	status := e.status()
+	switch status {
 	case string(dbcloud.StatusDeleting), string(dbcloud.StatusDeleted), string(dbcloud.ReplicaSetDeleting):
 		return true
 	}
-	return false
+	// A peering's status is the API's free text, in any case.
+	return e.kind == dbcloud.KindPeering && (strings.EqualFold(status, "deleting") || strings.EqualFold(status, "deleted"))
 }
 
-// ready holds for a service READY or a replica set active.
+// ready holds for a service READY, a replica set or peering active, and
+// a VPC, which has no status.
 func (e *entry) ready() bool {
-	if e.kind == dbcloud.KindReplicaSet {
-		return e.vals.Status == string(dbcloud.ReplicaSetActive)
+	switch e.kind {
+	case dbcloud.KindReplicaSet:
+		return e.status() == string(dbcloud.ReplicaSetActive)
+	case dbcloud.KindVPC:
+		return true
+	case dbcloud.KindPeering:
+		return strings.EqualFold(e.status(), string(dbcloud.PeeringActive))
 	}
-	return e.vals.Status == string(dbcloud.StatusReady)
+	return e.status() == string(dbcloud.StatusReady)
 }
 
 // scope is what a read reads of a project besides its service list: which
-// services are the state's (their forks are read as forks), and which of
-// them have their replica sets listed.
+// services are the state's (their forks are read as forks), which of
+// them have their replica sets listed; whether the project's VPCs are
+// listed, each VPC's name in the state, and which of the state's VPCs
+// have their peerings listed.
 type scope struct {
 	named func(service string) bool
 	sets  func(service string) bool
+	vpcs  bool
+	// vpcName is the name the state gives the VPC of an id and name as
+	// read: another than name for a VPC the state names by id.
+	vpcName  func(id, name string) string
+	peerings func(vpc string) bool
 }
 
-// read reads, with GETs only, the project's services, and the replica
-// sets of each service of the scope whose sets it asks for and that
-// exists: one List of the project's services, and one List of sets for
-// each such service, up to readsAtOnce of those at once.
+// read reads, with GETs only, the project's services, the replica sets of
+// each service of the scope whose sets it asks for and that exists, and,
+// when the scope asks, its VPCs and the peerings of those it asks for:
+// one List of the project's services, one of its VPCs, and one List of
+// sets (of peerings) for each such service (VPC), up to readsAtOnce of
+// those at once.
 func read(ctx context.Context, c *dbcloud.Client, projectID string, sc scope) (*world, error) {
 	all, err := c.Services.List(ctx, projectID)
 	if err != nil {
@@ -96,32 +156,53 @@ func read(ctx context.Context, c *dbcloud.Client, projectID string, sc scope) (*
 			w.putService(dbcloud.KindService, svc.Name, svc)
 		}
 	}
-	return w, w.readSets(ctx, c, projectID, parents, sc)
+	var lists []func() error
+	for id, name := range parents {
+		if sc.sets(name) {
+			lists = append(lists, func() error {
+				sets, err := c.ReplicaSets.List(ctx, projectID, id)
+				for i := range sets {
+					w.putSet(name, id, &sets[i])
+				}
+				return err
+			})
+		}
+	}
+	if sc.vpcs {
+		vpcs, err := c.VPCs.List(ctx, projectID)
+		if err != nil {
+			return nil, err
+		}
+		for i := range vpcs {
+			e := w.putVPC(sc.vpcName(vpcs[i].ID, vpcs[i].Name), &vpcs[i])
+			if sc.peerings(e.service) {
+				lists = append(lists, func() error {
+					ps, err := c.Peerings.List(ctx, projectID, e.id)
+					for i := range ps {
+						w.putPeering(e.service, e.id, &ps[i])
+					}
+					return err
+				})
+			}
+		}
+	}
+	return w, readAll(lists)
 }
 
-// readsAtOnce bounds the lists of replica sets a read sends at once: as
-// many as the steps of a run at the default parallelism.
+// readsAtOnce bounds the lists of replica sets (peerings) a read sends at
+// once: as many as the steps of a run at the default parallelism.
 const readsAtOnce = 10
 
-// readSets lists the replica sets of each of parents (ids to names) whose
-// sets sc asks for, readsAtOnce lists at a time, and returns the first
-// error.
-func (w *world) readSets(ctx context.Context, c *dbcloud.Client, projectID string, parents map[string]string, sc scope) error {
+// readAll runs lists, readsAtOnce at a time, and returns the first error.
+func readAll(lists []func() error) error {
 	slots := make(chan struct{}, readsAtOnce)
-	errs := make(chan error, len(parents))
+	errs := make(chan error, len(lists))
 	var wg sync.WaitGroup
-	for id, name := range parents {
-		if !sc.sets(name) {
-			continue
-		}
+	for _, list := range lists {
 		slots <- struct{}{}
 		wg.Go(func() {
 			defer func() { <-slots }()
-			sets, err := c.ReplicaSets.List(ctx, projectID, id)
-			for i := range sets {
-				w.putSet(name, id, &sets[i])
-			}
-			errs <- err
+			errs <- list()
 		})
 	}
 	wg.Wait()
@@ -165,10 +246,10 @@ func (w *world) one(kind dbcloud.ResourceKind, service, name string) (*entry, er
 	return nil, duplicate(kind, name, found)
 }
 
-// service returns the live service of a name, nil when there is none (or
-// several).
-func (w *world) service(name string) *entry {
-	if found := w.live(dbcloud.KindService, name, name); len(found) == 1 {
+// service returns the live service (or VPC, of kind) of a name, nil
+// when there is none (or several).
+func (w *world) service(kind dbcloud.ResourceKind, name string) *entry {
+	if found := w.live(kind, name, name); len(found) == 1 {
 		return found[0]
 	}
 	return nil
@@ -227,7 +308,7 @@ func (w *world) putService(kind dbcloud.ResourceKind, service string, svc *dbclo
 	if cp.InitialPassword == "" && e.svc != nil {
 		cp.InitialPassword = e.svc.InitialPassword
 	}
-	e.name, e.svc, e.vals = cp.Name, &cp, serviceValues(&cp)
+	e.name, e.svc, e.since = cp.Name, &cp, nil
 	return e
 }
 
@@ -242,45 +323,108 @@ func (w *world) putSet(service, parentID string, rs *dbcloud.ReadReplicaSet) *en
 		w.entries = append(w.entries, e)
 	}
 	cp := *rs
-	e.name, e.set, e.vals = cp.Name, &cp, setValues(&cp)
+	e.name, e.set, e.since = cp.Name, &cp, nil
 	return e
 }
 
-// plan records a resource a saved plan's check has a create make.
-func (w *world) plan(ch *Change) {
+// putVPC records a VPC, named name in the state, as read.
+func (w *world) putVPC(name string, v *dbcloud.VPC) *entry {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	w.entries = append(w.entries, &entry{kind: ch.Kind, service: ch.Service, name: ch.Name, planned: true, vals: &Values{}})
-}
-
-// set sets field f of e's settings to to's: what an update that takes
-// effect at once leaves.
-func (w *world) set(e *entry, f Field, to *Values) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	vals := *e.vals
-	vals.copyField(f, to)
-	e.vals = &vals
-}
-
-// remove forgets a resource that is gone.
-func (w *world) remove(e *entry) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if i := slices.Index(w.entries, e); i >= 0 {
-		w.entries = slices.Delete(w.entries, i, i+1)
+	e := w.find(dbcloud.KindVPC, v.ID)
+	if e == nil {
+		e = &entry{kind: dbcloud.KindVPC, service: name, name: name, id: v.ID}
+		w.entries = append(w.entries, e)
 	}
+	cp := *v
+	e.vpc, e.since = &cp, nil
+	return e
 }
 
-// clone is a copy of w whose entries' settings can change apart.
+// putPeering records a peering of the VPC of id vpcID, named vpc in the
+// state, as read.
+func (w *world) putPeering(vpc, vpcID string, p *dbcloud.Peering) *entry {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	e := w.find(dbcloud.KindPeering, p.ID)
+	if e == nil {
+		e = &entry{kind: dbcloud.KindPeering, service: vpc, id: p.ID, parentID: vpcID}
+		w.entries = append(w.entries, e)
+	}
+	cp := *p
+	e.name, e.peering, e.since = peeringOf(&cp).name(), &cp, nil
+	return e
+}
+
+// peeringOf is the peer of a peering as read.
+func peeringOf(p *dbcloud.Peering) *Peering {
+	return &Peering{PeerAccountID: p.PeerAccountID, PeerRegionCode: p.PeerRegionCode, PeerVPCID: p.PeerVPCID}
+}
+
+// apply records in w the effect of ch, a change whose precondition
+// holds, and returns its resource as ch leaves it (nil once deleted): a
+// create's resource, planned, with the settings its create gives it
+// (made); a delete's gone; an update's field as ch sets it, until a read
+// shows it. A saved plan's check (on a copy of its fresh read) and the
+// steps (on the run's world, for what takes effect at once) record a
+// change's effect through it alone.
+func (w *world) apply(ch *Change) *entry {
+	var parent *entry
+	if ch.Action == Create && ch.Kind == dbcloud.KindReplicaSet {
+		parent = w.service(dbcloud.KindService, ch.Service)
+	}
+	e, _ := w.findFor(ch)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	switch {
+	case ch.Action == Create:
+		e = &entry{kind: ch.Kind, service: ch.Service, name: ch.Name, since: made(ch, parent)}
+		w.entries = append(w.entries, e)
+	case e == nil:
+	case ch.Action == Delete:
+		if i := slices.Index(w.entries, e); i >= 0 {
+			w.entries = slices.Delete(w.entries, i, i+1)
+		}
+		return nil
+	default:
+		since := &Values{}
+		if e.since != nil {
+			since = new(*e.since)
+		}
+		since.copyField(ch.Field, ch.To)
+		e.since = since
+	}
+	return e
+}
+
+// made are the settings the create ch gives its resource, as the API
+// makes them: what it sends, and, for a service or fork, the environment
+// dev unless sent, no pooler and no VPC; for a replica set, no pooler and
+// the environment of its service, parent.
+func made(ch *Change, parent *entry) *Values {
+	v := &Values{}
+	if ch.To != nil {
+		v = new(*ch.To)
+	}
+	switch ch.Kind {
+	case dbcloud.KindService, dbcloud.KindFork:
+		v.Environment, v.Pooler, v.VPCID = cmp.Or(v.Environment, dbcloud.EnvironmentDev), new(false), new("")
+	case dbcloud.KindReplicaSet:
+		v.Pooler = new(false)
+		if parent != nil {
+			v.Environment = parent.values().Environment
+		}
+	}
+	return v
+}
+
+// clone is a copy of w whose entries can change apart.
 func (w *world) clone() *world {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	out := &world{}
 	for _, e := range w.entries {
-		cp := *e
-		vals := *e.vals
-		cp.vals = &vals
+		cp := *e // set changes since by a copy: the two share none
 		out.entries = append(out.entries, &cp)
 	}
 	return out

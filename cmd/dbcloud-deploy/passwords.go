@@ -24,7 +24,7 @@ type passwordFile struct {
 func openPasswords(name string, p *deploy.Plan) (*passwordFile, error) {
 	var creates *deploy.Change
 	for i, ch := range p.Changes {
-		if ch.Action == deploy.Create && ch.Kind != dbcloud.KindReplicaSet {
+		if ch.Action == deploy.Create && (ch.Kind == dbcloud.KindService || ch.Kind == dbcloud.KindFork) {
 			creates = &p.Changes[i]
 			break
 		}
