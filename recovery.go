@@ -29,8 +29,8 @@ type recovery[T any] struct {
 // new password could not be set is left in too, with the
 // *MaybeCreatedError naming it. It returns the last send's outcome, for
 // the observer. Services and VPCs are listed in their project, replica
-// sets in their service, peerings in their VPC; a create of another kind
-// is sent once, as without recovery.
+// sets in their service, peerings in their VPC: every kind that creates
+// is one of these four.
 func (api *caller) recoverCreate(ctx context.Context, r *request, pr pipeline.Request) (outcome, error) {
 	switch r.kind {
 	case KindService:
@@ -50,8 +50,7 @@ func (api *caller) recoverCreate(ctx context.Context, r *request, pr pipeline.Re
 		err := rc.run(ctx, pr.Out.(holder[Peering]).held())
 		return rc.o, err
 	}
-	o := r.outcome(api.pipe.Do(ctx, pr), api.pipe.Secrets())
-	return o, r.failure(&o)
+	panic("dbcloud: a create of " + string(r.kind) + ", a kind create recovery does not know")
 }
 
 // keyer is a kind whose resources recovery tells apart by several fields

@@ -50,7 +50,7 @@ func (r *run) result() *Result {
 	}
 	for _, k := range resources {
 		e, _ := r.w.one(k.kind, k.service, k.name)
-		if seen[k] || e == nil || e.planned() {
+		if seen[k] || e == nil { // a run's world holds only what reads and creates answered
 			continue
 		}
 		seen[k] = true
