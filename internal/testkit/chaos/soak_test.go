@@ -104,14 +104,15 @@ var measuring = os.Getenv("DBCLOUD_MEASURE") != ""
 // stays: the tolerance past a deadline (a machine's load), 429s'
 // Retry-After of 1 s (whole seconds on the wire), and the SDK's own
 // bounds, such as the jitter of a wait's first poll (up to 250 ms); a
-// call's deadline is 3 s (classic) and 1 s (deadline regime, whose held
-// spikes, 1.1 to 3 s, still outlast it).
+// call's deadline is 5 s (classic: room for a few of those Retry-Afters)
+// and 1.5 s (deadline regime, whose held spikes, 1.6 to 3 s, still outlast
+// it).
 func short(cfg chaos.Config) chaos.Config {
 	for _, d := range []*time.Duration{&cfg.Step, &cfg.SpikeMin, &cfg.SpikeMax,
 		&cfg.RetryWaitMin, &cfg.PollMin, &cfg.PollMax, &cfg.CreateSettle} {
 		*d /= 10
 	}
-	cfg.Duration, cfg.CallTimeout = 2*time.Second, 3*time.Second
+	cfg.Duration, cfg.CallTimeout = 2*time.Second, 5*time.Second
 	if cfg.HeldShare > 0 {
 		cfg.CallTimeout, cfg.HeldMin, cfg.HeldMax = 1500*time.Millisecond, 1600*time.Millisecond, 3*time.Second
 	}
