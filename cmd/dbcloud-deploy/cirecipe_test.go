@@ -13,26 +13,24 @@ import (
 	"github.com/dbcloud/dbcloud-go/dbcloudtest"
 )
 
-// The README's CI recipe, run as CI runs it: its state file, its pull
+// The CI recipe of docs/ci.md, run as CI runs it: its state file, its pull
 // request's job and its merge's job, each a shell of its own running the
 // built command, against one test server. So the plan is made in one
 // process and applied in another, as reviewed.
-func TestReadmeCIRecipe(t *testing.T) {
+func TestCIRecipe(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds the command and runs the README's shell")
+		t.Skip("builds the command and runs the shell of docs/ci.md")
 	}
 	bash, err := exec.LookPath("bash")
 	if err != nil {
 		t.Skip("no bash: ", err)
 	}
-	readme, err := os.ReadFile("../../README.md")
+	guide, err := os.ReadFile("../../docs/ci.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, section, _ := strings.Cut(string(readme), "\n## Deploying from CI\n")
-	section, _, _ = strings.Cut(section, "\n## ")
 	blocks := map[string]string{}
-	for _, m := range regexp.MustCompile("(?ms)^```(json|sh)\n(.*?)^```").FindAllStringSubmatch(section, -1) {
+	for _, m := range regexp.MustCompile("(?ms)^```(json|sh)\n(.*?)^```").FindAllStringSubmatch(string(guide), -1) {
 		switch {
 		case m[1] == "json":
 			blocks["state"] = m[2]
@@ -43,7 +41,7 @@ func TestReadmeCIRecipe(t *testing.T) {
 		}
 	}
 	if len(blocks) != 3 {
-		t.Fatalf("the README's CI recipe: found %v, want its state, its pull request's job and its merge's", slices.Collect(maps.Keys(blocks)))
+		t.Fatalf("the CI recipe of docs/ci.md: found %v, want its state, its pull request's job and its merge's", slices.Collect(maps.Keys(blocks)))
 	}
 
 	dir, bin := t.TempDir(), t.TempDir()
