@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -121,7 +122,9 @@ func (r *releaseRepo) release(args ...string) (out string, ok bool, tmp string) 
 	r.t.Helper()
 	tmp = r.t.TempDir()
 	cmd := exec.Command("bash", append([]string{filepath.Join(r.dir, "scripts", "release.sh")}, args...)...)
-	cmd.Dir, cmd.Env = r.dir, append(r.env, "TMPDIR="+tmp)
+	// A clone shares its env with the repository it came from: append to a
+	// copy, never to the shared array (the parallel cases would race on it).
+	cmd.Dir, cmd.Env = r.dir, append(slices.Clip(r.env), "TMPDIR="+tmp)
 	var b bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &b, &b
 	err := cmd.Run()
