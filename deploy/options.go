@@ -21,8 +21,8 @@ func WithWaitOptions(opts ...dbcloud.WaitOption) Option {
 }
 
 // DefaultParallelism is how many chains of changes (a service's, a
-// fork's, a VPC's, a peering's) a run makes at once unless WithParallelism says otherwise. It is
-// Terraform's default, which platform teams know; and it bounds what a run
+// fork's, a VPC's, a peering's) a run makes at once unless
+// WithParallelism says otherwise. It is Terraform's default, which platform teams know; and it bounds what a run
 // sends at once, not what it waits for: the waits of a run share the
 // client's poller, one list a tick whatever their number, so a higher
 // bound costs the API the burst of creates and updates it starts together,
