@@ -22,11 +22,11 @@ func WithWaitOptions(opts ...dbcloud.WaitOption) Option {
 
 // DefaultParallelism is how many chains of changes (a service's, a
 // fork's, a VPC's, a peering's) a run makes at once unless
-// WithParallelism says otherwise. It is Terraform's default, which platform teams know; and it bounds what a run
-// sends at once, not what it waits for: the waits of a run share the
-// client's poller, one list a tick whatever their number, so a higher
-// bound costs the API the burst of creates and updates it starts together,
-// and no more polls.
+// WithParallelism says otherwise. It is Terraform's default, which
+// platform teams know; and it bounds what a run sends at once, not what it
+// waits for: the waits of a run share the client's poller, one list a tick
+// whatever their number, so a higher bound costs the API the burst of
+// creates and updates it starts together, and no more polls.
 const DefaultParallelism = 10
 
 // WithParallelism sets how many chains of changes a run makes at once: the
