@@ -261,8 +261,9 @@
 //     strings in create, fork and both resizes, numbers in a replica set's
 //     create; integers are integer literals (no fraction, no exponent) up to
 //     2147483647;
-//   - names of 1 to 128 characters (create, fork, replica set create, VPC
-//     create, both renames, where name is required);
+//   - names of 1 to 128 characters (create, fork, replica set create, a
+//     service's rename, where name is required); a VPC's name (create,
+//     rename) any non-empty text, as the API states no limit for it;
 //   - create and fork sizes: digits (at least 1) or "shared", for both or
 //     neither; resize sizes: required, digits only, at least 1;
 //   - a replica set's create: name, nodes, cpu_millis and memory_gbs
