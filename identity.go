@@ -11,37 +11,28 @@ import (
 
 // Project is a project: the owner of services and VPCs.
 type Project struct {
-	ID   string `json:"id"`
-	Name string `json:"name"`
-	// PlanType is the project's plan, such as "FREE"; only AuthInfo's
-	// project carries it, "" in a list of projects.
-	PlanType string `json:"plan_type,omitempty"`
+	ID       string `json:"id"`
+	Name     string `json:"name"`
+	PlanType string `json:"plan_type,omitempty"` // such as "FREE"; only in AuthInfo
 }
 
-// AuthKind is the kind of caller that AuthInfo describes. Values this
-// version does not know are kept as sent.
+// AuthKind is the kind of caller; unknown values are kept as sent.
 type AuthKind string
 
 // Kinds of caller.
 const (
-	// AuthKindAPIKey is a personal access token (or API key), scoped to
-	// one project: AuthInfo.APIKey is set.
-	AuthKindAPIKey AuthKind = "apiKey"
-	// AuthKindOAuth is a user signed in (a Bearer token of theirs), who
-	// may belong to several projects: AuthInfo.User is set.
-	AuthKindOAuth AuthKind = "oauth"
+	AuthKindAPIKey AuthKind = "apiKey" // a personal access token, of one project
+	AuthKindOAuth  AuthKind = "oauth"  // a user's Bearer token, of any projects
 )
 
-// AuthInfo is who the credentials belong to, typed by its Kind: the
-// field of that kind is set, the other is nil.
+// AuthInfo is who the credentials belong to: the field of its Kind is set.
 type AuthInfo struct {
 	Kind   AuthKind    `json:"type"`
 	APIKey *APIKeyInfo `json:"api_key,omitempty"` // for AuthKindAPIKey
 	User   *User       `json:"-"`                 // for AuthKindOAuth: the answer's oauth.user
 }
 
-// APIKeyInfo describes a personal access token (or API key): the project
-// it is scoped to, and the user who issued it.
+// APIKeyInfo describes a personal access token (or API key).
 type APIKeyInfo struct {
 	PublicKey   string    `json:"public_key"` // the token's public half, not a secret
 	Name        string    `json:"name"`
@@ -57,9 +48,7 @@ type User struct {
 	Email string `json:"email"`
 }
 
-// AuthInfo returns who the client's credentials belong to: for a personal
-// access token, the project it is scoped to and the user who issued it;
-// for a user's token, the user.
+// AuthInfo returns who the client's credentials belong to.
 func (c *Client) AuthInfo(ctx context.Context) (*AuthInfo, error) {
 	const path = "/auth/info" // no ids: the template is the path
 	var w authInfoJSON
@@ -70,9 +59,7 @@ func (c *Client) AuthInfo(ctx context.Context) (*AuthInfo, error) {
 	return &w.AuthInfo, nil
 }
 
-// List returns the projects the credentials reach: for a personal access
-// token, the one it is scoped to; for a user, every project they belong
-// to.
+// List returns the projects the credentials reach.
 func (p *ProjectsClient) List(ctx context.Context) ([]Project, error) {
 	const path = "/projects" // no ids: the template is the path
 	var ps projectListJSON
@@ -87,18 +74,10 @@ func (p *ProjectsClient) List(ctx context.Context) ([]Project, error) {
 	return out, nil
 }
 
-// ResolveProjectID returns the project this client works on, for a program
-// that is not told one: the id of WithProjectID (or DBCLOUD_PROJECT_ID)
-// when it was given, with no request; else the project the credentials
-// reach, read once (AuthInfo) and kept for the client's life:
-//
-//   - a personal access token's: the project it is scoped to;
-//   - a user's: their project, read with Projects.List, when they belong
-//     to exactly one. A user of several projects (or of none) gets a
-//     *ValidationError for "projectID" that names each (up to 20), so
-//     that the program is given one: only the two reads were sent.
-//
-// A failed read is returned and not kept: the next call reads again.
+// ResolveProjectID returns WithProjectID's (or DBCLOUD_PROJECT_ID's) id
+// without a request; else the credentials' one project, read once and kept
+// (a failed read is not kept). A user of several projects, or none, gets a
+// *ValidationError naming them (up to 20).
 func (c *Client) ResolveProjectID(ctx context.Context) (string, error) {
 	if c.api.projectID != "" {
 		return c.api.projectID, nil

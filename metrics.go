@@ -9,7 +9,7 @@ import (
 	"time"
 )
 
-// Aggregation is how a metric's values are combined in a bucket.
+// Aggregation combines a metric's values in a bucket.
 type Aggregation string
 
 // Aggregations.
@@ -29,42 +29,31 @@ const (
 
 // MetricsQuery is the input of MetricsClient.Query.
 type MetricsQuery struct {
-	// Series is the series' name, one of ListSeries, such as
-	// "timescale_cloud_system_cpu_usage_millicores". Required.
-	Series string
-	// From and To bound the window; both required, From before To. Sent
-	// as RFC 3339 in UTC, to the nanosecond.
-	From, To time.Time
-	// Bucket is the width of a point: 0 lets the server choose; else whole
-	// seconds, at least a minute.
-	Bucket time.Duration
-	// Aggregation combines each bucket's values; "" sends none (the
-	// server's default is AggLast).
-	Aggregation Aggregation
-	// Filters keep the series whose labels match, such as
-	// {Key: "role", Value: "primary"}; each Key and Value is required.
-	Filters []MetricFilter
+	Series      string         // required: a name from ListSeries
+	From, To    time.Time      // required, From before To; sent in UTC
+	Bucket      time.Duration  // 0: the server chooses; else whole seconds, at least 1m
+	Aggregation Aggregation    // "": the server's default, AggLast
+	Filters     []MetricFilter // labels a series must have, such as role=primary
 }
 
-// MetricFilter is one label a series must have.
+// MetricFilter is one label a series must have; Key and Value are required.
 type MetricFilter struct {
 	Key   string `json:"key"`
 	Value string `json:"value"`
 }
 
-// MetricSeries is one series of a query's answer: its labels (such as
-// role, lower case, and ordinal) and one point per bucket of the window.
+// MetricSeries is one series of an answer: its labels (lower case, such as
+// role and ordinal) and a point per bucket.
 type MetricSeries struct {
 	Labels map[string]string
 	Points []MetricPoint
 }
 
-// MetricPoint is one bucket of a series. A bucket with no data is a gap:
-// Valid is false and Value 0, which tells it from a measured 0.
+// MetricPoint is one bucket of a series, from Time.
 type MetricPoint struct {
-	Time  time.Time // the bucket's start
+	Time  time.Time
 	Value float64
-	Valid bool
+	Valid bool // false for a bucket with no data (Value 0)
 }
 
 // minMetricBucket is the API's smallest bucket.
@@ -110,8 +99,7 @@ func (q *MetricsQuery) body() (*metricsBody, error) {
 	}, nil
 }
 
-// ListSeries returns the names of the metric series a service has (a
-// preview endpoint: see MetricsClient).
+// ListSeries returns the names of a service's metric series (preview).
 func (m *MetricsClient) ListSeries(ctx context.Context, projectID, serviceID string) ([]string, error) {
 	at := ref{projectID: projectID, serviceID: serviceID}
 	seg, err := at.escape(inService)
@@ -128,10 +116,8 @@ func (m *MetricsClient) ListSeries(ctx context.Context, projectID, serviceID str
 	return names, nil
 }
 
-// Query reads a metric series of a service over a window (a preview
-// endpoint: see MetricsClient for what the server refuses and how many
-// points a window gives). It changes nothing: it is sent as a POST, and
-// retried like a GET, its lost or cut-off answer included.
+// Query reads a service's metric series over a window (preview: see
+// MetricsClient). It is a POST retried like a GET: it changes nothing.
 func (m *MetricsClient) Query(ctx context.Context, projectID, serviceID string, q *MetricsQuery) ([]MetricSeries, error) {
 	at := ref{projectID: projectID, serviceID: serviceID}
 	seg, err := at.escape(inService)

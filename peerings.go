@@ -9,12 +9,11 @@ import (
 	"strings"
 )
 
-// CreatePeeringRequest is the input of PeeringsClient.Create. Every field
-// is required.
+// CreatePeeringRequest is the input of PeeringsClient.Create; all required.
 type CreatePeeringRequest struct {
-	PeerAccountID  string // the peer's cloud account, such as an AWS account id
-	PeerRegionCode string // the peer VPC's region, such as "eu-central-1"
-	PeerVPCID      string // the peer's VPC id in its cloud, such as "vpc-0a1b2c3d"
+	PeerAccountID  string // such as an AWS account id
+	PeerRegionCode string // such as "eu-central-1"
+	PeerVPCID      string // such as "vpc-0a1b2c3d"
 }
 
 // createPeeringBody is the wire body of PeeringsClient.Create.
@@ -70,12 +69,9 @@ func (p *PeeringsClient) Get(ctx context.Context, projectID, vpcID, peeringID st
 	return &w.v, nil
 }
 
-// Create requests a peering connection of a VPC with a VPC in another
-// cloud account and returns it, usually pending until the peer's side
-// accepts it (see WaitForActive). It is a create (see "Retries" and "Under
-// faults" in the package documentation); WithCreateRecovery finds the
-// connection by listing the VPC's for a new one with the requested peer
-// (account, region and VPC).
+// Create requests a peering of a VPC with another cloud account's VPC and
+// returns it, pending until the peer accepts. It is a create (see Under
+// faults in the package documentation); recovery matches the peer.
 func (p *PeeringsClient) Create(ctx context.Context, projectID, vpcID string, req *CreatePeeringRequest) (*Peering, error) {
 	at := ref{projectID: projectID, vpcID: vpcID}
 	seg, err := at.escape(inVPC)
@@ -93,9 +89,7 @@ func (p *PeeringsClient) Create(ctx context.Context, projectID, vpcID string, re
 	return &w.v, nil
 }
 
-// Delete deletes a peering connection. A retry's 404, or its 409 while the
-// connection is deleting or deleted, is a success (see "Under faults" in
-// the package documentation).
+// Delete deletes a peering connection (see Under faults in the package documentation).
 func (p *PeeringsClient) Delete(ctx context.Context, projectID, vpcID, peeringID string) error {
 	at := ref{projectID: projectID, vpcID: vpcID, peeringID: peeringID}
 	seg, err := at.escape(inPeering)
@@ -107,20 +101,14 @@ func (p *PeeringsClient) Delete(ctx context.Context, projectID, vpcID, peeringID
 		effect: tookEffect(peerings{}, p.api, at, nil, nil)}, nil)
 }
 
-// ErrPeeringFailed is the cause of a WaitForActive that ended because the
-// peering connection failed: its ErrorMessage, or a status that cannot
-// become active, follows in the error's text. It matches
+// ErrPeeringFailed ends a WaitForActive whose peering failed; it matches
 // ErrUnexpectedStatus too.
 var ErrPeeringFailed = fmt.Errorf("%w: the peering connection failed", ErrUnexpectedStatus)
 
-// WaitForActive polls a peering connection until it is active and returns
-// it, as "Waiting" and "Polling" in the package documentation say (the
-// waits on the peerings of one VPC share their reads). A connection that
-// fails (an ErrorMessage, or the status failed, rejected, expired,
-// deleting or deleted) ends the wait at once: the connection is returned
-// with a *WaitError whose Err matches ErrPeeringFailed and says why. A
-// connection waits for the peer's side to accept it, which may take as
-// long as someone takes to act there: give the wait a timeout that fits.
+// WaitForActive polls a peering until it is active (see Waiting in the
+// package documentation). An ErrorMessage, or the status failed, rejected,
+// expired, deleting or deleted, returns it at once with a *WaitError
+// matching ErrPeeringFailed. The peer's side accepts by hand: time out to fit.
 func (p *PeeringsClient) WaitForActive(ctx context.Context, projectID, vpcID, peeringID string, opts ...WaitOption) (*Peering, error) {
 	cfg, err := p.api.newWaitConfig(opts)
 	if err != nil {

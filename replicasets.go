@@ -10,10 +10,7 @@ import (
 // wait.go.
 
 // Create starts creating a read replica set on a READY service and returns
-// it, usually "creating"; use WaitForActive to block until it serves. It is
-// a create (see "Retries" and "Under faults" in the package documentation);
-// WithCreateRecovery finds the set by listing the service's sets for the
-// requested name.
+// it, usually "creating" (see Under faults in the package documentation).
 func (r *ReplicaSetsClient) Create(ctx context.Context, projectID, serviceID string, req *CreateReplicaSetRequest) (*ReadReplicaSet, error) {
 	body, err := req.body()
 	at := ref{projectID: projectID, serviceID: serviceID}
@@ -31,10 +28,8 @@ func (r *ReplicaSetsClient) Create(ctx context.Context, projectID, serviceID str
 	return (*ReadReplicaSet)(&w), nil
 }
 
-// Delete starts deleting a read replica set; use WaitForDeleted to block
-// until it is gone. A retry's 404, or its 409 while the set is deleting or
-// already gone, is a success (see "Under faults" in the package
-// documentation).
+// Delete starts deleting a read replica set (see Under faults in the
+// package documentation).
 func (r *ReplicaSetsClient) Delete(ctx context.Context, projectID, serviceID, replicaSetID string) error {
 	return r.change(ctx, "ReplicaSets.Delete", http.MethodDelete, "", ref{projectID: projectID, serviceID: serviceID, replicaSetID: replicaSetID}, nil, nil)
 }

@@ -7,11 +7,6 @@ import (
 )
 
 // CreateServiceRequest is the input of ServicesClient.Create.
-//
-// The service's type follows from Addons: none makes a Postgres service
-// (ServiceTypePostgres), AddonTimeSeries a time-series one
-// (ServiceTypeTimeSeries), AddonAI a vector one (ServiceTypeVector). See
-// the Example functions of ServicesClient.Create.
 type CreateServiceRequest struct {
 	Name           string      // required, 1 to 128 characters
 	Addons         []Addon     // extensions to enable; they decide the type (see Addon)
@@ -32,37 +27,23 @@ type ResizeRequest struct {
 
 // ForkServiceRequest is the input of ServicesClient.Fork.
 type ForkServiceRequest struct {
-	Strategy ForkStrategy // required
-	// TargetTime is the instant a ForkPITR fork restores the parent to:
-	// required for ForkPITR and only for it; sent as RFC 3339.
-	//
-	// The API documents no PITR window: neither how far back a target may
-	// go (how long the parent's history is kept) nor its earliest restore
-	// point (the parent's creation, or a later base backup). What holds
-	// whatever the window is that nothing can be restored from before the
-	// parent existed or from the future. So a target after now, on this
-	// machine's clock, is a *ValidationError before anything is sent (a
-	// clock running ahead of the API's can still meet a 400), and one
-	// before the parent's creation is one too where the parent is known:
-	// see Validate. A target within those bounds may still be refused with
-	// a 400 when it is outside the API's window.
-	TargetTime     time.Time
-	Name           string      // "" = the parent's name with "-fork"
-	CPUMillis      int         // 0 = inherited from the parent
-	MemoryGBs      int         // 0 = inherited from the parent
-	Shared         bool        // sends both sizes as "shared"
-	EnvironmentTag Environment // "" = not sent (the API defaults to DEV)
+	Strategy       ForkStrategy // required
+	TargetTime     time.Time    // for ForkPITR only (required there); checked as Validate says
+	Name           string       // "" = the parent's name with "-fork"
+	CPUMillis      int          // 0 = inherited from the parent
+	MemoryGBs      int          // 0 = inherited from the parent
+	Shared         bool         // sends both sizes as "shared"
+	EnvironmentTag Environment  // "" = not sent (the API defaults to DEV)
 }
 
-// SetHARequest is the input of ServicesClient.SetHA. At least one count must
-// be set; nil counts are not sent.
+// SetHARequest is the input of ServicesClient.SetHA: at least one count; nil is not sent.
 type SetHARequest struct {
 	ReplicaCount     *int
 	SyncReplicaCount *int
 }
 
 // CreateReplicaSetRequest is the input of ReplicaSetsClient.Create. All
-// fields are required; sizes are sent as numbers, as the API wants here.
+// fields are required; sizes are sent as numbers here.
 type CreateReplicaSetRequest struct {
 	Name      string
 	Nodes     int
@@ -277,18 +258,12 @@ func checkCount(field string, n *int) error {
 	return nil
 }
 
-// Validate checks req as Fork does before sending it and, when parent is
-// not nil, against the service it forks: a PITR target before the parent's
-// creation names a state that never existed. Fork itself does not read
-// the parent; the deploy package does, and calls Validate. What the API may
-// refuse besides (a target outside its restore window, which it does not
-// document) cannot be checked here: see TargetTime.
-//
-// The parent's creation is checked only when it lies in the past of this
-// machine's clock. One in its future says that the API's clock and this
-// machine's disagree (or that the server is a test server whose clock runs
-// ahead), and then the API's own judgement of the target is the one that
-// counts.
+// Validate checks req as Fork does before sending (a PITR target in this
+// machine's future is refused) and, when parent is not nil, against it: a
+// target before the parent's creation is refused too, unless that creation
+// is in this machine's future (the clocks disagree; the API judges). Fork
+// does not read the parent; the deploy package does. The API documents no
+// PITR window, so a target within these bounds may still get a 400.
 func (r *ForkServiceRequest) Validate(parent *Service) error {
 	if _, err := r.body(); err != nil {
 		return err

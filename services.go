@@ -10,14 +10,9 @@ import (
 // The changes of a service. Its reads (Get, List) are in reads.go, its
 // waits in wait.go, its logs in logs.go.
 
-// Create starts creating a service and returns it, usually QUEUED; use
-// WaitForReady to block until it can be used. The response is the only one
-// that carries InitialPassword.
-//
-// How a create is retried, and what its failures mean, is in "Retries" and
-// "Under faults" in the package documentation. A service that create
-// recovery found but could not give a new password is returned together
-// with a *MaybeCreatedError naming it, so its id is not lost.
+// Create starts creating a service and returns it, usually QUEUED, with its
+// InitialPassword (see Under faults in the package documentation). A
+// recovered service whose new password failed comes with a *MaybeCreatedError.
 func (s *ServicesClient) Create(ctx context.Context, projectID string, req *CreateServiceRequest) (*Service, error) {
 	at := ref{projectID: projectID}
 	seg, err := at.escape(inProject)
@@ -35,9 +30,8 @@ func (s *ServicesClient) Create(ctx context.Context, projectID string, req *Crea
 	return (*Service)(&w.serviceFields), err
 }
 
-// Delete starts deleting a service; use WaitForDeleted to block until it is
-// gone. A retry's 404, or its 409 while the service is DELETING or DELETED,
-// is a success (see "Under faults" in the package documentation).
+// Delete starts deleting a service (see Under faults in the package
+// documentation); WaitForDeleted waits until it is gone.
 func (s *ServicesClient) Delete(ctx context.Context, projectID, serviceID string) error {
 	at := ref{projectID: projectID, serviceID: serviceID}
 	seg, err := at.escape(inService)
@@ -138,11 +132,8 @@ func (s *ServicesClient) pooler(ctx context.Context, op, action string, at ref, 
 		effect: tookEffect(services{}, s.api, at, func(svc *Service) bool { return (svc.ConnectionPooler != nil) == on }, nil)}, nil)
 }
 
-// Fork creates a new, independent service from a service's data and returns
-// it, usually QUEUED, with its InitialPassword. It is a create, as Create
-// is (see "Retries" and "Under faults" in the package documentation);
-// WithCreateRecovery finds the fork by its name, by default the parent's
-// name with "-fork", and its parent.
+// Fork creates an independent service from a service's data and returns it
+// as Create does (see Under faults in the package documentation).
 func (s *ServicesClient) Fork(ctx context.Context, projectID, serviceID string, req *ForkServiceRequest) (*Service, error) {
 	at := ref{projectID: projectID, serviceID: serviceID}
 	seg, err := at.escape(inService)
@@ -160,8 +151,7 @@ func (s *ServicesClient) Fork(ctx context.Context, projectID, serviceID string, 
 	return (*Service)(&w.serviceFields), err
 }
 
-// UpdatePassword sets a service's master password. The password is sent only
-// in the request body: it never appears in logs or errors.
+// UpdatePassword sets a service's master password, which no log or error shows.
 func (s *ServicesClient) UpdatePassword(ctx context.Context, projectID, serviceID, password string) error {
 	if password == "" {
 		return invalid("password", "required")
@@ -218,9 +208,8 @@ func (s *ServicesClient) SetEnvironment(ctx context.Context, projectID, serviceI
 		body: environmentBody{env}}, nil)
 }
 
-// Rename renames a service and returns it. Renaming is safe to repeat: a
-// retry's 409 is a success when the service has the new name, and a 2xx
-// whose body was lost is answered by reading the service.
+// Rename renames a service and returns it; a retry's 409 is a success when
+// it has the name, and a lost 2xx body is read back.
 func (s *ServicesClient) Rename(ctx context.Context, projectID, serviceID, name string) (*Service, error) {
 	if err := checkName("name", name, true); err != nil {
 		return nil, err

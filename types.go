@@ -2,12 +2,9 @@ package dbcloud
 
 import "time"
 
-// ServiceType is the kind of database a service runs, chosen at creation by
-// CreateServiceRequest.Addons (see Addon). Values this version does not know
-// are kept as sent. The time-series type arrives as TIMESERIESDB (the API's
-// document) or TIMESCALEDB (the live service); the SDK decodes both as
-// ServiceTypeTimeSeries, so one comparison covers both, and which spelling
-// was sent is not kept: the two name the same type.
+// ServiceType is the kind of database a service runs (see Addon); unknown
+// values are kept as sent. TIMESERIESDB (the API's document) and TIMESCALEDB
+// (the live service) both decode as ServiceTypeTimeSeries.
 type ServiceType string
 
 // Service types.
@@ -17,8 +14,7 @@ const (
 	ServiceTypeVector     ServiceType = "VECTOR"
 )
 
-// ServiceStatus is a service's deployment status. Values this version does
-// not know are kept as sent.
+// ServiceStatus is a service's status; unknown values are kept as sent.
 type ServiceStatus string
 
 // Service statuses.
@@ -36,8 +32,7 @@ const (
 	StatusOptimizing  ServiceStatus = "OPTIMIZING"
 )
 
-// ReplicaSetStatus is a read replica set's status. Values this version does
-// not know are kept as sent.
+// ReplicaSetStatus is a replica set's status; unknown ones are kept as sent.
 type ReplicaSetStatus string
 
 // Read replica set statuses.
@@ -49,9 +44,8 @@ const (
 	ReplicaSetError    ReplicaSetStatus = "error"
 )
 
-// WaitStatus is a status a wait can see: a ServiceStatus or a
-// ReplicaSetStatus. Only those two types have it, so that WithStopOn takes
-// statuses of both kinds in one call and nothing else compiles.
+// WaitStatus is a status a wait can see; only the SDK's status types have
+// it, so WithStopOn takes both kinds in one call and nothing else compiles.
 type WaitStatus interface {
 	waitStatus() string
 }
@@ -59,25 +53,18 @@ type WaitStatus interface {
 func (s ServiceStatus) waitStatus() string    { return string(s) }
 func (s ReplicaSetStatus) waitStatus() string { return string(s) }
 
-// ResourceKind names a kind of resource, as waits (WaitProgress.Kind,
-// WaitError.Resource), observers (CallInfo.Kind) and the deploy package
-// report it.
+// ResourceKind names a kind of resource in waits, observers and the deploy
+// package.
 type ResourceKind string
 
 // Kinds of resource.
 const (
 	KindService    ResourceKind = "service"
 	KindReplicaSet ResourceKind = "replica set"
-	// KindFork is a service made by Fork, where the deploy package tells
-	// it from the service it manages; the waits and calls on a fork name
-	// it KindService, as the API does.
-	KindFork ResourceKind = "fork"
-	// KindVPC and KindPeering are a project's VPCs and their peering
-	// connections; KindProject names the calls about the caller's identity
-	// and projects.
-	KindVPC     ResourceKind = "VPC"
-	KindPeering ResourceKind = "VPC peering"
-	KindProject ResourceKind = "project"
+	KindFork       ResourceKind = "fork" // deploy's name for a fork; waits and calls say KindService
+	KindVPC        ResourceKind = "VPC"
+	KindPeering    ResourceKind = "VPC peering"
+	KindProject    ResourceKind = "project" // calls about identity and projects
 )
 
 // Environment is the environment tag of a service or replica set.
@@ -94,35 +81,23 @@ type ForkStrategy string
 
 // Fork strategies.
 const (
-	// ForkLastSnapshot forks from the existing snapshot: fast, maybe stale.
-	ForkLastSnapshot ForkStrategy = "LAST_SNAPSHOT"
-	// ForkNow takes a fresh snapshot first: slower, up to date.
-	ForkNow ForkStrategy = "NOW"
-	// ForkPITR restores the parent as of ForkServiceRequest.TargetTime.
-	ForkPITR ForkStrategy = "PITR"
+	ForkLastSnapshot ForkStrategy = "LAST_SNAPSHOT" // the existing snapshot: fast, maybe stale
+	ForkNow          ForkStrategy = "NOW"           // a fresh snapshot: slower, up to date
+	ForkPITR         ForkStrategy = "PITR"          // as of ForkServiceRequest.TargetTime
 )
 
-// Addon is an extension enabled when a service is created. The addons
-// decide the service's type; there is no type field in a create:
-//
-//	Addons                      ServiceType
-//	none                        ServiceTypePostgres   plain PostgreSQL
-//	[]Addon{AddonTimeSeries}    ServiceTypeTimeSeries PostgreSQL with the time-series extension
-//	[]Addon{AddonAI}            ServiceTypeVector     PostgreSQL with the vector (AI) extensions
-//
-// A fork takes its parent's type; the type cannot be changed later.
+// Addon is an extension enabled at creation. The addons decide the type
+// (none: ServiceTypePostgres; AddonTimeSeries: ServiceTypeTimeSeries;
+// AddonAI: ServiceTypeVector); a fork takes its parent's, and it never changes.
 type Addon string
 
 // Addons.
 const (
-	// AddonTimeSeries makes a time-series service (ServiceTypeTimeSeries).
 	AddonTimeSeries Addon = "time-series"
-	// AddonAI makes a vector service (ServiceTypeVector).
-	AddonAI Addon = "ai"
+	AddonAI         Addon = "ai"
 )
 
-// Service is a hosted database service. Optional parts the API did not send
-// are nil.
+// Service is a hosted database service; optional parts not sent are nil.
 type Service struct {
 	ServiceID        string            `json:"service_id"`
 	ProjectID        string            `json:"project_id"`
@@ -136,14 +111,11 @@ type Service struct {
 	ConnectionPooler *ConnectionPooler `json:"connection_pooler,omitempty"`
 	ForkedFrom       *ForkedFrom       `json:"forked_from,omitempty"`
 	HAReplicas       *HAReplicas       `json:"ha_replicas,omitempty"`
-	// InitialPassword is only sent in the responses of Create and Fork.
-	InitialPassword Secret           `json:"initial_password,omitempty"`
-	Metadata        *Metadata        `json:"metadata,omitempty"`
-	Metrics         *Metrics         `json:"metrics,omitempty"`
-	ReadReplicaSets []ReadReplicaSet `json:"read_replica_sets,omitempty"`
-	// VPCEndpoint comes from vpc_endpoint, or from the deprecated vpcEndpoint
-	// when only that is sent.
-	VPCEndpoint *VPCEndpoint `json:"vpc_endpoint,omitempty"`
+	InitialPassword  Secret            `json:"initial_password,omitempty"` // only from Create and Fork
+	Metadata         *Metadata         `json:"metadata,omitempty"`
+	Metrics          *Metrics          `json:"metrics,omitempty"`
+	ReadReplicaSets  []ReadReplicaSet  `json:"read_replica_sets,omitempty"`
+	VPCEndpoint      *VPCEndpoint      `json:"vpc_endpoint,omitempty"` // or the deprecated vpcEndpoint
 }
 
 // Resource is a unit of resources allocated to a service.
@@ -165,8 +137,7 @@ type Endpoint struct {
 	Port int    `json:"port,omitempty"`
 }
 
-// ConnectionPooler is the pooler of a service or replica set, present when
-// the pooler is enabled.
+// ConnectionPooler is a service's or replica set's pooler, set when enabled.
 type ConnectionPooler struct {
 	Endpoint *Endpoint `json:"endpoint,omitempty"`
 }
@@ -216,8 +187,7 @@ type ReadReplicaSet struct {
 	Metadata         *Metadata         `json:"metadata,omitempty"`
 }
 
-// VPC is a private network of a project. A VPC has no status: it is usable
-// once created.
+// VPC is a project's private network; it has no status: usable once created.
 type VPC struct {
 	ID         string `json:"id"` // digits; the vpcID that AttachToVPC and VPCEndpoint.VPCID name
 	Name       string `json:"name"`
@@ -227,26 +197,20 @@ type VPC struct {
 
 // Peering is a peering connection of a VPC.
 type Peering struct {
-	ID             string `json:"id"`
-	PeerAccountID  string `json:"peer_account_id"`  // the peer's cloud account
-	PeerRegionCode string `json:"peer_region_code"` // the peer VPC's region
-	PeerVPCID      string `json:"peer_vpc_id"`      // the peer's VPC id in its cloud
-	// Status is where the connection stands; "" when the API did not say.
-	Status PeeringStatus `json:"status,omitempty"`
-	// ProvisionedID is the cloud provider's id of the connection, which
-	// the peer's side accepts; "" until it is provisioned.
-	ProvisionedID string `json:"provisioned_id,omitempty"`
-	// ErrorMessage says why the connection failed; "" unless it did.
-	ErrorMessage string `json:"error_message,omitempty"`
+	ID             string        `json:"id"`
+	PeerAccountID  string        `json:"peer_account_id"`
+	PeerRegionCode string        `json:"peer_region_code"`
+	PeerVPCID      string        `json:"peer_vpc_id"`              // in the peer's cloud
+	Status         PeeringStatus `json:"status,omitempty"`         // "" when not sent
+	ProvisionedID  string        `json:"provisioned_id,omitempty"` // the cloud's id, which the peer accepts
+	ErrorMessage   string        `json:"error_message,omitempty"`  // why it failed
 }
 
-// PeeringStatus is a peering connection's status: a free text in the API,
-// whose document names only "active". Values this version does not name
-// are kept as sent.
+// PeeringStatus is a peering's status: free text in the API, which names only
+// "active"; other values are kept as sent.
 type PeeringStatus string
 
-// Peering statuses. WaitForActive reads them in any case, and also ends on
-// "rejected", "expired", "deleting" and "deleted".
+// Peering statuses, read in any case.
 const (
 	PeeringPending PeeringStatus = "pending"
 	PeeringActive  PeeringStatus = "active"

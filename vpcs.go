@@ -8,14 +8,11 @@ import (
 	"unicode/utf8"
 )
 
-// CreateVPCRequest is the input of VPCsClient.Create. Every field is
-// required. The API states no rule that names be unique or ranges not
-// overlap: two VPCs can be alike in all three.
+// CreateVPCRequest is the input of VPCsClient.Create; all required. Names
+// need not be unique, nor ranges disjoint.
 type CreateVPCRequest struct {
-	Name string
-	// CIDR is the VPC's IPv4 range, such as "10.0.0.0/16", written with
-	// no address bits past the prefix ("10.0.0.1/16" is refused).
-	CIDR       string
+	Name       string
+	CIDR       string // IPv4, such as "10.0.0.0/16"; "10.0.0.1/16" is refused
 	RegionCode string // such as "us-east-1"
 }
 
@@ -91,10 +88,7 @@ func (v *VPCsClient) Get(ctx context.Context, projectID, vpcID string) (*VPC, er
 	return &w.v, nil
 }
 
-// Create creates a VPC and returns it, with its id. It is a create (see
-// "Retries" and "Under faults" in the package documentation);
-// WithCreateRecovery finds the VPC by listing the project's for a new one
-// with the requested name, CIDR and region.
+// Create creates a VPC and returns it (see Under faults in the package documentation).
 func (v *VPCsClient) Create(ctx context.Context, projectID string, req *CreateVPCRequest) (*VPC, error) {
 	at := ref{projectID: projectID}
 	seg, err := at.escape(inProject)
@@ -112,8 +106,7 @@ func (v *VPCsClient) Create(ctx context.Context, projectID string, req *CreateVP
 	return &w.v, nil
 }
 
-// Delete deletes a VPC. A retry's 404 is a success (see "Under faults" in
-// the package documentation).
+// Delete deletes a VPC (see Under faults in the package documentation).
 func (v *VPCsClient) Delete(ctx context.Context, projectID, vpcID string) error {
 	at := ref{projectID: projectID, vpcID: vpcID}
 	seg, err := at.escape(inVPC)
@@ -125,8 +118,7 @@ func (v *VPCsClient) Delete(ctx context.Context, projectID, vpcID string) error 
 		effect: tookEffect(vpcs{}, v.api, at, nil, nil)}, nil)
 }
 
-// Rename renames a VPC. Renaming is safe to repeat: a retry's 409 is a
-// success when the VPC has the new name.
+// Rename renames a VPC; a retry's 409 is a success when it has the name.
 func (v *VPCsClient) Rename(ctx context.Context, projectID, vpcID, name string) error {
 	if err := checkVPCName("name", name); err != nil {
 		return err
