@@ -8,14 +8,10 @@ import (
 	"github.com/dbcloud/dbcloud-go/internal/pipeline"
 )
 
-// Credentials is how a Client proves who it is: an API key (APIKey), a
-// personal access token (PersonalAccessToken) or expiring Bearer tokens
-// (BearerTokens). Pass it to NewClientWithCredentials. Its secrets are out of
-// reach of fmt, log/slog and encoding/json: printing a Credentials (or a
-// Client) shows no key.
-//
-// Whatever the kind, the Authorization header is added only to requests for
-// the host of the base URL, so a redirect to another host never carries it.
+// Credentials is how a Client proves who it is (APIKey,
+// PersonalAccessToken or BearerTokens; see Credentials in the package
+// documentation), for NewClientWithCredentials. Printing it (or a Client)
+// with fmt, log/slog or encoding/json shows no secret.
 type Credentials struct {
 	// c is behind a function value: fmt prints a func as an address, so no
 	// verb reaches the secret, even through reflection.
