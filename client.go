@@ -15,18 +15,12 @@ const Version = "0.1.0"
 // Client is the entry point of the SDK. It is safe for concurrent use by many
 // goroutines; create one and share it.
 type Client struct {
-	// Services manages database services.
-	Services *ServicesClient
-	// ReplicaSets manages the read replica sets of a service.
-	ReplicaSets *ReplicaSetsClient
-	// VPCs manages a project's VPCs.
-	VPCs *VPCsClient
-	// Peerings manages the peering connections of a project's VPCs.
-	Peerings *PeeringsClient
-	// Metrics reads the metric series of a service (a preview).
-	Metrics *MetricsClient
-	// Projects reads the projects the credentials reach.
-	Projects *ProjectsClient
+	Services    *ServicesClient
+	ReplicaSets *ReplicaSetsClient // a service's read replica sets
+	VPCs        *VPCsClient
+	Peerings    *PeeringsClient // peerings of a project's VPCs
+	Metrics     *MetricsClient  // a service's metric series (a preview)
+	Projects    *ProjectsClient // the projects the credentials reach
 
 	api     *caller
 	project *projectCache // ResolveProjectID's

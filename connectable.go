@@ -26,17 +26,13 @@ func WithPoolerCheck() WaitOption {
 }
 
 // WaitForConnectable waits until the service is READY and its database
-// answers, and returns it: use it before connecting, WaitForReady before
-// the next API operation. It polls as WaitForReady does; once the service
-// is READY each poll also probes its endpoint with the first steps of the
-// PostgreSQL protocol (TLS when the server offers it, see WithTLSConfig;
-// a startup message for a probe user; no password), its delays starting
-// over. An authentication request or any error other than SQLSTATE 57P03
-// ("starting up") means the database answers; 57P03, a refused or reset
-// connection, a DNS or TLS failure, or no answer within 5 s mean not yet.
-// A timeout is a *WaitError with Want "connectable" that names the last
-// probe failure; a READY service without an endpoint is returned with an
-// error matching ErrNoEndpoint.
+// answers (see Waiting in the package documentation), and returns it. Once
+// READY, each poll (delays starting over) also probes the endpoint with a
+// PostgreSQL startup (TLS if offered, see WithTLSConfig; no password). Any
+// answer but SQLSTATE 57P03 means it answers; 57P03, a refused or reset
+// connection, a DNS or TLS failure, or 5 s of silence mean not yet. A
+// timeout's *WaitError (Want "connectable") names the last probe failure;
+// a READY service without an endpoint comes with ErrNoEndpoint.
 func (s *ServicesClient) WaitForConnectable(ctx context.Context, projectID, serviceID string, opts ...WaitOption) (*Service, error) {
 	cfg, err := s.api.newWaitConfig(opts)
 	if err != nil {

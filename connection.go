@@ -40,15 +40,10 @@ func (e *Endpoint) ConnectionString() string {
 	return e.connectionString("")
 }
 
-// ConnectionStringWithPassword returns the URL of ConnectionString with the
-// password in it, escaped so that any character (@, :, /, %, spaces, non-ASCII)
-// reaches the driver intact:
-//
-//	postgresql://tsdbadmin:<password>@<host>:<port>/tsdb?sslmode=require
-//
-// The result is a Secret, so that printing or logging it by mistake shows
-// "[redacted]"; hand string(result) to the driver. An empty password gives
-// the URL without one. A nil Endpoint gives "".
+// ConnectionStringWithPassword returns ConnectionString's URL with the
+// password escaped in it (any character reaches the driver intact), as a
+// Secret that prints "[redacted]": hand string(result) to the driver. An
+// empty password gives the URL without one; a nil Endpoint gives "".
 func (e *Endpoint) ConnectionStringWithPassword(password Secret) Secret {
 	return Secret(e.connectionString(string(password)))
 }

@@ -8,14 +8,10 @@ import (
 	"github.com/dbcloud/dbcloud-go/internal/pipeline"
 )
 
-// Credentials is how a Client proves who it is: an API key (APIKey), a
-// personal access token (PersonalAccessToken) or expiring Bearer tokens
-// (BearerTokens). Pass it to NewClientWithCredentials. Its secrets are out of
-// reach of fmt, log/slog and encoding/json: printing a Credentials (or a
-// Client) shows no key.
-//
-// Whatever the kind, the Authorization header is added only to requests for
-// the host of the base URL, so a redirect to another host never carries it.
+// Credentials is how a Client proves who it is (APIKey,
+// PersonalAccessToken or BearerTokens; see Credentials in the package
+// documentation), for NewClientWithCredentials. Printing it (or a Client)
+// with fmt, log/slog or encoding/json shows no secret.
 type Credentials struct {
 	// c is behind a function value: fmt prints a func as an address, so no
 	// verb reaches the secret, even through reflection.
@@ -66,26 +62,17 @@ func PersonalAccessToken(publicKey, secretKey string) Credentials {
 }
 
 // BearerTokens returns credentials that send "Authorization: Bearer
-// <token>" with tokens from src, for short-lived tokens such as JWTs that
-// are refreshed.
+// <token>" with short-lived tokens (JWTs, say) from src.
 //
-// The Client keeps the last token and asks src for a new one when it has
-// less than 30 s left before its Expiry (half its lifetime,
-// for a token issued for less than twice the margin; a zero Expiry never
-// expires), so a token is replaced before the API would refuse it. A call
-// gets its token before its first attempt, waiting no longer than its
-// context and the attempt timeout (http.Client.Timeout) allow. Calls
-// that need a new token at the same moment share one Token call; each waits
-// for it no longer than its own context allows.
-//
-// When the API answers 401 to a request sent with a token, the Client asks
-// src once for a fresher one and, if it gets a different token, sends the
-// request once more with it, within the same attempt. If the fresh token is
-// refused too, or src returns the token that was refused, the 401 is
-// returned: there is never a second refresh for one request.
-//
-// A failure of src fails the call with src's error (wrapped); the request
-// was not sent, so even a create may safely be called again.
+// The Client keeps the last token and asks src for a new one with less
+// than 30 s left before Expiry (half the lifetime for a token issued for
+// under 60 s; a zero Expiry never expires). A call gets its token before
+// its first attempt, waiting no longer than its context and the attempt
+// timeout allow; calls needing one at the same moment share one Token call.
+// On a 401, src is asked once for a fresher token and, if different, the
+// request is sent once more in the same attempt; otherwise the 401 is
+// returned. A failure of src fails the call (wrapped) with nothing sent,
+// so even a create may be called again.
 func BearerTokens(src TokenSource) Credentials {
 	if src == nil {
 		return Credentials{err: invalid("tokenSource", "nil")}
@@ -100,9 +87,8 @@ func BearerTokens(src TokenSource) Credentials {
 	return Credentials{c: func() pipeline.Authorizer { return t }, kind: "Bearer tokens"}
 }
 
-// TokenSource supplies Bearer tokens. Its shape is that of
-// golang.org/x/oauth2's TokenSource, so one wraps in a few lines, without
-// this module depending on x/oauth2:
+// TokenSource supplies Bearer tokens. It has the shape of
+// golang.org/x/oauth2's TokenSource, which wraps in a few lines:
 //
 //	dbcloud.TokenSourceFunc(func() (*dbcloud.Token, error) {
 //		t, err := ts.Token() // ts is an oauth2.TokenSource
@@ -112,13 +98,10 @@ func BearerTokens(src TokenSource) Credentials {
 //		return &dbcloud.Token{AccessToken: dbcloud.Secret(t.AccessToken), Expiry: t.Expiry}, nil
 //	})
 //
-// The Client caches tokens itself (see BearerTokens), so Token is called
-// only when a new token is needed. A source that caches too (as
-// oauth2.ReuseTokenSource does) may hand back the token the API just
-// refused; the Client then returns the 401 rather than retry with it.
-//
-// Token may be called from several goroutines, though never twice at once
-// by one Client.
+// The Client caches tokens (see BearerTokens); a source that caches too
+// (oauth2.ReuseTokenSource) may hand back the token just refused, and the
+// 401 is then returned. Token may be called from several goroutines, never
+// twice at once by one Client.
 type TokenSource interface {
 	Token() (*Token, error)
 }
@@ -131,11 +114,8 @@ func (f TokenSourceFunc) Token() (*Token, error) { return f() }
 
 // Token is a Bearer token and the time it stops being accepted.
 type Token struct {
-	// AccessToken is sent as "Authorization: Bearer <AccessToken>". It is a
-	// Secret, so a Token prints as "[redacted]".
-	AccessToken Secret
-	// Expiry is when the API stops accepting the token; zero means never.
-	Expiry time.Time
+	AccessToken Secret    // prints as "[redacted]"
+	Expiry      time.Time // zero means never
 }
 
 // tokenRefreshMargin is how long before a token's Expiry the Client asks

@@ -10,19 +10,13 @@ import (
 // a variable pointing at a large file by mistake must not fill memory.
 const maxSecretFile = 64 << 10
 
-// NewClientFromEnv returns a client configured from the environment:
-//
-//   - the credentials: DBCLOUD_API_KEY (Bearer), or a personal access token
-//     in DBCLOUD_PUBLIC_KEY and DBCLOUD_SECRET_KEY (Basic); setting both
-//     kinds is an error, so a program never uses one it did not expect;
-//   - the base URL: DBCLOUD_BASE_URL;
-//   - the project: DBCLOUD_PROJECT_ID, returned by Client.ProjectID.
-//
-// DBCLOUD_API_KEY_FILE and DBCLOUD_SECRET_KEY_FILE name files holding the
-// secret instead (surrounding white space, such as a final newline, is
-// trimmed); setting both a variable and its _FILE form is an error. Options are applied after the environment, so an option wins
-// over a variable. Expiring tokens (BearerTokens) come from code, not the
-// environment: use NewClientWithCredentials.
+// NewClientFromEnv returns a client configured from DBCLOUD_API_KEY
+// (Bearer) or DBCLOUD_PUBLIC_KEY and DBCLOUD_SECRET_KEY (a personal access
+// token; setting both kinds is an error), DBCLOUD_BASE_URL, and
+// DBCLOUD_PROJECT_ID (see Client.ProjectID). DBCLOUD_API_KEY_FILE and
+// DBCLOUD_SECRET_KEY_FILE name files holding the secret instead, white
+// space trimmed; setting both a variable and its _FILE form is an error.
+// Options win over variables. For BearerTokens use NewClientWithCredentials.
 func NewClientFromEnv(opts ...Option) (*Client, error) {
 	env := []Option{}
 	if base := os.Getenv(envBaseURL); base != "" {

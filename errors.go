@@ -14,42 +14,26 @@ import (
 	"github.com/dbcloud/dbcloud-go/internal/pipeline"
 )
 
-// Sentinel errors to branch on with errors.Is. An *APIError matches the
-// sentinel of its status code; a *WaitError matches the sentinel of its cause.
+// Sentinel errors for errors.Is; the table under Errors in the package
+// documentation says which error matches which and what to do. An
+// *APIError matches its status code's (ErrServer: any 5xx; ErrRateLimited
+// and ErrServer only once retries did not ride it out); a *WaitError its
+// cause's. ErrUnexpectedStatus: a wait reached a status the wanted one
+// cannot follow (DELETING while waiting for READY). ErrMaybeCreated: a
+// create failed after its request may have reached the server (see
+// Retries and MaybeCreatedError). ErrResponseTooLarge: a success body
+// over 32 MiB, wrapped by a *ResponseError.
 var (
-	// ErrBadRequest matches a 400 response: the API rejected the input.
-	ErrBadRequest = errors.New("dbcloud: bad request")
-	// ErrUnauthorized matches a 401 response: the API key is missing or wrong.
-	ErrUnauthorized = errors.New("dbcloud: unauthorized")
-	// ErrForbidden matches a 403 response: the key may not do this.
-	ErrForbidden = errors.New("dbcloud: forbidden")
-	// ErrNotFound matches a 404 response: the project, service or replica set
-	// does not exist (or no longer does).
-	ErrNotFound = errors.New("dbcloud: not found")
-	// ErrConflict matches a 409 response: the operation conflicts with the
-	// resource's current state, such as starting a service that is running.
-	ErrConflict = errors.New("dbcloud: conflict")
-	// ErrRateLimited matches a 429 response that retries did not ride out.
-	ErrRateLimited = errors.New("dbcloud: rate limited")
-	// ErrServer matches any 5xx response that retries did not ride out.
-	ErrServer = errors.New("dbcloud: server error")
-	// ErrUnexpectedStatus means a wait reached a status from which the wanted
-	// one cannot follow, such as DELETING while waiting for READY.
+	ErrBadRequest       = errors.New("dbcloud: bad request")
+	ErrUnauthorized     = errors.New("dbcloud: unauthorized")
+	ErrForbidden        = errors.New("dbcloud: forbidden")
+	ErrNotFound         = errors.New("dbcloud: not found")
+	ErrConflict         = errors.New("dbcloud: conflict")
+	ErrRateLimited      = errors.New("dbcloud: rate limited")
+	ErrServer           = errors.New("dbcloud: server error")
 	ErrUnexpectedStatus = errors.New("dbcloud: unexpected status")
-	// ErrInvalidResponse matches a *ResponseError: a success response whose
-	// body could not be read or decoded.
-	ErrInvalidResponse = errors.New("dbcloud: invalid response")
-	// ErrMaybeCreated matches the error of a create (Services.Create,
-	// Services.Fork, ReplicaSets.Create, VPCs.Create, Peerings.Create)
-	// that failed after its request may
-	// have reached the server: the resource may exist. Any other failed
-	// create made nothing. "Retries" in the package documentation says
-	// which failures are which. WithCreateRecovery resolves them instead
-	// of returning them.
-	ErrMaybeCreated = errors.New("dbcloud: the resource may have been created")
-	// ErrResponseTooLarge is wrapped by a *ResponseError when a success body
-	// exceeds the SDK's size bound (32 MiB), so a runaway response cannot
-	// exhaust memory.
+	ErrInvalidResponse  = errors.New("dbcloud: invalid response")
+	ErrMaybeCreated     = errors.New("dbcloud: the resource may have been created")
 	ErrResponseTooLarge = errors.New("dbcloud: response body too large")
 )
 
@@ -58,12 +42,10 @@ var (
 // no connection pooler. The resource is returned with it.
 var ErrNoEndpoint = errors.New("dbcloud: no endpoint to probe")
 
-// ErrAttemptTimeout matches the failure of a call whose last attempt was
-// ended by the attempt timeout (see "Retries" in the package
-// documentation): the server did not answer in the time one attempt may
-// take, and the caller's own deadline has not passed, so it is not
-// context.DeadlineExceeded. It is a net.Error whose Timeout reports true.
-// A create's attempt may have acted: see ErrMaybeCreated.
+// ErrAttemptTimeout matches a call whose last attempt its attempt timeout
+// ended (see Retries in the package documentation) before the caller's
+// deadline, so it is not context.DeadlineExceeded. A net.Error with
+// Timeout true. A create's attempt may have acted: see ErrMaybeCreated.
 var ErrAttemptTimeout net.Error = attemptTimeoutError{}
 
 // attemptTimeoutError is ErrAttemptTimeout's type.
@@ -175,27 +157,20 @@ func invalid(field, reason string) error {
 	return &ValidationError{Field: field, Reason: reason}
 }
 
-// MaybeCreatedError is a create (Services.Create, Services.Fork,
-// ReplicaSets.Create, VPCs.Create, Peerings.Create) that failed after its request may have reached the
-// server, so the resource may exist. errors.Is(err, ErrMaybeCreated) matches
-// it; errors.Is and errors.As reach its cause, such as the 503 *APIError,
-// and only that: what create recovery met is in Recovery and in the
-// message, never a cause, so that a list's dial error cannot read as a
-// create that was never sent. Do not send the create again before finding
-// out: list the project's services (or the service's replica sets, the
-// project's VPCs, the VPC's peerings), or let WithCreateRecovery do it.
+// MaybeCreatedError is a create that failed after its request may have
+// reached the server (see Retries in the package documentation): the
+// resource may exist. It matches ErrMaybeCreated; errors.Is and errors.As
+// reach only Err, never Recovery, so a list's dial error cannot read as a
+// create never sent. List before creating again, or use WithCreateRecovery.
 type MaybeCreatedError struct {
 	Resource string // "service", "replica set", "VPC" or "VPC peering"
-	// IDs are resources that create recovery found and that are, or may be,
-	// this create's: several with the requested name, when it cannot tell
-	// which; or the one it found, when it could not finish recovering it
-	// (setting the new password failed). nil when recovery did not run.
+	// IDs are what create recovery found that is or may be this create's:
+	// several with the requested name, or the one whose new password could
+	// not be set. nil when recovery did not run.
 	IDs []string
-	Err error // why the create is ambiguous: the answer or network error it got
-	// Recovery is why create recovery could not resolve it (a list that
-	// failed, a settle period that would end after the deadline, the new
-	// password that could not be set); nil when recovery did not run or
-	// found several candidates (IDs).
+	Err error // the answer or network error the create got
+	// Recovery is why recovery failed (a list, a settle period past the
+	// deadline, the password); nil if it did not run or found several IDs.
 	Recovery error
 }
 
@@ -280,25 +255,20 @@ func isTerminal(err error) bool {
 		apiErr.StatusCode != http.StatusTooManyRequests
 }
 
-// ErrStopStatus is the cause of a wait that ended because the resource
-// reached a status named by WithStopOn; the WaitError's LastStatus is that
-// status. It matches ErrUnexpectedStatus too.
+// ErrStopStatus is the cause of a wait ended by a WithStopOn status (the
+// WaitError's LastStatus). It matches ErrUnexpectedStatus too.
 var ErrStopStatus = fmt.Errorf("%w: a stop status was reached", ErrUnexpectedStatus)
 
 // WaitError is a wait that ended without reaching the wanted status.
 type WaitError struct {
 	Resource string // the kind of resource: "service", "replica set" or "VPC peering" (KindService, KindReplicaSet, KindPeering)
 	ID       string
-	// Name is the resource's name, as the last read showed it; "" when no
-	// read showed the resource.
-	Name string
-	Want string // the status waited for; "deleted" for the delete waits, "connectable" for WaitForConnectable
-	// LastStatus is the last status seen, "" if none: a ServiceStatus or a
-	// ReplicaSetStatus, as Resource says, held as the string the API sent.
+	Name     string // as last read; "" if no read showed it
+	Want     string // the status waited for; "deleted" for the delete waits, "connectable" for WaitForConnectable
+	// LastStatus is the last status seen as the API sent it; "" if none.
 	LastStatus string
-	// Err says why the wait stopped: the context's error (a timeout is
-	// context.DeadlineExceeded), ErrNotFound, ErrUnexpectedStatus,
-	// ErrNoEndpoint, or the *APIError that cannot be waited out.
+	// Err is why it stopped: the context's error, ErrNotFound,
+	// ErrUnexpectedStatus, ErrNoEndpoint, or an *APIError not waited out.
 	Err error
 }
 

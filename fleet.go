@@ -9,24 +9,18 @@ import (
 	"sync"
 )
 
-// FleetResult is where each service of a WaitForAll stands when it returns.
-// Every service passed is in exactly one of the three maps, by its id.
+// FleetResult is where each service of a WaitForAll stands when it returns:
+// each is in exactly one map, by id. Reached holds them as read then;
+// Failed, why a wait ended early; Pending, the last status of those still
+// waited for at the timeout.
 type FleetResult struct {
-	// Reached holds the services that reached the wanted status, as read then.
 	Reached map[string]*Service
-	// Failed holds, for each service whose wait ended early, why: its
-	// *WaitError, which names the service (ID, and Name once a read showed
-	// it) and matches ErrNotFound, ErrUnexpectedStatus, ErrStopStatus, a
-	// condition's error, or the *APIError polling cannot outlast.
-	Failed map[string]*WaitError
-	// Pending holds the services still waited for when the context or the
-	// wait's timeout ended: the *WaitError with their last status.
+	Failed  map[string]*WaitError
 	Pending map[string]*WaitError
 }
 
-// Err is nil when every service reached the status; otherwise an error
-// that joins every failure and every pending wait, in the order of the ids
-// (errors.Is and errors.As see each of them).
+// Err is nil when every service reached the status; otherwise it joins
+// every failure and pending wait, in id order, for errors.Is and errors.As.
 func (r *FleetResult) Err() error {
 	ids := make([]string, 0, len(r.Failed)+len(r.Pending))
 	for id := range r.Failed {
@@ -48,17 +42,13 @@ func (r *FleetResult) Err() error {
 }
 
 // WaitForAll waits until every service of fleet has status want, has
-// failed, or the wait's deadline ends, and says where each one stands: a
-// fleet deploy needs every failure at once. fleet is the services as
-// Create, Fork, Get or List returned them (&Service{ServiceID: id} for an
-// id alone), each waited for once; one that carries its InitialPassword
-// (Create's and Fork's do) is waited for as with WithCreated(svc): a 404 in
-// its first 30 s is polled through, and Reached keeps the password. opts
-// apply to each wait but WithCreated, which fleet replaces; WithProgress
-// callbacks run on several goroutines at once. One timeout and one List per
-// tick serve them all (see "Polling" in the package documentation). The
-// error is nil when all reached want, a *ValidationError before anything is
-// sent, or FleetResult.Err(); the result comes in every case but validation.
+// failed, or the timeout ends, and says where each stands. fleet is the
+// services as returned by Create, Fork, Get or List (&Service{ServiceID:
+// id} for an id alone); one carrying its InitialPassword is waited for as
+// with WithCreated(svc), which opts may not hold. WithProgress callbacks
+// run concurrently. One timeout and one List per tick serve all (see
+// Polling in the package documentation). The error is a *ValidationError
+// (no result) or FleetResult.Err().
 func (s *ServicesClient) WaitForAll(ctx context.Context, projectID string, fleet []*Service, want ServiceStatus, opts ...WaitOption) (*FleetResult, error) {
 	if want == "" {
 		return nil, invalid("want", "required")

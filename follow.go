@@ -16,23 +16,15 @@ import (
 // LogOptions.PollInterval is 0.
 const DefaultFollowInterval = 2 * time.Second
 
-// FollowLogs yields a service's log entries oldest first as they are written,
-// like tail -f, polling the API until ctx ends.
-//
-// It starts just after opts.After (a LogPosition: from TailLogs, or stored
-// by an earlier run to resume after a restart), or at opts.Since (entries
-// at that instant included), or, with neither, after the entries the API
-// holds at its first poll, on the server's clock. Every entry is yielded
-// once, also when more than a page is written between two polls and when
-// entries share a timestamp (told apart by severity and message, and
-// counted); an entry the API records older than one already yielded is
-// not seen. Cost and bounds are in "Logs" in the package documentation.
-//
-// Network errors, 5xx and 429, once a poll's retries are spent, are
-// outlasted. A 404 (the service is gone) or another 4xx is yielded once,
-// with a zero LogEntry, and ends the follow, as do ErrRepeatedCursor,
-// ErrUntimedLogs and ErrFollowBacklog. The end of ctx ends it with no
-// error.
+// FollowLogs yields a service's log entries oldest first as they are
+// written, like tail -f, polling until ctx ends (then with no error). It
+// starts after opts.After, at opts.Since, or else after what the API holds
+// at its first poll. Every entry is yielded once, also across pages and
+// shared timestamps; one the API records older than one yielded is not
+// seen. Cost and bounds: Logs in the package documentation. Network
+// errors, 5xx and 429 are outlasted; a 4xx, ErrRepeatedCursor,
+// ErrUntimedLogs or ErrFollowBacklog is yielded once, with a zero
+// LogEntry, and ends it.
 func (s *ServicesClient) FollowLogs(ctx context.Context, projectID, serviceID string, opts *LogOptions) iter.Seq2[LogEntry, error] {
 	return func(yield func(LogEntry, error) bool) {
 		f, err := s.newFollower(projectID, serviceID, opts)

@@ -7,47 +7,29 @@ import (
 	"time"
 )
 
-// LogOptions filters and positions a read of a service's logs: ListLogs,
-// AllLogs, TailLogs and FollowLogs all take it. Each field says which of
-// them use it; a field set for a method that does not use it is a
-// *ValidationError, returned (or yielded) before anything is sent, never
-// silently ignored. The zero value reads from the newest entry with no
-// filter.
+// LogOptions filters and positions a read of a service's logs (see Logs in
+// the package documentation). A field set for a method that does not use
+// it is a *ValidationError before anything is sent. The zero value reads
+// from the newest entry with no filter. Every method takes Node (nil: the
+// default node), Search (full-text terms, none blank), Severities or
+// MinSeverity (this level and worse; not both), and Since (zero: no bound;
+// for FollowLogs, where it starts, that instant included).
 type LogOptions struct {
-	// Cursor continues an earlier read: a LogPage.NextCursor, sent with the
-	// same filters and the same Until as the read that returned it.
-	// ListLogs and AllLogs.
-	Cursor string
-	// Node reads one node of a multi-node service; nil = the service's
-	// default. Every method.
-	Node *int
-	// Search keeps the entries that match the terms, full-text, one query
-	// parameter per term; an empty or blank term is refused. The API does
-	// not say whether case matters or whether every term must match (see
-	// "Logs" in the package documentation). Every method.
-	Search []string
-	// Severities keeps the entries of these levels, one query parameter per
-	// value. Every method; not together with MinSeverity.
-	Severities []string
-	// MinSeverity keeps this level and worse (see Severity), sent as
-	// Severities; "" = every level. Every method; not together with
-	// Severities.
+	// Cursor is a LogPage.NextCursor, sent with the filters and Until of
+	// the read that returned it. ListLogs and AllLogs.
+	Cursor      string
+	Node        *int
+	Search      []string
+	Severities  []string
 	MinSeverity Severity
-	// Since keeps the entries from this time on; zero = no bound. Every
-	// method; for FollowLogs it is where the follow starts (entries at that
-	// instant included), and it cannot be set together with After.
-	Since time.Time
-	// Until keeps the entries before this time; zero = no bound (AllLogs
-	// and TailLogs then fix one after the first page: see "Logs" in the
-	// package documentation). ListLogs, AllLogs and TailLogs.
+	Since       time.Time
+	// Until keeps entries before it; zero: no bound. Not FollowLogs.
 	Until time.Time
-	// After resumes a follow just after a position (see LogPosition): the
-	// one TailLogs returned, or one stored by an earlier run; a zero one is
-	// the very beginning of the log. Filter as the read that made it did.
-	// FollowLogs only.
+	// After resumes a follow just after a position (zero: the log's
+	// beginning), with the filters of the read that made it. FollowLogs
+	// only; not with Since.
 	After *LogPosition
-	// PollInterval is how long FollowLogs waits between polls, give or take
-	// a fifth at random so that many followers do not poll together;
+	// PollInterval is FollowLogs' wait between polls, ±20% at random;
 	// 0 = DefaultFollowInterval. FollowLogs only.
 	PollInterval time.Duration
 }

@@ -10,19 +10,12 @@ import (
 	"time"
 )
 
-// LogPosition is a place in a service's log: just after a given entry. It
-// lets a program stop reading or following and later resume exactly there,
-// with no entry missed and none repeated, also after a restart: store it
-// with MarshalText (or String) and read it back with ParseLogPosition.
-//
-// The API has no forward cursor, so a position is the newest timestamp
-// consumed and a count of the entries of that instant consumed, each by a
-// 64-bit hash of its severity and message: 28 characters of text, and 12
-// more for each further distinct line of that instant.
-//
-// Advance it with each entry as the program finishes with it, in the order
-// received (oldest first: TailLogs' result, FollowLogs), so that a
-// stored position says what was really done:
+// LogPosition is a place in a service's log, just after an entry, to
+// resume at with no entry missed or repeated, also after a restart (store
+// it with String, read it with ParseLogPosition). It holds the newest
+// timestamp consumed and a 64-bit hash (severity, message) count of that
+// instant's entries: 28 characters of text, 12 more per further distinct
+// line. Advance it as each entry is done with, oldest first:
 //
 //	var pos dbcloud.LogPosition
 //	for entry, err := range client.Services.FollowLogs(ctx, projectID, serviceID, &dbcloud.LogOptions{After: &pos}) {
@@ -32,8 +25,8 @@ import (
 //		save(pos.String())
 //	}
 //
-// The zero LogPosition is the very beginning of the log. A LogPosition is
-// not safe for concurrent use; FollowLogs copies the one it is given.
+// The zero value is the log's beginning. Not safe for concurrent use;
+// FollowLogs copies the one it is given.
 type LogPosition struct {
 	at   time.Time
 	seen map[uint64]uint32 // entries at exactly at, consumed

@@ -17,13 +17,9 @@ type LogPage struct {
 }
 
 // ListLogs reads one page (at most MaxLogPage entries) of a service's logs,
-// newest first: one request. Pass NextCursor back as LogOptions.Cursor for
-// the next, older page, with the same filters and the same Until; AllLogs
-// does this for you.
-//
-// A cursor is valid only within the window it was issued for: set Until
-// for a walk of several pages, as AllLogs does (see "Logs" in the package
-// documentation).
+// newest first. Pass NextCursor back as LogOptions.Cursor, with the same
+// filters and Until (set one for a walk: see Logs in the package
+// documentation), for the next, older page; AllLogs does this for you.
 func (s *ServicesClient) ListLogs(ctx context.Context, projectID, serviceID string, opts *LogOptions) (*LogPage, error) {
 	f, err := opts.filters(logList)
 	if err != nil {
@@ -60,13 +56,9 @@ func (s *ServicesClient) listLogs(ctx context.Context, at ref, f logFilters, cur
 var ErrRepeatedCursor = errors.New("dbcloud: logs cursor repeated")
 
 // AllLogs yields every log entry of a service matching opts, newest first,
-// following the cursor from page to page until the API returns none.
-//
-// One read is one window of the history: entries written while AllLogs
-// reads are not yielded, and none is yielded twice. Pages are fetched
-// lazily, one held at a time (cost and bounds: "Logs" in the package
-// documentation). On an error AllLogs yields it once, with a zero
-// LogEntry, and stops.
+// fetching pages lazily, one window of the history (see Logs in the
+// package documentation). An error is yielded once, with a zero LogEntry,
+// and ends it.
 //
 //	for entry, err := range client.Services.AllLogs(ctx, projectID, serviceID, nil) {
 //		if err != nil {

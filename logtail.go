@@ -6,14 +6,10 @@ import (
 )
 
 // TailLogs returns the newest n entries matching opts, oldest first, like
-// tail -n, and the position just after the newest of them: pass it as
-// LogOptions.After to FollowLogs to follow on from there with no gap and no
-// duplicate, now or after a restart (store it with its String method).
-//
-// It reads only the pages n needs, within one window of the history (cost
-// and bounds: "Logs" in the package documentation). With no entry
-// matching, the position is the very beginning of the log, so a follow
-// from it yields the first entry that comes.
+// tail -n, and the position just after them, for LogOptions.After of a
+// FollowLogs with no gap or duplicate (cost and bounds: Logs in the
+// package documentation). With no entry matching, the position is the
+// log's beginning.
 func (s *ServicesClient) TailLogs(ctx context.Context, projectID, serviceID string, n int, opts *LogOptions) ([]LogEntry, *LogPosition, error) {
 	if n < 1 {
 		return nil, nil, invalid("n", "must be at least 1")

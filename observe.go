@@ -5,103 +5,73 @@ import (
 	"time"
 )
 
-// Observer is told about every call a Client makes and about each attempt
-// of it, for tracing and metrics. The module
-// github.com/dbcloud/dbcloud-go/otel implements it with OpenTelemetry; the
-// root module stays free of that dependency. Set it with WithObserver.
-//
-// The methods run on the calling goroutine, in this order for one call:
-// StartCall, then StartAttempt and EndAttempt for each attempt, then
-// EndCall. They must be safe for concurrent use, since a Client is, and
-// they should return quickly: they run on the call's path.
+// Observer is told about every call and attempt, for tracing and metrics
+// (see Observers in the package documentation; module
+// github.com/dbcloud/dbcloud-go/otel implements it). Set it with
+// WithObserver. Its methods run on the call's goroutine and path, in the
+// order StartCall, StartAttempt/EndAttempt per attempt, EndCall; they must
+// be safe for concurrent use and return quickly.
 type Observer interface {
-	// StartCall is called once per call, before anything is sent. The
-	// context it returns is the call's from then on (to carry a span, say);
-	// return ctx to keep it.
+	// StartCall runs before anything is sent; the call then uses the
+	// context it returns (return ctx to keep it).
 	StartCall(ctx context.Context, call CallInfo) context.Context
-	// StartAttempt is called before each attempt is sent, attempt counting
-	// from 1. Its returned context is that attempt's.
+	// StartAttempt runs before each attempt (from 1); returns its context.
 	StartAttempt(ctx context.Context, call CallInfo, attempt int) context.Context
-	// EndAttempt is called once the attempt's answer, or its failure, is
-	// known, with the context StartAttempt returned.
+	// EndAttempt runs once the attempt's outcome is known.
 	EndAttempt(ctx context.Context, call CallInfo, attempt AttemptInfo)
-	// EndCall is called once per call, after its last attempt and whatever
-	// the SDK did to settle its outcome (a reconciled retry, a create's
-	// recovery), with the context StartCall returned. A deploy step that
-	// creates its resource names the new id here only.
+	// EndCall runs after the last attempt and any settling of the outcome
+	// (reconciled retry, create recovery). A deploy step that creates its
+	// resource names the new id here only.
 	EndCall(ctx context.Context, call CallInfo, result CallResult)
 }
 
-// CallInfo names one call. Operation, Method, Path and Kind are
-// low-cardinality: they never hold an id or a name, so they suit metric
-// attributes; the ids and the name are given apart.
+// CallInfo names one call. Operation, Method, Path and Kind never hold an
+// id or a name, so they suit metric attributes.
 type CallInfo struct {
-	// Operation is the SDK method, such as "Services.Create" or
-	// "ReplicaSets.Delete", or the deploy package's unit of work.
+	// Operation is the SDK method ("Services.Create") or deploy unit.
 	Operation string
-	// Unit reports a unit of work of the deploy package (a run,
-	// "deploy.Apply" or "deploy.Destroy", or a step, such as
-	// "deploy.update"), not an API call: it sends nothing itself (no
-	// Method, no Path), its calls run under the context its StartCall
-	// returned, and its Kind, Name and ids name the step's resource.
-	Unit bool
-	// Method is the HTTP method; "" for a unit of work.
+	// Unit reports a deploy run or step ("deploy.Apply", "deploy.update"),
+	// not an API call: no Method or Path; its calls run under its context.
+	Unit   bool
 	Method string
-	// Path is the path template after the base URL, ids as placeholders:
-	// "/projects/{project_id}/services/{service_id}/start"; "" for a unit
-	// of work.
+	// Path is the template after the base URL, ids as placeholders:
+	// "/projects/{project_id}/services/{service_id}/start".
 	Path string
-	// Kind is the kind of resource the call is about: KindService for the
-	// calls on a project's services (their metrics included),
-	// KindReplicaSet for those on a service's replica sets, KindVPC and
-	// KindPeering for a project's VPCs and their peerings, KindProject for
-	// the identity and projects; a deploy step's resource (a fork is
-	// KindFork there).
+	// Kind is the resource the call is about (metrics: KindService;
+	// identity and projects: KindProject; a deploy fork step: KindFork).
 	Kind ResourceKind
-	// Name is the name of a deploy step's resource; "" for API calls,
-	// which name resources by id.
+	// Name is a deploy step's resource name; "" for API calls.
 	Name string
-	// The ids of the call's path, or of a step's resource; "" where there
-	// is none.
+	// The ids of the path or step's resource; "" where none.
 	ProjectID, ServiceID, ReplicaSetID string
 	VPCID, PeeringID                   string
-	// Serves holds, for a read a poller shares among waits (see
-	// "Polling" in the package documentation), the context of each wait
-	// it serves: the read runs under the poller's context, so its span can
-	// link to each caller's instead of having one as its parent.
+	// Serves holds, for a poller's shared read (see Polling in the package
+	// documentation), the context of each wait served, for span links.
 	Serves []context.Context
 }
 
-// AttemptInfo is what one attempt got.
+// AttemptInfo is what one attempt (counted from 1) got. StatusCode is 0
+// when no answer came; RequestID is the X-Request-Id, if sent; Duration is
+// from sending to answer or failure; Err is nil for a usable 2xx.
 type AttemptInfo struct {
-	// Attempt counts from 1.
-	Attempt int
-	// StatusCode is the answer's HTTP status; 0 when no answer came.
+	Attempt    int
 	StatusCode int
-	// RequestID is the answer's X-Request-Id, if the server sent one.
-	RequestID string
-	// Duration is the attempt's own time, from sending to its answer or
-	// failure.
-	Duration time.Duration
-	// Err is why the attempt failed (an *APIError, a network error, a
-	// timeout of the attempt); nil for a usable 2xx.
-	Err error
-	// Retry reports that another attempt follows; RetryReason says why
+	RequestID  string
+	Duration   time.Duration
+	Err        error
+	// Retry reports another attempt follows; RetryReason says why
 	// ("status 503", "network error", "attempt timeout", ...).
 	Retry       bool
 	RetryReason string
 }
 
-// CallResult is how a call ended.
+// CallResult is how a call ended: attempts sent, the last answer's status
+// (0 if none) and X-Request-Id, the whole call's time, and the error the
+// caller got (nil on success).
 type CallResult struct {
-	// Attempts is how many attempts were sent.
-	Attempts int
-	// StatusCode is the last answer's HTTP status; 0 when none came.
+	Attempts   int
 	StatusCode int
-	// RequestID is the last answer's X-Request-Id, if any.
-	RequestID string
-	// Duration is the whole call's time.
-	Duration time.Duration
-	// Err is what the caller got; nil on success.
-	Err error
+	RequestID  string
+	Duration   time.Duration
+	Err        error
 }

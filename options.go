@@ -232,27 +232,15 @@ func WithReadOnly() Option {
 }
 
 // WithReadOnlyProd makes a client that cannot change a service tagged
-// PROD. Before each call that would change an existing service or one of
-// its replica sets, it reads the service (one GET, a call of its own) and
-// refuses, with a *ReadOnlyError matching ErrReadOnly and nothing sent, when
-// the service is tagged PROD or when its tag cannot be read (an error, no
-// tag in the answer): a guard that cannot tell refuses.
-//
-// What counts as a change to a PROD service:
-//   - every call on it: start, stop, resize, delete, password, environment
-//     (tagging it DEV is a change to a PROD service too), HA, pooler, VPC;
-//   - every call on its replica sets, creating one included: the guard
-//     follows the service's tag, not a replica set's own;
-//   - a fork of it: the fork copies PROD data into a new service outside
-//     the guard's protection.
-//
-// The calls on VPCs and peerings are allowed: they have no tag (a service
-// attached to a VPC is guarded when it is attached or detached).
-// Services.Create is allowed: it changes no existing service, even when it
-// asks for the PROD tag (and recovery may set the password of the service
-// it made: see "Under faults"). Reads, logs and waits work as before. The
-// guard reads at the time of the call: another program may change the tag
-// between the read and the change.
+// PROD. Before each change to an existing service, it reads the service
+// (one GET of its own) and refuses, with a *ReadOnlyError and nothing sent,
+// when the tag is PROD or cannot be read: a guard that cannot tell refuses.
+// Guarded: every change of the service (retagging it DEV too, attaching or
+// detaching a VPC), every call on its replica sets (creates included: the
+// service's tag rules), and forks of it (they copy PROD data out). Allowed:
+// VPC and peering calls (no tag), Services.Create even with the PROD tag,
+// reads, logs and waits. The tag is read at call time: another program may
+// change it before the change lands.
 func WithReadOnlyProd() Option {
 	return func(c *clientConfig) { c.readOnly = readOnlyProd }
 }

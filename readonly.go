@@ -13,21 +13,15 @@ var ErrReadOnly = errors.New("dbcloud: refused by a read-only client")
 // ReadOnlyError is a change refused by a read-only client. Nothing was
 // sent for it (WithReadOnlyProd may have read the service first).
 type ReadOnlyError struct {
-	// Operation is the SDK method refused, such as "Services.Delete".
-	Operation string
-	// Method and Path are the request that was not sent (Path is the
-	// template, ids as placeholders).
-	Method, Path string
-	// ProjectID and ServiceID name the service it would have changed; ""
-	// for a create.
+	Operation    string // the SDK method, such as "Services.Delete"
+	Method, Path string // the request not sent; Path as in CallInfo
+	// ProjectID and ServiceID name the service; "" for a create.
 	ProjectID, ServiceID string
-	// Reason says why: the client is read-only, the service is tagged
-	// PROD, or its tag could not be read.
+	// Reason: the client is read-only, the service is tagged PROD, or its
+	// tag could not be read, as Err (else nil) says; errors.Is sees
+	// through Err, so a missing service also matches ErrNotFound.
 	Reason string
-	// Err is why the tag could not be read (WithReadOnlyProd); nil
-	// otherwise. errors.Is sees through it, so a refusal because the
-	// service was not found also matches ErrNotFound.
-	Err error
+	Err    error
 }
 
 // Error names the operation and the reason.

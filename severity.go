@@ -2,14 +2,10 @@ package dbcloud
 
 import "strings"
 
-// Severity is the level of a log entry, as in LogEntry.Severity.
-//
-// Severities are ordered from routine to worst as PostgreSQL ranks them for
-// a client (client_min_messages): DEBUG < LOG < INFO < NOTICE < WARNING <
-// ERROR < FATAL < PANIC. (The server's own log_min_messages ranks LOG above
-// ERROR; for reading a log, LOG lines are the routine ones.) A level this
-// version does not know ranks below DEBUG, so an "at least" filter leaves
-// it out.
+// Severity is the level of a log entry, ordered as PostgreSQL's
+// client_min_messages ranks them: DEBUG < LOG < INFO < NOTICE < WARNING <
+// ERROR < FATAL < PANIC. An unknown level ranks below DEBUG, so an "at
+// least" filter leaves it out.
 type Severity string
 
 // Severities, from routine to worst.

@@ -7,11 +7,8 @@ import (
 	"time"
 )
 
-// WaitOption configures WaitForReady, WaitForStatus, WaitForDeleted,
-// WaitForActive (of replica sets and of peerings), WaitForConnectable,
-// WaitForAll and the replica set WaitForDeleted. One list of options can serve the waits of both kinds of
-// resource: an option about the other kind (WithCondition's, WithStopOn's)
-// is ignored by a wait.
+// WaitOption configures the Wait methods. One list can serve waits of
+// several kinds: a wait ignores options about another kind.
 type WaitOption func(*waitConfig)
 
 type waitConfig struct {
@@ -75,13 +72,9 @@ func WithPollInterval(first, longest time.Duration) WaitOption {
 	return func(c *waitConfig) { c.first, c.longest = first, longest }
 }
 
-// DefaultWaitTimeout bounds a wait whose context has no deadline and that
-// has no WithWaitTimeout: a wait forgotten in CI fails within the hour
-// instead of holding a runner until its own limit. An hour is well above
-// the slowest operation a wait follows in normal service (a create, a
-// resize or a fork of a large service takes minutes to tens of minutes),
-// so it only ends waits that something else has broken. A deadline on the
-// context, longer or shorter, replaces it.
+// DefaultWaitTimeout bounds a wait with neither a context deadline (which
+// replaces it) nor WithWaitTimeout, so a wait forgotten in CI fails within
+// the hour; the slowest operations take tens of minutes.
 const DefaultWaitTimeout = time.Hour
 
 // WithWaitTimeout bounds the wait, besides any deadline on the context. A wait
@@ -91,11 +84,9 @@ func WithWaitTimeout(d time.Duration) WaitOption {
 	return func(c *waitConfig) { c.timeout = d }
 }
 
-// WithProgress calls fn after each poll with the resource (its kind, id and
-// name) and the status seen, so that the lines of several waits say whose
-// status each is. fn runs on the waiting goroutine (under WaitForAll,
-// several at once). Each WithProgress adds a callback, called in the order
-// of the options.
+// WithProgress calls fn after each poll with the resource and the status
+// seen, on the waiting goroutine (several at once under WaitForAll).
+// Several WithProgress add up, called in order.
 func WithProgress(fn func(WaitProgress)) WaitOption {
 	return func(c *waitConfig) {
 		if fn != nil {
@@ -136,12 +127,9 @@ func (c *waitConfig) report(w *WaitError, status WaitStatus) {
 	}
 }
 
-// WithStopOn names statuses that end the wait at once with a *WaitError
-// whose Err matches ErrStopStatus (and ErrUnexpectedStatus) and whose
-// LastStatus is the status seen: UNSTABLE for a service, say, that would
-// otherwise be polled until the timeout. The wanted status is never a stop,
-// and several WithStopOn add up. It takes statuses of both kinds, so that
-// one option list serves the service and replica set waits of a deploy:
+// WithStopOn names statuses (UNSTABLE, say) that end the wait at once with
+// a *WaitError matching ErrStopStatus. The wanted status is never a stop,
+// and several WithStopOn add up. Statuses of both kinds may be mixed:
 //
 //	dbcloud.WithStopOn(dbcloud.StatusUnstable, dbcloud.ReplicaSetError)
 func WithStopOn(statuses ...WaitStatus) WaitOption {
@@ -154,14 +142,11 @@ func WithStopOn(statuses ...WaitStatus) WaitOption {
 	}
 }
 
-// WithCondition adds a condition a wait needs besides the status, for what
-// the status alone cannot say (HA replicas in place, a pooler endpoint
-// present). fn takes a *Service, for the service waits, or a
-// *ReadReplicaSet, for the replica set waits; a wait ignores the
-// conditions of the other kind. It is called, on the waiting goroutine,
-// with each read that has the wanted status: true ends the wait, false
-// polls on, an error ends the wait at once with a *WaitError whose Err is
-// that error. All conditions must hold.
+// WithCondition adds a condition a wait needs besides the status (HA
+// replicas in place, say); waits of the other kind ignore it. fn is called
+// on the waiting goroutine with each read in the wanted status: true ends
+// the wait, false polls on, an error ends it with a *WaitError whose Err
+// it is. All conditions must hold.
 //
 //	dbcloud.WithCondition(func(svc *dbcloud.Service) (bool, error) { return svc.ReplicaCount() == 2, nil })
 func WithCondition[T Service | ReadReplicaSet](fn func(*T) (bool, error)) WaitOption {
@@ -201,15 +186,11 @@ func conditionOf[T any](cfg *waitConfig) func(*T) (bool, error) {
 // is far above that moment and far below any wait's timeout.
 const createdGrace = 30 * time.Second
 
-// WithCreated starts a wait from the resource a create returned: a
-// *Service from Create or Fork, a *ReadReplicaSet from ReplicaSets.Create,
-// or a *Peering from Peerings.Create. For 30 s after the wait starts, a
-// 404 (or a list without the resource) is taken as the API not showing it
-// yet and polled through, instead of ending the wait with ErrNotFound. A service wait also
-// returns the create's InitialPassword, which reads never carry: without
-// WithCreated, svc, err = WaitForConnectable(ctx, p, svc.ServiceID) drops
-// the only copy. The resource must be the one waited for (else a
-// *ValidationError); WaitForAll refuses it and takes the services instead.
+// WithCreated starts a wait from the resource a create returned: it polls
+// through a 404 for 30 s, and a service wait keeps the InitialPassword,
+// which the assignment below would otherwise lose (see Waiting in the
+// package documentation). It must be the resource waited for (else a
+// *ValidationError); WaitForAll refuses it.
 //
 //	svc, err = c.Services.WaitForConnectable(ctx, p, svc.ServiceID, dbcloud.WithCreated(svc))
 func WithCreated[R *Service | *ReadReplicaSet | *Peering](created R) WaitOption {
