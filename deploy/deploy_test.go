@@ -83,6 +83,16 @@ func mutations(srv *dbcloudtest.Server, from int) int {
 	return n
 }
 
+// readsOnly fails t for each request other than GET the server saw.
+func readsOnly(t *testing.T, srv *dbcloudtest.Server) {
+	t.Helper()
+	for _, r := range srv.Requests() {
+		if r.Method != http.MethodGet {
+			t.Errorf("sent %s %s", r.Method, r.Path)
+		}
+	}
+}
+
 // services returns the server's service named orders and its fork.
 func orders(t *testing.T, srv *dbcloudtest.Server) (svc, fork dbcloud.Service) {
 	t.Helper()

@@ -76,8 +76,12 @@ func ParsePlan(data []byte) (*Plan, error) {
 	// as such, not for a field this version does not know.
 	if err := json.Unmarshal(data, &head); err == nil {
 		// The object's line, as the strict reading names it for a
-		// required field left out.
-		line := 1 + bytes.Count(data[:bytes.IndexByte(data, '{')], []byte("\n"))
+		// required field left out; none for a JSON null, which has no
+		// object.
+		line := 0
+		if i := bytes.IndexByte(data, '{'); i >= 0 {
+			line = 1 + bytes.Count(data[:i], []byte("\n"))
+		}
 		switch {
 		case head.Format == nil:
 			return nil, &ParseError{Line: line, Path: "format", Reason: "required, missing: not a plan file"}

@@ -200,6 +200,7 @@ func TestParsePlanRefuses(t *testing.T) {
 	const format = `"format": "` + deploy.PlanFormat + `", "project_id": "p"`
 	for _, tc := range []struct{ name, file, want string }{
 		{"another format", `{"format": "dbcloud-deploy-plan/v1", "whatever": 1}`, `deploy: line 1: format: "dbcloud-deploy-plan/v1", and this SDK reads "` + deploy.PlanFormat + `"`},
+		{"null", "null", `deploy: format: required, missing: not a plan file`},
 		{"no format: a state", "\n\n  {\"services\": [{\"name\": \"orders\"}]}", `deploy: line 3: format: required, missing: not a plan file`},
 		{"no changes", `{` + format + `}`, `deploy: line 1: changes: required, missing`},
 		{"a change that is not an object", `{` + format + `, "changes": [[]]}`, `deploy: line 1: changes[0]: a JSON array, want an object`},

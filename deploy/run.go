@@ -44,11 +44,8 @@ func (r *run) result() *Result {
 	}
 	r.res.Services, r.res.ReplicaSets, r.res.Forks, r.res.VPCs, r.res.Peerings = nil, nil, nil, nil, nil
 	seen := map[key]bool{}
-	var resources []key
 	for _, s := range r.p.Seen {
-		resources = append(resources, key{s.Kind, s.Service, s.Name})
-	}
-	for _, k := range resources {
+		k := key{s.Kind, s.Service, s.Name}
 		e, _ := r.w.one(k.kind, k.service, k.name)
 		if seen[k] || e == nil { // a run's world holds only what reads and creates answered
 			continue
@@ -58,20 +55,24 @@ func (r *run) result() *Result {
 		case dbcloud.KindService:
 			r.res.Services = append(r.res.Services, *e.svc)
 		case dbcloud.KindReplicaSet:
-			if r.res.ReplicaSets == nil {
-				r.res.ReplicaSets = map[string][]dbcloud.ReadReplicaSet{}
-			}
-			r.res.ReplicaSets[k.service] = append(r.res.ReplicaSets[k.service], *e.set)
+			r.res.ReplicaSets = appendTo(r.res.ReplicaSets, k.service, *e.set)
 		case dbcloud.KindVPC:
 			r.res.VPCs = append(r.res.VPCs, *e.vpc)
 		case dbcloud.KindPeering:
-			if r.res.Peerings == nil {
-				r.res.Peerings = map[string][]dbcloud.Peering{}
-			}
-			r.res.Peerings[k.service] = append(r.res.Peerings[k.service], *e.peering)
+			r.res.Peerings = appendTo(r.res.Peerings, k.service, *e.peering)
 		default:
 			r.res.Forks = append(r.res.Forks, *e.svc)
 		}
 	}
 	return r.res
+}
+
+// appendTo appends v to m's list under k, making m on the first: a
+// Result's maps stay nil, and out of its JSON, while nothing is in them.
+func appendTo[T any](m map[string][]T, k string, v T) map[string][]T {
+	if m == nil {
+		m = map[string][]T{}
+	}
+	m[k] = append(m[k], v)
+	return m
 }

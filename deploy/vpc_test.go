@@ -186,11 +186,7 @@ func TestVPCCIDRChangeIsAProblem(t *testing.T) {
 	if _, err := st.Apply(t.Context(), c); !errors.As(err, &pe) {
 		t.Errorf("Apply: %v, want the *ProblemError", err)
 	}
-	for _, r := range srv.Requests() {
-		if r.Method != http.MethodGet {
-			t.Errorf("sent %s %s", r.Method, r.Path)
-		}
-	}
+	readsOnly(t, srv)
 }
 
 // A protected VPC is not deleted by a destroy: its plan has a problem, and
@@ -212,11 +208,7 @@ func TestProtectedVPCRefusedByDestroy(t *testing.T) {
 	if res.Changed() {
 		t.Error("a refused destroy changed something")
 	}
-	for _, r := range srv.Requests() {
-		if r.Method != http.MethodGet {
-			t.Errorf("sent %s %s", r.Method, r.Path)
-		}
-	}
+	readsOnly(t, srv)
 	vpcOf(t, c, srv.ProjectID)
 }
 
@@ -380,11 +372,7 @@ func TestSavedPlanStaleOnceItsVPCIsRenamed(t *testing.T) {
 	if stale, ok := errors.AsType[*deploy.StalePlanError](err); !ok || stale.Kind != dbcloud.KindVPC || stale.Field != deploy.FieldName {
 		t.Fatalf("Apply: %v, want the VPC's name stale", err)
 	}
-	for _, r := range srv.Requests() {
-		if r.Method != http.MethodGet {
-			t.Errorf("sent %s %s", r.Method, r.Path)
-		}
-	}
+	readsOnly(t, srv)
 }
 
 // A run whose attachment is refused stops that service's chain alone; the

@@ -297,62 +297,55 @@ func (w *world) find(kind dbcloud.ResourceKind, id string) *entry {
 // read, keeping the password an earlier answer (its create's) carried,
 // since reads never carry one.
 func (w *world) putService(kind dbcloud.ResourceKind, service string, svc *dbcloud.Service) *entry {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	e := w.find(kind, svc.ServiceID)
-	if e == nil {
-		e = &entry{kind: kind, service: service, id: svc.ServiceID}
-		w.entries = append(w.entries, e)
-	}
 	cp := *svc
-	if cp.InitialPassword == "" && e.svc != nil {
-		cp.InitialPassword = e.svc.InitialPassword
-	}
-	e.name, e.svc, e.since = cp.Name, &cp, nil
-	return e
+	return w.put(entry{kind: kind, service: service, id: svc.ServiceID}, func(e *entry) {
+		if cp.InitialPassword == "" && e.svc != nil {
+			cp.InitialPassword = e.svc.InitialPassword
+		}
+		e.name, e.svc = cp.Name, &cp
+	})
 }
 
 // putSet records a replica set of the service service, of id parentID,
 // as read.
 func (w *world) putSet(service, parentID string, rs *dbcloud.ReadReplicaSet) *entry {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	e := w.find(dbcloud.KindReplicaSet, rs.ID)
-	if e == nil {
-		e = &entry{kind: dbcloud.KindReplicaSet, service: service, id: rs.ID, parentID: parentID}
-		w.entries = append(w.entries, e)
-	}
 	cp := *rs
-	e.name, e.set, e.since = cp.Name, &cp, nil
-	return e
+	return w.put(entry{kind: dbcloud.KindReplicaSet, service: service, id: rs.ID, parentID: parentID}, func(e *entry) {
+		e.name, e.set = cp.Name, &cp
+	})
 }
 
 // putVPC records a VPC, named name in the state, as read.
 func (w *world) putVPC(name string, v *dbcloud.VPC) *entry {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	e := w.find(dbcloud.KindVPC, v.ID)
-	if e == nil {
-		e = &entry{kind: dbcloud.KindVPC, service: name, name: name, id: v.ID}
-		w.entries = append(w.entries, e)
-	}
 	cp := *v
-	e.vpc, e.since = &cp, nil
-	return e
+	return w.put(entry{kind: dbcloud.KindVPC, service: name, name: name, id: v.ID}, func(e *entry) {
+		e.vpc = &cp
+	})
 }
 
 // putPeering records a peering of the VPC of id vpcID, named vpc in the
 // state, as read.
 func (w *world) putPeering(vpc, vpcID string, p *dbcloud.Peering) *entry {
+	cp := *p
+	return w.put(entry{kind: dbcloud.KindPeering, service: vpc, id: p.ID, parentID: vpcID}, func(e *entry) {
+		e.name, e.peering = peeringOf(&cp).name(), &cp
+	})
+}
+
+// put records a resource as read, the one rule the put functions share:
+// the entry of fresh's kind and id (fresh itself, added, when w has none)
+// takes what read sets, and the changes applied since an earlier read
+// are dropped, this read showing them.
+func (w *world) put(fresh entry, read func(*entry)) *entry {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	e := w.find(dbcloud.KindPeering, p.ID)
+	e := w.find(fresh.kind, fresh.id)
 	if e == nil {
-		e = &entry{kind: dbcloud.KindPeering, service: vpc, id: p.ID, parentID: vpcID}
+		e = &fresh
 		w.entries = append(w.entries, e)
 	}
-	cp := *p
-	e.name, e.peering, e.since = peeringOf(&cp).name(), &cp, nil
+	read(e)
+	e.since = nil
 	return e
 }
 

@@ -21,7 +21,8 @@
 // A deploy (package github.com/dbcloud/dbcloud-go/deploy, on a Client with
 // this Observer) is a span named by its run ("deploy.Apply",
 // "deploy.Destroy") with a child span for each service's changes
-// ("deploy.service", or "deploy.fork" for a fork's), and under it a span
+// ("deploy.service", or "deploy.fork", "deploy.vpc", "deploy.peering" for
+// a fork's, a VPC's, a peering's), and under it a span
 // for each step, named by the step; each carries its resource's
 // dbcloud.resource.kind, dbcloud.resource.name and ids (a create's, the id
 // the create gave it). Each step's calls, its waits' polls included, are
@@ -42,7 +43,7 @@
 //	dbcloud.replica_set_id     call, deploy
 //	dbcloud.vpc_id             call
 //	dbcloud.peering_id         call
-//	dbcloud.resource.kind      deploy                 "service", "replica set", "fork"
+//	dbcloud.resource.kind      deploy                 "service", "replica set", "fork", "VPC", "VPC peering"
 //	dbcloud.resource.name      deploy                 the resource's name
 //	dbcloud.waits              shared read            how many waits the read serves
 //	dbcloud.attempts           call                   attempts sent
@@ -320,7 +321,7 @@ func (o *Observer) EndAttempt(ctx context.Context, call dbcloud.CallInfo, a dbcl
 }
 
 // EndCall ends the call's span and records the call. The span of a
-// deploy's run or step (a CallInfo without a Method), which no metric
+// deploy's run, chain or step (a CallInfo with Unit set), which no metric
 // counts, is ended with its error, if any, and the ids its end names.
 func (o *Observer) EndCall(ctx context.Context, call dbcloud.CallInfo, r dbcloud.CallResult) {
 	span := trace.SpanFromContext(ctx)

@@ -128,26 +128,26 @@ const (
 	routeUpdatePassword
 )
 
-// routeOf classifies a request by method and path: a fork creates a
-// service.
-func routeOf(r *http.Request) route {
+// routeOf classifies a request by method and path (a fork creates a
+// service), and names the service of an updatePassword.
+func routeOf(r *http.Request) (rt route, service string) {
 	segs := strings.Split(strings.TrimPrefix(r.URL.EscapedPath(), "/v1/"), "/")
 	if r.Method != http.MethodPost || len(segs) < 3 || segs[0] != "projects" || segs[2] != "services" {
-		return routeOther
+		return routeOther, ""
 	}
 	switch {
 	case len(segs) == 3:
-		return routeCreateService
+		return routeCreateService, ""
 	case len(segs) != 5:
-		return routeOther
+		return routeOther, ""
 	case segs[4] == "forkService":
-		return routeCreateService
+		return routeCreateService, ""
 	case segs[4] == "replicaSets":
-		return routeCreateReplicaSet
+		return routeCreateReplicaSet, ""
 	case segs[4] == "updatePassword":
-		return routeUpdatePassword
+		return routeUpdatePassword, segs[3]
 	}
-	return routeOther
+	return routeOther, ""
 }
 
 // record wraps the model's handler with the recorder.
@@ -163,7 +163,7 @@ func (b *Backend) record(next http.Handler) http.Handler {
 				panic(v)
 			}
 		}()
-		rt := routeOf(r)
+		rt, service := routeOf(r)
 		if rt == routeOther {
 			next.ServeHTTP(w, r)
 			return
@@ -184,7 +184,7 @@ func (b *Backend) record(next http.Handler) http.Handler {
 		if rt == routeUpdatePassword {
 			b.mu.Lock()
 			defer b.mu.Unlock()
-			b.current[strings.Split(r.URL.Path, "/")[5]] = in.Password
+			b.current[service] = in.Password
 			return
 		}
 		var out struct {

@@ -343,6 +343,10 @@ func TestBackendRecords(t *testing.T) {
 	if got := backend.Passwords(); len(got) != 2 || got[0] != password || got[1] != fork.Password {
 		t.Errorf("recorded %d passwords, want the two issued ones", len(got))
 	}
+	// Compared, never printed: they are secrets.
+	if got := backend.CurrentPasswords(); len(got) != 2 || got[id] != "given-password-1234" || got[fork.ID] != fork.Password {
+		t.Errorf("%d current passwords, want the service's as updatePassword set it and the fork's as issued", len(got))
+	}
 	rs := send(t.Context(), t, "POST", services+"/"+id+"/replicaSets", backend.APIKey,
 		`{"name":"pw-rs","nodes":1,"cpu_millis":500,"memory_gbs":2}`)
 	var set struct {
