@@ -157,8 +157,12 @@ runapidiff() {
   fi
   grep -v '^Ignoring internal package ' "$work/apidiff.err" >&2 || true
 }
-if [ -z "$base" ]; then
-  base=$(git describe --tags --abbrev=0 --match 'v[0-9]*' "$before" 2>/dev/null) || base=
+# The latest earlier release tag on main, or none: apidiff's base unless
+# --base names one, and gorelease's (a release is published, so the module
+# proxy serves it).
+previous=$(git describe --tags --abbrev=0 --match 'v[0-9]*' "$before" 2>/dev/null) || previous=none
+if [ -z "$base" ] && [ "$previous" != none ]; then
+  base=$previous
 fi
 basename=${basename:-$base}
 if [ -z "$base" ]; then
@@ -173,10 +177,6 @@ else
   [ -s "$work/apidiff.txt" ] || echo "(none)"
   echo "Check them against CHANGELOG.md's section [$version] (see the usage: scripts/release.sh -h)."
 fi
-
-# gorelease compares with the previous release when there is one: it is
-# published, so the module proxy serves it.
-previous=$(git describe --tags --abbrev=0 --match 'v[0-9]*' "$before" 2>/dev/null) || previous=none
 
 step "4. gorelease, root module $tag (base $previous); tag $tag"
 modenv "$work"
