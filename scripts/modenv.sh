@@ -26,14 +26,19 @@ rootversion() {
   echo "v$v"
 }
 
-# otelrequires prints the version of the root module otel/go.mod requires,
-# or nothing; it fails when otel/go.mod replaces a module.
+# otelrequires VERSION checks that otel/go.mod requires the root module at
+# VERSION, with no replace; else it says what otel/go.mod has, and fails.
 otelrequires() {
+  local got
   if grep -q '^replace' otel/go.mod; then
-    echo "otel/go.mod has a replace" >&2
+    got="a replace"
+  else
+    got=$(sed -n "s|^[[:space:]]*$rootmodule \(v[^ ]*\)\$|\1|p" otel/go.mod)
+  fi
+  if [ "$got" != "$1" ]; then
+    echo "otel/go.mod must require $rootmodule $1, with no replace; it has ${got:-no requirement of it}" >&2
     return 1
   fi
-  sed -n "s|^[[:space:]]*$rootmodule \(v[^ ]*\)\$|\1|p" otel/go.mod
 }
 
 # modenv DIR lays out, in DIR, the module proxies of scripts/modproxy.sh
