@@ -2,11 +2,16 @@
 # .ci/run and scripts/release.sh, which check the two modules the same way:
 # the pinned release tools, and the environments in which the root module is
 # checked before its version is published and the otel module is built as a
-# dependent builds it. Not a command: it only defines names.
+# dependent builds it, and the heading each of their steps prints. Not a
+# command: it only defines names.
 
 # Every step runs as a user or a dependent would: without the go.work of
 # local development, which builds otel against this work tree.
 export GOWORK=off
+
+# step NAME prints the heading of a step and when it starts, so that a slow
+# run shows where its time went.
+step() { printf '\n== %s (at %d s)\n' "$*" "$SECONDS"; }
 
 rootmodule=github.com/dbcloud/dbcloud-go
 # golang.org/x/exp, pinned like staticcheck, for the Go project's release

@@ -45,7 +45,6 @@ die() {
   echo "release.sh: $*" >&2
   exit 1
 }
-step() { printf '\n== %s (at %d s)\n' "$*" "$SECONDS"; }
 
 dryrun=false base= basename=
 while [ $# -gt 0 ]; do
