@@ -1,7 +1,9 @@
 package dbcloudtest_test
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -70,25 +72,32 @@ func checkUserError(t *testing.T, name string, err error) {
 // has status want. It reaches the operations the SDK does not have.
 func send(t testing.TB, srv *dbcloudtest.Server, method, path, body string, want int, out any) {
 	t.Helper()
-	req, err := http.NewRequestWithContext(t.Context(), method, srv.URL+path, strings.NewReader(body))
-	if err != nil {
+	if err := request(t.Context(), srv, method, path, body, want, out); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// request is send for a goroutine other than the test's: it returns what
+// went wrong instead of failing the test.
+func request(ctx context.Context, srv *dbcloudtest.Server, method, path, body string, want int, out any) error {
+	req, err := http.NewRequestWithContext(ctx, method, srv.URL+path, strings.NewReader(body))
+	if err != nil {
+		return err
 	}
 	req.Header.Set("Authorization", "Bearer "+srv.APIKey)
 	req.Header.Set("Content-Type", "application/json")
 	res, err := http.DefaultClient.Do(req)
 	if err != nil {
-		t.Fatal(err)
+		return err
 	}
 	defer res.Body.Close()
 	if res.StatusCode != want {
-		t.Fatalf("%s %s: status %d, want %d", method, path, res.StatusCode, want)
+		return fmt.Errorf("%s %s: status %d, want %d", method, path, res.StatusCode, want)
 	}
-	if out != nil {
-		if err := json.NewDecoder(res.Body).Decode(out); err != nil {
-			t.Fatal(err)
-		}
+	if out == nil {
+		return nil
 	}
+	return json.NewDecoder(res.Body).Decode(out)
 }
 
 // createVPC creates a VPC in project and returns its id.

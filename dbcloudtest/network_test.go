@@ -1,11 +1,8 @@
 package dbcloudtest_test
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -112,24 +109,7 @@ func TestConcurrentNetworkAndMetrics(t *testing.T) {
 	srv := newServer(t)
 	svc := createReady(t, srv.Client(), srv.ProjectID)
 	do := func(method, path, body string, want int, out any) error {
-		req, err := http.NewRequest(method, srv.URL+path, strings.NewReader(body))
-		if err != nil {
-			return err
-		}
-		req.Header.Set("Authorization", "Bearer "+srv.APIKey)
-		req.Header.Set("Content-Type", "application/json")
-		res, err := http.DefaultClient.Do(req)
-		if err != nil {
-			return err
-		}
-		defer res.Body.Close()
-		if res.StatusCode != want {
-			return fmt.Errorf("%s %s: status %d, want %d", method, path, res.StatusCode, want)
-		}
-		if out == nil {
-			return nil
-		}
-		return json.NewDecoder(res.Body).Decode(out)
+		return request(t.Context(), srv, method, path, body, want, out)
 	}
 	vpcs := "/projects/" + srv.ProjectID + "/vpcs"
 	peerings := make(chan string, 64)

@@ -2,11 +2,16 @@
 # .ci/run and scripts/release.sh, which check the two modules the same way:
 # the pinned release tools, and the environments in which the root module is
 # checked before its version is published and the otel module is built as a
-# dependent builds it. Not a command: it only defines names.
+# dependent builds it, and the heading each of their steps prints. Not a
+# command: it only defines names.
 
 # Every step runs as a user or a dependent would: without the go.work of
 # local development, which builds otel against this work tree.
 export GOWORK=off
+
+# step NAME prints the heading of a step and when it starts, so that a slow
+# run shows where its time went.
+step() { printf '\n== %s (at %d s)\n' "$*" "$SECONDS"; }
 
 rootmodule=github.com/dbcloud/dbcloud-go
 # golang.org/x/exp, pinned like staticcheck, for the Go project's release
@@ -26,14 +31,19 @@ rootversion() {
   echo "v$v"
 }
 
-# otelrequires prints the version of the root module otel/go.mod requires,
-# or nothing; it fails when otel/go.mod replaces a module.
+# otelrequires VERSION checks that otel/go.mod requires the root module at
+# VERSION, with no replace; else it says what otel/go.mod has, and fails.
 otelrequires() {
+  local got
   if grep -q '^replace' otel/go.mod; then
-    echo "otel/go.mod has a replace" >&2
+    got="a replace"
+  else
+    got=$(sed -n "s|^[[:space:]]*$rootmodule \(v[^ ]*\)\$|\1|p" otel/go.mod)
+  fi
+  if [ "$got" != "$1" ]; then
+    echo "otel/go.mod must require $rootmodule $1, with no replace; it has ${got:-no requirement of it}" >&2
     return 1
   fi
-  sed -n "s|^[[:space:]]*$rootmodule \(v[^ ]*\)\$|\1|p" otel/go.mod
 }
 
 # modenv DIR lays out, in DIR, the module proxies of scripts/modproxy.sh

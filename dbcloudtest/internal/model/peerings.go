@@ -98,19 +98,18 @@ func (v *VPC) DeletePeering(p *Peering) {
 func (m *Model) AnswerPeering(peeringID, errMsg string) error {
 	return m.Inspect(func(now time.Time) error {
 		for _, v := range m.vpcs {
-			for _, p := range v.peerings {
-				if p.id != peeringID {
-					continue
-				}
-				if st := p.sched.current(now); st != peeringPending {
-					return fmt.Errorf("dbcloudtest: peering %q is %s, not pending: the peer's side answers only a pending request", peeringID, st)
-				}
-				p.sched, p.errMsg = schedule{{peeringActive, now}}, errMsg
-				if errMsg != "" {
-					p.sched = schedule{{peeringFailed, now}}
-				}
-				return nil
+			p, err := v.Peering(peeringID)
+			if err != nil {
+				continue // not this VPC's
 			}
+			if st := p.sched.current(now); st != peeringPending {
+				return fmt.Errorf("dbcloudtest: peering %q is %s, not pending: the peer's side answers only a pending request", peeringID, st)
+			}
+			p.sched, p.errMsg = schedule{{peeringActive, now}}, errMsg
+			if errMsg != "" {
+				p.sched = schedule{{peeringFailed, now}}
+			}
+			return nil
 		}
 		return fmt.Errorf("%w: peering %q", ErrNotFound, peeringID)
 	})
