@@ -76,9 +76,10 @@
 // other failed create made nothing. WithCreateRecovery lists before and
 // after, and returns the one new resource with the name (a service with a new
 // password), or, once the settle period (WithCreateSettle) passed with
-// nothing new, sends again (5 sends, 5 tries of a failing list at most), or
-// reports the candidates (MaybeCreatedError.IDs); with no time to settle it
-// lists once. See https://github.com/dbcloud/dbcloud-go/blob/main/docs/faults.md
+// nothing new, sends again (5 sends at most), or reports the candidates
+// (MaybeCreatedError.IDs); a failing list is tried again in up to 5 rounds
+// (without a deadline; with one, its own retries use the time) or until the
+// settle period is over. With no time to settle it lists once. See https://github.com/dbcloud/dbcloud-go/blob/main/docs/faults.md
 //
 // # Waiting
 //
