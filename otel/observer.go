@@ -41,8 +41,8 @@
 //	dbcloud.project_id         call, deploy           the ids the call or step names
 //	dbcloud.service_id         call, deploy
 //	dbcloud.replica_set_id     call, deploy
-//	dbcloud.vpc_id             call
-//	dbcloud.peering_id         call
+//	dbcloud.vpc_id             call, deploy
+//	dbcloud.peering_id         call, deploy
 //	dbcloud.resource.kind      deploy                 "service", "replica set", "fork", "VPC", "VPC peering"
 //	dbcloud.resource.name      deploy                 the resource's name
 //	dbcloud.waits              shared read            how many waits the read serves
@@ -236,12 +236,18 @@ func (o *Observer) StartCall(ctx context.Context, call dbcloud.CallInfo) context
 func (o *Observer) startCall(ctx context.Context, call dbcloud.CallInfo, opts ...trace.SpanStartOption) context.Context {
 	attrs := make([]attribute.KeyValue, 0, 6)
 	attrs = append(attrs, keyOperation.String(call.Operation), keyMethod.String(call.Method), keyTemplate.String(call.Path))
-	attrs = appendNonEmpty(attrs, keyProjectID.String(call.ProjectID), keyServiceID.String(call.ServiceID), keyReplicaSet.String(call.ReplicaSetID),
-		keyVPCID.String(call.VPCID), keyPeeringID.String(call.PeeringID))
+	attrs = appendIDs(appendNonEmpty(attrs, keyProjectID.String(call.ProjectID)), call)
 	opts = append(opts, internalKind, trace.WithAttributes(attrs...))
 	ctx, _ = o.tracer.Start(ctx, call.Operation, opts...)
 	o.inFlight.Add(ctx, 1, o.set(attrKey{call.Operation, call.Method, call.Path, "", "", ""}).add...)
 	return ctx
+}
+
+// appendIDs appends the ids below the project that call names: the one
+// list of them, for a call's span, a unit's start and a unit's end.
+func appendIDs(kv []attribute.KeyValue, call dbcloud.CallInfo) []attribute.KeyValue {
+	return appendNonEmpty(kv, keyServiceID.String(call.ServiceID), keyReplicaSet.String(call.ReplicaSetID),
+		keyVPCID.String(call.VPCID), keyPeeringID.String(call.PeeringID))
 }
 
 // startUnit starts the span of a unit of work that sends nothing itself (a
@@ -250,8 +256,8 @@ func (o *Observer) startCall(ctx context.Context, call dbcloud.CallInfo, opts ..
 func (o *Observer) startUnit(ctx context.Context, call dbcloud.CallInfo) context.Context {
 	attrs := make([]attribute.KeyValue, 0, 6)
 	attrs = append(attrs, keyOperation.String(call.Operation))
-	attrs = appendNonEmpty(attrs, keyKind.String(string(call.Kind)), keyName.String(call.Name),
-		keyProjectID.String(call.ProjectID), keyServiceID.String(call.ServiceID), keyReplicaSet.String(call.ReplicaSetID))
+	attrs = appendNonEmpty(attrs, keyKind.String(string(call.Kind)), keyName.String(call.Name), keyProjectID.String(call.ProjectID))
+	attrs = appendIDs(attrs, call)
 	ctx, _ = o.tracer.Start(ctx, call.Operation, internalKind, trace.WithAttributes(attrs...))
 	return ctx
 }
@@ -329,8 +335,8 @@ func (o *Observer) EndCall(ctx context.Context, call dbcloud.CallInfo, r dbcloud
 	if call.Unit {
 		// The ids as of the unit's end: a step that created its resource
 		// learnt the id only from the create.
-		var buf [3]attribute.KeyValue
-		kv := appendNonEmpty(buf[:0], keyServiceID.String(call.ServiceID), keyReplicaSet.String(call.ReplicaSetID))
+		var buf [5]attribute.KeyValue
+		kv := appendIDs(buf[:0], call)
 		if r.Err != nil {
 			kv = append(kv, keyErrorType.String(errType))
 			span.SetStatus(codes.Error, r.Err.Error())

@@ -367,3 +367,24 @@ func TestUnitOfWorkIsASpanAroundItsCalls(t *testing.T) {
 		t.Errorf("calls counted: %v, want the API call alone", got)
 	}
 }
+
+// A deploy's unit of work names its VPC and peering as a call does: at its
+// start the ids it knows, at its end the ids it learnt (a create's).
+func TestUnitSpanNamesVPCAndPeering(t *testing.T) {
+	h := newHarness(t)
+	start := dbcloud.CallInfo{Unit: true, Operation: "deploy.create", Kind: dbcloud.KindPeering, Name: "acct/us-east-1/vpc-1",
+		ProjectID: "p", VPCID: "123"}
+	ctx := h.obs.StartCall(context.Background(), start)
+	end := start
+	end.PeeringID = "456"
+	h.obs.EndCall(ctx, end, dbcloud.CallResult{})
+	spans := h.spans.Ended()
+	if len(spans) != 1 {
+		t.Fatalf("%d spans, want the unit's", len(spans))
+	}
+	for key, want := range map[string]string{"dbcloud.project_id": "p", "dbcloud.vpc_id": "123", "dbcloud.peering_id": "456"} {
+		if got := value(spans[0], key).AsString(); got != want {
+			t.Errorf("%s = %q, want %q", key, got, want)
+		}
+	}
+}
