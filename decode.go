@@ -134,6 +134,9 @@ func (w *serviceJSON) finish() error {
 	return nil
 }
 
+// held is the service, for create recovery to leave the one it found in.
+func (w *serviceJSON) held() *Service { return (*Service)(&w.serviceFields) }
+
 // finishService checks a service's required id and names the time-series
 // type by one value: what every service decoded needs, with or without the
 // deprecated vpcEndpoint. A function, not a method, so that Service does not
@@ -150,6 +153,10 @@ func finishService(s *Service) error {
 
 // replicaSetJSON is a ReadReplicaSet as it arrives on the wire.
 type replicaSetJSON ReadReplicaSet
+
+// held is the replica set, for create recovery to leave the one it found
+// in.
+func (r *replicaSetJSON) held() *ReadReplicaSet { return (*ReadReplicaSet)(r) }
 
 func (r *replicaSetJSON) finish() error {
 	if r.ID == "" {
