@@ -8,12 +8,11 @@ import (
 	"github.com/dbcloud/dbcloud-go"
 )
 
-// The faults of the creates and deletes of VPCs and peerings that
-// dbcloudtest does not inject (a create handled twice) or that need none (a
-// first attempt's own 404), on real sockets: what the caller gets, how many
-// requests the server saw, and what it ended up with. The lost answers,
-// 503s, resets and held connections are e2e_vpcfaults_test.go's, on
-// dbcloudtest.
+// The fault of the creates of VPCs and peerings that dbcloudtest does not
+// inject (a create handled twice), on real sockets: what the caller gets,
+// how many requests the server saw, and what it ended up with. The lost
+// answers, 503s, resets and held connections, and a delete's own 404, are
+// e2e_vpcfaults_test.go's, on dbcloudtest.
 
 // liveCreate is one create of the tests: its path, the call, and how many
 // resources of its kind the server holds.
@@ -60,22 +59,6 @@ var liveCreates = []liveCreate{
 			}
 			return n
 		}},
-}
-
-// A first attempt's own 404 is returned as it is: ErrNotFound.
-func TestLiveDeleteOfNothingIsNotFound(t *testing.T) {
-	s := newLiveServer(t)
-	c := s.client(t)
-	if err := c.VPCs.Delete(t.Context(), "p1", "999"); !errors.Is(err, dbcloud.ErrNotFound) {
-		t.Errorf("VPCs.Delete: %v, want ErrNotFound", err)
-	}
-	vpc := s.addVPC("private", "10.0.0.0/16", "us-east-1")
-	if err := c.Peerings.Delete(t.Context(), "p1", vpc, "pcx-404"); !errors.Is(err, dbcloud.ErrNotFound) {
-		t.Errorf("Peerings.Delete: %v, want ErrNotFound", err)
-	}
-	if _, err := c.VPCs.Get(t.Context(), "p1", "999"); !errors.Is(err, dbcloud.ErrNotFound) {
-		t.Errorf("VPCs.Get: %v, want ErrNotFound", err)
-	}
 }
 
 func replaceVPC(path, vpc string) string {
