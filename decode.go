@@ -134,7 +134,8 @@ func (w *serviceJSON) finish() error {
 	return nil
 }
 
-// held is the service, for create recovery to leave the one it found in.
+// held is the service decoded, where create recovery leaves the one it
+// found.
 func (w *serviceJSON) held() *Service { return (*Service)(&w.serviceFields) }
 
 // finishService checks a service's required id and names the time-series
@@ -235,7 +236,7 @@ func (l *serviceListJSON) decode(data []byte) error {
 	}
 	l.services = make([]Service, len(ws))
 	for i := range ws {
-		l.services[i] = *(*Service)(&ws[i].serviceFields)
+		l.services[i] = *ws[i].held()
 	}
 	return nil
 }
