@@ -134,6 +134,10 @@ func (w *serviceJSON) finish() error {
 	return nil
 }
 
+// held is the service decoded, where create recovery leaves the one it
+// found.
+func (w *serviceJSON) held() *Service { return (*Service)(&w.serviceFields) }
+
 // finishService checks a service's required id and names the time-series
 // type by one value: what every service decoded needs, with or without the
 // deprecated vpcEndpoint. A function, not a method, so that Service does not
@@ -150,6 +154,10 @@ func finishService(s *Service) error {
 
 // replicaSetJSON is a ReadReplicaSet as it arrives on the wire.
 type replicaSetJSON ReadReplicaSet
+
+// held is the replica set, for create recovery to leave the one it found
+// in.
+func (r *replicaSetJSON) held() *ReadReplicaSet { return (*ReadReplicaSet)(r) }
 
 func (r *replicaSetJSON) finish() error {
 	if r.ID == "" {
@@ -228,7 +236,7 @@ func (l *serviceListJSON) decode(data []byte) error {
 	}
 	l.services = make([]Service, len(ws))
 	for i := range ws {
-		l.services[i] = *(*Service)(&ws[i].serviceFields)
+		l.services[i] = *ws[i].held()
 	}
 	return nil
 }

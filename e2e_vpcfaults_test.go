@@ -231,3 +231,23 @@ func TestFakeNetworkDeleteFaults(t *testing.T) {
 		}
 	}
 }
+
+// A first attempt's own 404 is returned as it is: ErrNotFound.
+func TestFakeNetworkDeleteOfNothingIsNotFound(t *testing.T) {
+	setup, srv := fixture.NewFake(t, nil)
+	ctx, p := t.Context(), srv.ProjectID
+	c := srv.Client()
+	if err := c.VPCs.Delete(ctx, p, "999"); !errors.Is(err, dbcloud.ErrNotFound) {
+		t.Errorf("VPCs.Delete: %v, want ErrNotFound", err)
+	}
+	vpc, err := setup.VPCs.Create(ctx, p, &dbcloud.CreateVPCRequest{Name: "private", CIDR: "10.0.0.0/16", RegionCode: "us-east-1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Peerings.Delete(ctx, p, vpc.ID, "pcx-404"); !errors.Is(err, dbcloud.ErrNotFound) {
+		t.Errorf("Peerings.Delete: %v, want ErrNotFound", err)
+	}
+	if _, err := c.VPCs.Get(ctx, p, "999"); !errors.Is(err, dbcloud.ErrNotFound) {
+		t.Errorf("VPCs.Get: %v, want ErrNotFound", err)
+	}
+}

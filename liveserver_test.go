@@ -27,11 +27,10 @@ type liveServer struct {
 	vpcs     []dbcloud.VPC
 	peerings map[string][]dbcloud.Peering // by VPC id
 	faults   []serverFault
-	seen     []string      // "METHOD /path" of every request, faults included
-	auth     []string      // the Authorization header of every request
-	quit     chan struct{} // closed when the test ends: held requests end
-	authInfo string        // the body of GET /auth/info
-	projects string        // the body of GET /projects
+	seen     []string // "METHOD /path" of every request, faults included
+	auth     []string // the Authorization header of every request
+	authInfo string   // the body of GET /auth/info
+	projects string   // the body of GET /projects
 	// metric is the value of a bucket of the metric series, or nil for a
 	// bucket without data.
 	metric func(start time.Time) *float64
@@ -48,16 +47,13 @@ type serverFault struct {
 type faultKind int
 
 const (
-	faultLostAnswer faultKind = iota // handled, then the connection reset: the answer is lost
-	fault503                         // a 503 from a proxy: not handled
-	faultReset                       // the connection reset before the request was handled
-	faultHold                        // held, not handled, until the client gives up
-	faultTwice                       // handled twice (a duplicate on the way), then reset
+	fault503   faultKind = iota // a 503 from a proxy: not handled
+	faultTwice                  // handled twice (a duplicate on the way), then reset
 )
 
 func newLiveServer(t *testing.T) *liveServer {
 	t.Helper()
-	s := &liveServer{peerings: map[string][]dbcloud.Peering{}, quit: make(chan struct{})}
+	s := &liveServer{peerings: map[string][]dbcloud.Peering{}}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /v1/projects/p1/vpcs", func(w http.ResponseWriter, r *http.Request) {
 		s.mu.Lock()
@@ -172,13 +168,8 @@ func newLiveServer(t *testing.T) *liveServer {
 		switch {
 		case !ok:
 			mux.ServeHTTP(w, r)
-		case f == faultLostAnswer:
-			mux.ServeHTTP(httptest.NewRecorder(), r)
-			reset(w)
 		case f == fault503:
 			writeJSON(w, 503, map[string]string{"code": "UNAVAILABLE", "message": "try again"})
-		case f == faultReset:
-			reset(w)
 		case f == faultTwice:
 			body, _ := io.ReadAll(r.Body)
 			for range 2 {
@@ -187,17 +178,9 @@ func newLiveServer(t *testing.T) *liveServer {
 				mux.ServeHTTP(httptest.NewRecorder(), again)
 			}
 			reset(w)
-		case f == faultHold:
-			// The body read, the server notices the client going away.
-			_, _ = io.Copy(io.Discard, r.Body)
-			select {
-			case <-r.Context().Done():
-			case <-s.quit:
-			}
 		}
 	}))
 	t.Cleanup(func() {
-		close(s.quit)
 		s.CloseClientConnections()
 		s.Close()
 	})

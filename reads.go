@@ -73,7 +73,7 @@ func (services) read(ctx context.Context, api *caller, at ref) (*Service, error)
 // answer is a new service to decode an answer into, as the wire has it.
 func (services) answer() (any, *Service) {
 	w := new(serviceJSON)
-	return w, (*Service)(&w.serviceFields)
+	return w, w.held()
 }
 
 // list lists the project that at names; a poller's shared read serves the
@@ -101,7 +101,7 @@ func withServes(ctx context.Context, serves []context.Context) context.Context {
 // answer is a new replica set to decode an answer into, as the wire has it.
 func (replicaSets) answer() (any, *ReadReplicaSet) {
 	w := new(replicaSetJSON)
-	return w, (*ReadReplicaSet)(w)
+	return w, w.held()
 }
 
 // read lists the set's service and returns the set, or an error matching

@@ -34,23 +34,23 @@ type recovery[T any] struct {
 func (api *caller) recoverCreate(ctx context.Context, r *request, pr pipeline.Request) (outcome, error) {
 	switch r.kind {
 	case KindService:
-		rc := &recovery[Service]{api: api, kind: services{}, r: *r, pr: pr, at: ref{projectID: r.at.projectID}}
-		err := rc.run(ctx, (*Service)(&pr.Out.(*serviceJSON).serviceFields))
-		return rc.o, err
+		return recoverAs[Service](ctx, api, services{}, r, pr, ref{projectID: r.at.projectID})
 	case KindReplicaSet:
-		rc := &recovery[ReadReplicaSet]{api: api, kind: replicaSets{}, r: *r, pr: pr, at: ref{projectID: r.at.projectID, serviceID: r.at.serviceID}}
-		err := rc.run(ctx, (*ReadReplicaSet)(pr.Out.(*replicaSetJSON)))
-		return rc.o, err
+		return recoverAs[ReadReplicaSet](ctx, api, replicaSets{}, r, pr, ref{projectID: r.at.projectID, serviceID: r.at.serviceID})
 	case KindVPC:
-		rc := &recovery[VPC]{api: api, kind: vpcs{}, r: *r, pr: pr, at: ref{projectID: r.at.projectID}}
-		err := rc.run(ctx, pr.Out.(holder[VPC]).held())
-		return rc.o, err
+		return recoverAs[VPC](ctx, api, vpcs{}, r, pr, ref{projectID: r.at.projectID})
 	case KindPeering:
-		rc := &recovery[Peering]{api: api, kind: peerings{}, r: *r, pr: pr, at: ref{projectID: r.at.projectID, vpcID: r.at.vpcID}}
-		err := rc.run(ctx, pr.Out.(holder[Peering]).held())
-		return rc.o, err
+		return recoverAs[Peering](ctx, api, peerings{}, r, pr, ref{projectID: r.at.projectID, vpcID: r.at.vpcID})
 	}
 	panic("dbcloud: a create of " + string(r.kind) + ", a kind create recovery does not know")
+}
+
+// recoverAs runs the create r of kind k, listed in at, leaving the
+// resource in the one pr.Out holds.
+func recoverAs[T any](ctx context.Context, api *caller, k kind[T], r *request, pr pipeline.Request, at ref) (outcome, error) {
+	rc := &recovery[T]{api: api, kind: k, r: *r, pr: pr, at: at}
+	err := rc.run(ctx, pr.Out.(holder[T]).held())
+	return rc.o, err
 }
 
 // keyer is a kind whose resources recovery tells apart by several fields
@@ -58,8 +58,8 @@ func (api *caller) recoverCreate(ctx context.Context, r *request, pr pipeline.Re
 // one key.
 type keyer[T any] interface{ key(v *T) string }
 
-// holder is an answer that holds one resource (oneOf: a VPC's, a
-// peering's), where recovery leaves the one it found.
+// holder is an answer that holds one resource (a service's, a replica
+// set's, a VPC's, a peering's), where recovery leaves the one it found.
 type holder[T any] interface{ held() *T }
 
 // adopter is a kind whose resources recovery found by listing need
