@@ -2,6 +2,7 @@ package dbcloudtest_test
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"runtime"
@@ -20,11 +21,14 @@ type leakyT struct {
 	testing.TB
 	cleanups []func()
 	failed   bool
+	message  string
 }
 
-func (l *leakyT) Cleanup(f func())      { l.cleanups = append(l.cleanups, f) }
-func (l *leakyT) Errorf(string, ...any) { l.failed = true }
-func (l *leakyT) Helper()               {}
+func (l *leakyT) Cleanup(f func()) { l.cleanups = append(l.cleanups, f) }
+func (l *leakyT) Errorf(format string, args ...any) {
+	l.failed, l.message = true, fmt.Sprintf(format, args...)
+}
+func (l *leakyT) Helper() {}
 
 // runAlone runs the test that calls it again in a process of its own and
 // reports whether this is that process, where the test goes on. There no
@@ -47,37 +51,63 @@ func runAlone(t *testing.T) bool {
 	return false
 }
 
-// TestCheckGoroutines: a goroutine still running when the test ends is
-// reported; one that ended is not.
+// TestCheckGoroutines: a goroutine the test started and left running is
+// reported, with its stack; one that ended is not, and neither is one that
+// a goroutine the test did not start (another test's, say) started during
+// the test and left running.
 //
 // On a synctest bubble's clock: the few seconds a leak is waited for pass
 // at once.
 func TestCheckGoroutines(t *testing.T) {
-	if !runAlone(t) {
-		return
-	}
+	t.Parallel() // the check counts only the test's own goroutines
 	synctest.Test(t, checkGoroutines)
 }
 
 func checkGoroutines(t *testing.T) {
-	for _, leak := range []bool{false, true} {
+	// neighbour stands for another test's goroutine: started before the
+	// check, it starts a goroutine during it when asked.
+	start, neighbourDone := make(chan chan struct{}), make(chan struct{})
+	go func() {
+		defer close(neighbourDone)
+		for release := range start {
+			go blockedUntil(release)
+		}
+	}()
+	defer func() { close(start); <-neighbourDone }()
+
+	for _, c := range []struct {
+		name              string
+		own, ended, other bool
+		reported          bool
+	}{
+		{name: "own goroutine ended", own: true, ended: true},
+		{name: "own goroutine left", own: true, reported: true},
+		{name: "another's goroutine left", other: true},
+	} {
 		l := &leakyT{TB: t}
 		dbcloudtest.CheckGoroutines(l)
 		release, done := make(chan struct{}), make(chan struct{})
-		go func() { defer close(done); <-release }()
-		if !leak {
+		if c.own {
+			go func() { defer close(done); blockedUntil(release) }()
+		}
+		if c.other {
+			start <- release
+		}
+		if c.ended {
 			close(release)
 			<-done
 		}
 		for _, f := range l.cleanups {
 			f()
 		}
-		if leak {
+		if !c.ended {
 			close(release)
-			<-done
 		}
-		if l.failed != leak {
-			t.Errorf("goroutine left running %v: reported %v", leak, l.failed)
+		if l.failed != c.reported {
+			t.Errorf("%s: reported %v, want %v: %s", c.name, l.failed, c.reported, l.message)
+		}
+		if c.reported && !strings.Contains(l.message, "1 goroutines") || c.reported && !strings.Contains(l.message, "blockedUntil") {
+			t.Errorf("%s: the report does not count the goroutine and show its stack:\n%s", c.name, l.message)
 		}
 	}
 }

@@ -4,7 +4,12 @@
 package goroutines
 
 import (
+	"bytes"
+	"context"
 	"runtime"
+	"runtime/pprof"
+	"strconv"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -14,16 +19,80 @@ import (
 // no event to wait on.
 const settle = 3 * time.Second
 
-// Check fails t if, when t ends, more goroutines run than when Check was
-// called, as dbcloudtest.CheckGoroutines documents.
+// label is the pprof label Check puts on a test's goroutine. A goroutine
+// inherits the labels of the goroutine that starts it, so the label marks
+// every goroutine the test started, and every one those started, and none
+// of a test running beside it: the count is the test's own, which a count
+// of all goroutines (runtime.NumGoroutine) is not once tests run in
+// parallel.
+const label = "dbcloudtest.CheckGoroutines"
+
+// checks numbers the calls of Check, so that each test's label is its own.
+var checks atomic.Uint64
+
+// Check fails t if, when t ends, goroutines that t's goroutine started are
+// still running, as dbcloudtest.CheckGoroutines documents.
 func Check(t testing.TB) {
 	t.Helper()
-	before := runtime.NumGoroutine()
+	id := strconv.FormatUint(checks.Add(1), 10)
+	pprof.SetGoroutineLabels(pprof.WithLabels(context.Background(), pprof.Labels(label, id)))
 	t.Cleanup(func() {
-		if n, stacks := Left(before); n > 0 {
-			t.Errorf("%d goroutines left behind (%d before the test):\n%s", n, before, stacks)
+		// The cleanup runs on the test's goroutine, which carries the
+		// label and is not a leak.
+		pprof.SetGoroutineLabels(context.Background())
+		if n, stacks := started(id); n > 0 {
+			t.Errorf("%d goroutines the test started are left running:\n%s", n, stacks)
 		}
 	})
+}
+
+// started waits, for up to settle, until no goroutine carries the label
+// value id, and returns how many still do and, when some do, their stacks.
+func started(id string) (n int, stacks []byte) {
+	deadline := time.Now().Add(settle)
+	for {
+		n, stacks = labelled(id)
+		if n == 0 || time.Now().After(deadline) {
+			return n, stacks
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// labelled counts the goroutines that carry the label value id, from the
+// goroutine profile at debug level 1: after a line with the total, its
+// records are groups of goroutines with the same stack and labels, each
+// opening with "<count> @ <pcs>", followed by a "# labels: {...}" line when
+// they have labels, and ending with a blank line.
+func labelled(id string) (n int, stacks []byte) {
+	var profile bytes.Buffer
+	if err := pprof.Lookup("goroutine").WriteTo(&profile, 1); err != nil {
+		panic(err) // a bytes.Buffer does not fail
+	}
+	_, records, _ := bytes.Cut(profile.Bytes(), []byte("\n"))
+	mark := []byte(`"` + label + `":"` + id + `"`)
+	var out bytes.Buffer
+	for record := range bytes.SplitSeq(records, []byte("\n\n")) {
+		head, rest, _ := bytes.Cut(record, []byte("\n"))
+		if !bytes.HasPrefix(rest, []byte("# labels: ")) || !bytes.Contains(firstLine(rest), mark) {
+			continue
+		}
+		count, _, _ := bytes.Cut(head, []byte(" @ "))
+		k, err := strconv.Atoi(string(count))
+		if err != nil {
+			k = 1 // a group whose count this cannot read still holds one
+		}
+		n += k
+		out.Write(record)
+		out.WriteString("\n\n")
+	}
+	return n, out.Bytes()
+}
+
+// firstLine is b up to its first newline.
+func firstLine(b []byte) []byte {
+	line, _, _ := bytes.Cut(b, []byte("\n"))
+	return line
 }
 
 // Left waits, for up to a few seconds, until no more than before
