@@ -41,6 +41,7 @@ func serviceWithLogs(t *testing.T, c *dbcloud.Client, srv *dbcloudtest.Server, n
 }
 
 func TestAllLogsReadsWholeHistoryInOrder(t *testing.T) {
+	t.Parallel()
 	c, srv := fixture.NewFake(t, []dbcloudtest.Option{dbcloudtest.WithSeed(7)})
 	id := serviceWithLogs(t, c, srv, 1234)
 
@@ -66,6 +67,7 @@ func TestAllLogsReadsWholeHistoryInOrder(t *testing.T) {
 }
 
 func TestAllLogsBreakCostsOneRequest(t *testing.T) {
+	t.Parallel()
 	c, srv := fixture.NewFake(t, nil)
 	id := serviceWithLogs(t, c, srv, 1500)
 	for _, err := range c.Services.AllLogs(t.Context(), srv.ProjectID, id, nil) {
@@ -82,6 +84,7 @@ func TestAllLogsBreakCostsOneRequest(t *testing.T) {
 // Filters are sent on every page, beside the cursor, and the fake applies
 // them consistently across pages.
 func TestAllLogsFiltersOnEveryPage(t *testing.T) {
+	t.Parallel()
 	c, srv := fixture.NewFake(t, []dbcloudtest.Option{dbcloudtest.WithSeed(3)})
 	id := serviceWithLogs(t, c, srv, 5000)
 	opts := &dbcloud.LogOptions{Severities: []string{"WARNING", "ERROR"}, Node: new(0)}
@@ -177,6 +180,7 @@ func messages(t *testing.T, seq func(func(dbcloud.LogEntry, error) bool)) ([]str
 }
 
 func TestAllLogsDeprecatedOnlyResponses(t *testing.T) {
+	t.Parallel()
 	c, queries := scriptedLogs(t, map[string]httpmock.Responder{
 		"":   httpmock.NewStringResponder(200, logsPage(true, "c1", "third", "second")),
 		"c1": httpmock.NewStringResponder(200, logsPage(true, "", "first")),
@@ -199,6 +203,7 @@ func TestAllLogsDeprecatedOnlyResponses(t *testing.T) {
 // so cursor A there and cursor A in the fixed window are two requests; the
 // repeat is caught before the same cursor is sent in the same window again.
 func TestAllLogsRepeatingCursorIsAnError(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name     string
 		pages    map[string]httpmock.Responder
@@ -231,6 +236,7 @@ func TestAllLogsRepeatingCursorIsAnError(t *testing.T) {
 }
 
 func TestAllLogsErrorMidwayIsYieldedOnce(t *testing.T) {
+	t.Parallel()
 	c, _ := scriptedLogs(t, map[string]httpmock.Responder{
 		"":   httpmock.NewStringResponder(200, logsPage(false, "c1", "m1", "m2")),
 		"c1": httpmock.NewStringResponder(404, `{"code":"NOT_FOUND","message":"service deleted"}`),
@@ -252,6 +258,7 @@ func TestAllLogsErrorMidwayIsYieldedOnce(t *testing.T) {
 }
 
 func TestAllLogsStopsWhenContextEnds(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 	c, queries := scriptedLogs(t, map[string]httpmock.Responder{
@@ -272,6 +279,7 @@ func TestAllLogsStopsWhenContextEnds(t *testing.T) {
 // ListLogs resumes from a cursor: two pages read one at a time equal the
 // whole history read by AllLogs.
 func TestListLogsResumesFromCursor(t *testing.T) {
+	t.Parallel()
 	c, srv := fixture.NewFake(t, nil)
 	id := serviceWithLogs(t, c, srv, 700)
 	ctx, p := t.Context(), srv.ProjectID
@@ -327,6 +335,7 @@ func collect(t *testing.T, seq func(func(dbcloud.LogEntry, error) bool), between
 // positions a cursor of a read without until from its newest entry, so
 // without a fixed window each new entry repeats one on the next page.
 func TestAllLogsEntriesArrivingBetweenPagesComeOnce(t *testing.T) {
+	t.Parallel()
 	srv, c, id := newLoggedService(t, 1700)
 	want := collect(t, c.Services.AllLogs(t.Context(), srv.ProjectID, id, nil), nil)
 	if len(want) <= 3*dbcloud.MaxLogPage {
@@ -383,6 +392,7 @@ func TestLogsPageOverTheLimitIsRefusedUndecoded(t *testing.T) {
 // A page of exactly 500 entries, with commas and brackets inside the
 // strings, is a page.
 func TestLogsPageAtTheLimitIsDecoded(t *testing.T) {
+	t.Parallel()
 	c, mt := mockClient(t)
 	e := `{"timestamp":"2026-03-04T05:06:07Z","severity":"LOG","message":"a, [b], {c}, \"d,\" e\\"}`
 	body := `{"entries":[` + strings.Repeat(e+",", 499) + e + `],"last_cursor":"c"}`

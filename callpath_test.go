@@ -22,6 +22,7 @@ var moduleRoot = func() string {
 // go run ./internal/testkit/cmd/callpath -check holds them. go test -v
 // -run TestCallPath lists the functions.
 func TestCallPath(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds the module with coverage")
 	}

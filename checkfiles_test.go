@@ -15,6 +15,7 @@ import (
 // a file no longer tracked each fail it, naming the file; a file listed in
 // .ci/allowed-files passes.
 func TestCheckFilesScript(t *testing.T) {
+	t.Parallel()
 	for _, tool := range []string{"git", "bash"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			t.Skipf("%s is needed: %v", tool, err)

@@ -132,6 +132,7 @@ func newClient(creds Credentials, opts []Option) (*Client, error) {
 		settle:      cfg.settle,
 		logger:      cfg.logger,
 		observer:    cfg.observer,
+		followWalk:  cfg.followWalk,
 		projectID:   cfg.projectID,
 		readOnly:    cfg.readOnly,
 		pollFirst:   cfg.pollFirst,

@@ -16,6 +16,7 @@ import (
 // credentials with every verb, and none of its secrets, also after a
 // request has made it fetch and cache a token.
 func TestClientPrintsWithoutSecrets(t *testing.T) {
+	t.Parallel()
 	const (
 		key       = "key-c4f1a9e07d2b4e6f"
 		publicKey = "pub-8e2d61f0"

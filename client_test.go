@@ -14,6 +14,7 @@ import (
 // top: the new one recovers creates where the first does not, and the
 // first is unchanged.
 func TestClientWith(t *testing.T) {
+	t.Parallel()
 	c, srv := fixture.NewFake(t, nil, dbcloud.WithProjectID("proj-fake"), dbcloud.WithReadOnly())
 	rc, err := c.With(dbcloud.WithCreateRecovery(), dbcloud.WithCreateSettle(10*time.Millisecond))
 	if err != nil {

@@ -142,6 +142,7 @@ func workload(ctx context.Context, c *dbcloud.Client, p string, w int) error {
 // suite runs under -race), no error, no goroutine left, and keep-alive
 // connections reused.
 func TestConcurrentClient(t *testing.T) {
+	t.Parallel()
 	dbcloudtest.CheckGoroutines(t)
 	const workers = 64
 	srv := dbcloudtest.NewServer()

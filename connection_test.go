@@ -30,6 +30,7 @@ func checkConnURL(t *testing.T, what, s string, ep *dbcloud.Endpoint, password s
 // Every kind of endpoint the server hands out: a service's, its pooler's, a
 // replica set's and that set's pooler's.
 func TestConnectionStringEveryEndpointKind(t *testing.T) {
+	t.Parallel()
 	srv, c, svc := newOrdersService(t)
 	ctx := t.Context()
 	password := svc.InitialPassword
@@ -90,6 +91,7 @@ var escapedUserinfo = regexp.MustCompile(`^([A-Za-z0-9._~-]|%[0-9A-F]{2})*$`)
 // A password with every character that means something in a URL reaches the
 // driver intact.
 func TestConnectionStringEscapesPassword(t *testing.T) {
+	t.Parallel()
 	ep := &dbcloud.Endpoint{Host: "db.example.com", Port: 5432}
 	for _, pw := range []string{"plain", "p@ss:w/rd?#[]", "100%+;=&$,' \"é\x00", "%41"} {
 		s := string(ep.ConnectionStringWithPassword(dbcloud.Secret(pw)))
@@ -120,6 +122,7 @@ func TestConnectionStringEscapesPassword(t *testing.T) {
 // %v and %+v of a Service and a ReadReplicaSet show endpoints, not
 // pointers, and never the password.
 func TestServiceStringReadable(t *testing.T) {
+	t.Parallel()
 	const pw = "s3cret-Pa55"
 	svc := dbcloud.Service{
 		ServiceID: "e4k2x", Name: "orders", ServiceType: dbcloud.ServiceTypePostgres, Status: dbcloud.StatusReady,

@@ -113,6 +113,7 @@ func always(status int, body string) func(string) (int, string) {
 const unauthorized = `{"code":"UNAUTHORIZED","message":"token refused"}`
 
 func TestPersonalAccessTokenIsBasicOnTheWire(t *testing.T) {
+	t.Parallel()
 	c, mt := credClient(t, dbcloud.PersonalAccessToken(patPublic, patSecret))
 	var log authLog
 	mt.RegisterResponder("GET", serviceURL, log.responder(always(200, serviceJSON)))
@@ -135,6 +136,7 @@ func TestPersonalAccessTokenIsBasicOnTheWire(t *testing.T) {
 }
 
 func TestBearerTokensOnTheWire(t *testing.T) {
+	t.Parallel()
 	// getThriceWithOneToken gets a service three times with tokens of src
 	// and checks that all three carry the first token.
 	getThriceWithOneToken := func(t *testing.T, src *tokenMint) {
@@ -230,6 +232,7 @@ func TestBearerTokensOnTheWire(t *testing.T) {
 // A failing source fails the call before anything is sent, and a create
 // stays safe to call again: it is not ErrMaybeCreated.
 func TestTokenSourceFailure(t *testing.T) {
+	t.Parallel()
 	cause := errors.New("refresh token expired")
 	src := &tokenMint{fail: cause}
 	c, _ := credClient(t, dbcloud.BearerTokens(src), dbcloud.WithRetryMax(0))
@@ -245,6 +248,7 @@ func TestTokenSourceFailure(t *testing.T) {
 // Calls that need a token at once share one Token call, and a source that
 // hangs holds no call past its context.
 func TestTokenSourceSharedAndBoundedByContext(t *testing.T) {
+	t.Parallel()
 	dbcloudtest.CheckGoroutines(t)
 	release := make(chan struct{})
 	var calls atomic.Int32
@@ -325,6 +329,7 @@ func credKinds() []struct {
 // redirect to another host gets none (and the 401 refresh does not happen
 // there either), a redirect on the same host keeps it.
 func TestRedirectNeverCarriesCredentials(t *testing.T) {
+	t.Parallel()
 	for _, kind := range credKinds() {
 		t.Run(kind.name, func(t *testing.T) {
 			var otherAuth []string
@@ -382,6 +387,7 @@ func TestRedirectNeverCarriesCredentials(t *testing.T) {
 // bodies, with retries logged at debug level; no error text, log record,
 // or fmt output of the client, the credentials or the errors holds a secret.
 func TestNoCredentialAnywhere(t *testing.T) {
+	t.Parallel()
 	for _, kind := range credKinds() {
 		t.Run(kind.name, func(t *testing.T) {
 			var logs bytes.Buffer

@@ -16,6 +16,7 @@ import (
 const readmeMaxLines = 400
 
 func TestReadmeLength(t *testing.T) {
+	t.Parallel()
 	text, err := os.ReadFile(filepath.Join(moduleRoot, "README.md"))
 	if err != nil {
 		t.Fatal(err)
@@ -30,6 +31,7 @@ func TestReadmeLength(t *testing.T) {
 // the anchor of a heading of the Markdown file it names (as GitHub makes
 // anchors). Links to other sites are not followed.
 func TestDocLinks(t *testing.T) {
+	t.Parallel()
 	docs, err := filepath.Glob(filepath.Join(moduleRoot, "docs", "*.md"))
 	if err != nil {
 		t.Fatal(err)

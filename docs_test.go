@@ -136,6 +136,7 @@ func trimOutput(s string) string {
 }
 
 func TestDocsOutputIsExampleOutput(t *testing.T) {
+	t.Parallel()
 	docs, err := filepath.Glob(filepath.Join(moduleRoot, "docs", "*.md"))
 	if err != nil {
 		t.Fatal(err)

@@ -65,6 +65,7 @@ func TestFakeTokenWithoutProjectListsItsServices(t *testing.T) {
 // each, after the two reads and nothing else, and nothing is kept, so a
 // later call reads again.
 func TestFakeUserWithoutProject(t *testing.T) {
+	t.Parallel()
 	t.Run("one project", func(t *testing.T) {
 		_, srv := fixture.NewFake(t, nil)
 		c, err := dbcloud.NewClient(srv.APIKey, dbcloud.WithBaseURL(srv.URL), fixture.TinyRetries)

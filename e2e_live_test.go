@@ -36,6 +36,7 @@ func oneRequest(t *testing.T, srv *dbcloudtest.Server, method, path string, stat
 var digits = regexp.MustCompile(`^[0-9]+$`)
 
 func TestFakeAgreesOnEveryLiveOperation(t *testing.T) {
+	t.Parallel()
 	start := time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)
 	c, srv := fixture.NewFake(t, []dbcloudtest.Option{dbcloudtest.WithStartTime(start), dbcloudtest.WithProjects("proj-a", "proj-b")})
 	ctx, p := t.Context(), srv.ProjectID
@@ -219,6 +220,7 @@ func TestFakeAgreesOnEveryLiveOperation(t *testing.T) {
 // only) and issuer; the API key's user (sent as {"type": "oauth",
 // "oauth": {"user": {...}}}, as the API's document has it).
 func TestFakeAgreesOnAuthInfo(t *testing.T) {
+	t.Parallel()
 	start := time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)
 	user := dbcloud.User{ID: "1001", Name: "Fake User", Email: "user@fake.dbcloud.test"}
 	for _, tt := range []struct {
@@ -256,6 +258,7 @@ func TestFakeAgreesOnAuthInfo(t *testing.T) {
 // A VPC name the SDK sends is one the fake takes, and a name the fake
 // refuses the SDK refuses before sending, in a create and in a rename.
 func TestFakeAgreesOnVPCNames(t *testing.T) {
+	t.Parallel()
 	c, srv := fixture.NewFake(t, nil)
 	ctx, p := t.Context(), srv.ProjectID
 	vpc, err := c.VPCs.Create(ctx, p, &dbcloud.CreateVPCRequest{Name: "private", CIDR: "10.0.0.0/16", RegionCode: "us-east-1"})

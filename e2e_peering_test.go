@@ -18,6 +18,7 @@ import (
 // message and an error matching ErrPeeringFailed; either way the fake
 // holds it as the wait returned it.
 func TestFakePeeringWait(t *testing.T) {
+	t.Parallel()
 	const message = "the peer account rejected the request"
 	for _, tt := range []struct {
 		name   string
@@ -78,6 +79,7 @@ func TestFakePeeringWait(t *testing.T) {
 // it: a *WaitError matching context.DeadlineExceeded, last seen pending.
 // The fake's clock does not move, so the wait polls until its timeout.
 func TestFakePeeringWaitTimesOutPending(t *testing.T) {
+	t.Parallel()
 	c, srv := fixture.NewFake(t, nil)
 	ctx, p := t.Context(), srv.ProjectID
 	vpc, created := vpcWithPeering(t, c, p, "private", "10.0.0.0/16", dbcloud.CreatePeeringRequest{PeerAccountID: "1", PeerRegionCode: "us-east-1", PeerVPCID: "vpc-1"})

@@ -108,6 +108,7 @@ func newNetwork(t *testing.T, setup *dbcloud.Client, p string) (vpcID string) {
 // the fake acted, sent again when it had not), and the fake holds exactly
 // one.
 func TestFakeNetworkCreateFaults(t *testing.T) {
+	t.Parallel()
 	for _, cr := range e2eCreates {
 		for _, tt := range []struct {
 			name  string
@@ -174,6 +175,7 @@ func TestFakeNetworkCreateFaults(t *testing.T) {
 // nil, the fake saw two deletes, and it holds the resource no more (and
 // still holds the others).
 func TestFakeNetworkDeleteFaults(t *testing.T) {
+	t.Parallel()
 	for _, kind := range []string{"VPCs.Delete", "Peerings.Delete"} {
 		for _, tt := range []struct {
 			name  string
@@ -234,6 +236,7 @@ func TestFakeNetworkDeleteFaults(t *testing.T) {
 
 // A first attempt's own 404 is returned as it is: ErrNotFound.
 func TestFakeNetworkDeleteOfNothingIsNotFound(t *testing.T) {
+	t.Parallel()
 	setup, srv := fixture.NewFake(t, nil)
 	ctx, p := t.Context(), srv.ProjectID
 	c := srv.Client()

@@ -21,6 +21,7 @@ var sentinels = []error{
 }
 
 func TestErrorMapping(t *testing.T) {
+	t.Parallel()
 	const proxyPage = "<html>\n<head><title>502 Bad Gateway</title></head>\n<body>\n<center><h1>502 Bad Gateway</h1></center>\n<hr><center>nginx</center>\n</body>\n</html>\n"
 	tests := []struct {
 		status   int
@@ -87,6 +88,7 @@ type listError []string
 func (listError) Error() string { return "list" }
 
 func TestAPIErrorIsWithUnhashableTarget(t *testing.T) {
+	t.Parallel()
 	err := fmt.Errorf("wrapped: %w", &dbcloud.APIError{StatusCode: http.StatusNotFound})
 	if errors.Is(err, listError{"a"}) {
 		t.Error("an APIError matched an unrelated error")
@@ -97,6 +99,7 @@ func TestAPIErrorIsWithUnhashableTarget(t *testing.T) {
 }
 
 func TestErrorMessageOfLongHTMLIsBounded(t *testing.T) {
+	t.Parallel()
 	c, mt := mockClient(t, dbcloud.WithRetryMax(0))
 	mt.RegisterResponder("GET", serviceURL, httpmock.NewStringResponder(502, strings.Repeat("é<p>", 1000)))
 	_, err := c.Services.Get(t.Context(), "p1", "s1")
@@ -120,6 +123,7 @@ func (endless) Read(p []byte) (int, error) {
 }
 
 func TestBodyBounds(t *testing.T) {
+	t.Parallel()
 	respond := func(status int, length int64) httpmock.Responder {
 		return func(*http.Request) (*http.Response, error) {
 			return &http.Response{StatusCode: status, ContentLength: length, Header: http.Header{"X-Request-Id": {"req-9"}}, Body: io.NopCloser(endless{})}, nil
@@ -154,6 +158,7 @@ func TestBodyBounds(t *testing.T) {
 }
 
 func TestUnreadableSuccessBodies(t *testing.T) {
+	t.Parallel()
 	for _, body := range []string{``, `   `, `{"service_id":`, `<html>ok</html>`, `[]`} {
 		c, mt := mockClient(t)
 		mt.RegisterResponder("GET", serviceURL, httpmock.NewStringResponder(200, body))
@@ -167,6 +172,7 @@ func TestUnreadableSuccessBodies(t *testing.T) {
 
 // Operations that return nothing accept any 2xx, with or without a body.
 func TestAnySuccessStatusWithoutBody(t *testing.T) {
+	t.Parallel()
 	for _, status := range []int{200, 202, 204} {
 		c, mt := mockClient(t)
 		mt.RegisterResponder("POST", serviceURL+"/updatePassword", httpmock.NewStringResponder(status, ""))
@@ -179,6 +185,7 @@ func TestAnySuccessStatusWithoutBody(t *testing.T) {
 // A response without its required id is unusable: the caller gets a
 // *ResponseError naming the element, not a value with an empty id.
 func TestMissingRequiredIDs(t *testing.T) {
+	t.Parallel()
 	c, mt := mockClient(t)
 	mt.RegisterResponder("GET", servicesURL, httpmock.NewStringResponder(200, "["+serviceJSON+`,{"name":"no id"}]`))
 	mt.RegisterResponder("GET", replicasURL, httpmock.NewStringResponder(200, `[{"id":"rs-1"},{"name":"no id"}]`))

@@ -8,6 +8,10 @@ import "testing"
 // any test runs (helpers_test.go).
 var checkGoroutines func(testing.TB)
 
+// WithFollowWalkBound sets the follow walk's page bound, maxFollowWalk, to
+// n, so that a test reaches it in a few pages; only the tests see it.
+func WithFollowWalkBound(n int) Option { return func(c *clientConfig) { c.followWalk = n } }
+
 // SetCheckGoroutines sets checkGoroutines; only the tests see it.
 func SetCheckGoroutines(check func(testing.TB)) { checkGoroutines = check }
 

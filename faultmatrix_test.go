@@ -188,10 +188,11 @@ func onceRows() []matrixRow {
 // up with, how long it took, and that nothing is left running: the faults
 // of everyAttemptRows hitting every attempt ("every attempt"), those of
 // onceRows the first attempt only ("once"). go test -v -run Matrix prints
-// the two matrices. Both run at once, wave by wave (see runMatrices): their
-// cells spend their time waiting (Retry-After, deadlines), 9 s one after
-// the other.
+// the two matrices. Every cell of both runs at once (see runMatrices): the
+// cells spend their time waiting (Retry-After, deadlines, recovery's
+// pauses), about 4 s for the longest.
 func TestFaultMatrix(t *testing.T) {
+	t.Parallel()
 	runMatrices(t, []matrix{{"every attempt", everyAttemptRows(), 100}, {"once", onceRows(), 1}})
 }
 
@@ -209,36 +210,38 @@ func runMatrices(t *testing.T, ms []matrix) {
 	for i := range tables {
 		tables[i] = map[[2]int]string{}
 	}
-	// Every cell of a wave at once, from its own goroutine: t.Parallel
-	// would run only GOMAXPROCS of them at a time, and most cells spend
-	// their time waiting. The rows with a deadline come in a second wave:
-	// their cells count attempts that the attempt timeout cuts, and so
-	// depend on how much of the deadline is left when each attempt starts.
-	// With every other cell starting at the same moment (a fake, a client,
-	// a created service each, under -race), the list a recovering create
-	// sends first took half of its 1 s deadline on a loaded machine, and
-	// the cell saw one attempt instead of two.
-	for _, wave := range []bool{false, true} {
-		var wg sync.WaitGroup
-		for m, mx := range ms {
-			for r, row := range mx.rows {
-				if (row.deadline > 0) != wave {
-					continue
-				}
-				for k, kind := range matrixKinds {
-					wg.Go(func() {
-						t.Run(mx.name+"/"+row.name+"/"+kind.name, func(t *testing.T) {
-							cell := runCell(t, row, mx.times, k, kind)
-							mu.Lock()
-							tables[m][[2]int{r, k}] = cell
-							mu.Unlock()
-						})
+	// Every cell at once, from its own goroutine: t.Parallel would run only
+	// GOMAXPROCS of them at a time, and most cells spend their time waiting.
+	// Each cell sets up (a fake, a client, a created service) and then waits
+	// for every other cell's setup before its timed call: the rows with a
+	// deadline count attempts that the attempt timeout cuts, which depend on
+	// how much of the deadline is left when each attempt starts, and with
+	// the setups of a hundred cells under -race beside it, the list a
+	// recovering create sends first took half of its 1 s deadline on a
+	// loaded machine, and the cell saw one attempt instead of two.
+	cells := 0
+	for _, mx := range ms {
+		cells += len(mx.rows) * len(matrixKinds)
+	}
+	var setups, wg sync.WaitGroup
+	setups.Add(cells)
+	for m, mx := range ms {
+		for r, row := range mx.rows {
+			for k, kind := range matrixKinds {
+				wg.Go(func() {
+					ready := sync.OnceFunc(func() { setups.Done(); setups.Wait() })
+					defer ready() // a cell that fails in its setup must not hold the others
+					t.Run(mx.name+"/"+row.name+"/"+kind.name, func(t *testing.T) {
+						cell := runCell(t, row, mx.times, k, kind, ready)
+						mu.Lock()
+						tables[m][[2]int{r, k}] = cell
+						mu.Unlock()
 					})
-				}
+				})
 			}
 		}
-		wg.Wait()
 	}
+	wg.Wait()
 	for m, mx := range ms {
 		logMatrix(t, mx, tables[m])
 	}
@@ -264,8 +267,8 @@ func logMatrix(t *testing.T, m matrix, table map[[2]int]string) {
 }
 
 // runCell runs one request into one fault and returns the table cell, such
-// as "2× ok · READY".
-func runCell(t *testing.T, row matrixRow, times, k int, kind matrixKind) string {
+// as "2× ok · READY". It calls ready between its setup and its timed call.
+func runCell(t *testing.T, row matrixRow, times, k int, kind matrixKind, ready func()) string {
 	var dials atomic.Int32
 	dialer := &net.Dialer{}
 	transport := &http.Transport{
@@ -306,6 +309,7 @@ func runCell(t *testing.T, row matrixRow, times, k int, kind matrixKind) string 
 	fault := row.fault
 	fault.Method, fault.Path, fault.Times = kind.method, kind.pattern, times
 	srv.InjectFault(fault)
+	ready()
 
 	ctx, cancel := context.WithCancel(t.Context())
 	if row.deadline > 0 {

@@ -159,7 +159,7 @@ func (f *follower) poll(ctx context.Context, yield func(LogEntry, error) bool) e
 	held := 0
 	for !w.Done() && !f.reached(last) {
 		st := w.Step()
-		if held += len(st.Cursor); len(steps) == maxFollowWalk || held > maxFollowCursorBytes {
+		if held += len(st.Cursor); len(steps) == f.s.api.followWalk || held > maxFollowCursorBytes {
 			return ErrFollowBacklog
 		}
 		steps = append(steps, st)
@@ -214,7 +214,7 @@ func (f *follower) start(ctx context.Context, w *logwalk.Walk[LogEntry], page []
 			return nil
 		}
 		// More than a page at the newest instant: count them all.
-		if pages == maxFollowWalk {
+		if pages == f.s.api.followWalk {
 			return ErrFollowBacklog
 		}
 		var err error

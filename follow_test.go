@@ -23,6 +23,7 @@ import (
 // first, in one poll of four requests: three pages walked back to the mark,
 // and the middle one read again.
 func TestFollowLogsBurstBetweenPolls(t *testing.T) {
+	t.Parallel()
 	forBothSinceModes(t, func(t *testing.T, opts []dbcloudtest.Option) {
 		f, p := followFromNow(t, opts)
 		f.expectOnly(p, f.add(dbcloud.LogEntry{Timestamp: f.now(), Message: "first"}))
@@ -44,6 +45,7 @@ func TestFollowLogsBurstBetweenPolls(t *testing.T) {
 // Since is where a follow starts, entries at its instant included: the
 // history after it arrives oldest first, however many pages, then new lines.
 func TestFollowLogsFromSince(t *testing.T) {
+	t.Parallel()
 	forBothSinceModes(t, func(t *testing.T, opts []dbcloudtest.Option) {
 		f := newFollowFixture(t, append(opts, dbcloudtest.WithSeed(11)))
 		if err := f.srv.SeedLogs(f.service, 3000); err != nil {
@@ -66,6 +68,7 @@ func TestFollowLogsFromSince(t *testing.T) {
 }
 
 func TestFollowLogsSameInstant(t *testing.T) {
+	t.Parallel()
 	// fifty returns 50 lines at one instant, 14 distinct: 7 messages, each
 	// in two severities.
 	fifty := func(at time.Time, prefix string) []dbcloud.LogEntry {
@@ -132,6 +135,7 @@ func TestFollowLogsSameInstant(t *testing.T) {
 // Search, Severities and Node are sent on every request, and the follow
 // yields exactly the lines that match them, across pages.
 func TestFollowLogsFilters(t *testing.T) {
+	t.Parallel()
 	forBothSinceModes(t, func(t *testing.T, opts []dbcloudtest.Option) {
 		f := newFollowFixture(t, opts)
 		filter := dbcloud.LogOptions{Since: f.srv.Now(), Search: []string{"Alpha"}, Severities: []string{"error", "WARNING"}, Node: new(1)}
@@ -232,6 +236,7 @@ func sinceParam(mark time.Time) string {
 // instant, and lines written later are, also at that instant. A poll that
 // finds nothing new is one request; one that finds 1,234 lines is four.
 func TestFollowLogsStartsAfterWhatIsThere(t *testing.T) {
+	t.Parallel()
 	forBothSinceModes(t, func(t *testing.T, opts []dbcloudtest.Option) {
 		f, reqs := gatedFixture(t, opts)
 		newest := f.now()
@@ -275,6 +280,7 @@ func TestFollowLogsStartsAfterWhatIsThere(t *testing.T) {
 // More than a page of lines at the newest instant at the start are all
 // counted as seen.
 func TestFollowLogsStartsAfterAFullInstant(t *testing.T) {
+	t.Parallel()
 	f, reqs := gatedFixture(t, nil)
 	newest := f.now()
 	same := dbcloud.LogEntry{Timestamp: newest, Message: "same"}
@@ -296,6 +302,7 @@ func TestFollowLogsStartsAfterAFullInstant(t *testing.T) {
 // A follow of a service with no lines yet (here: none matching) yields
 // every line that comes, from the first.
 func TestFollowLogsStartsOnAnEmptyHistory(t *testing.T) {
+	t.Parallel()
 	f, reqs := gatedFixture(t, nil)
 	ch := f.background(t.Context(), dbcloud.LogOptions{Search: []string{"needle"}})
 	wantQuery(t, reqs, "", false) // the start: nothing matches
@@ -316,6 +323,7 @@ func TestFollowLogsStartsOnAnEmptyHistory(t *testing.T) {
 // their place in a page: a server may list them in another order on the
 // next poll, and only the new one is yielded.
 func TestFollowLogsSameInstantInAnotherOrder(t *testing.T) {
+	t.Parallel()
 	page := func(entries ...string) httpmock.Responder {
 		var js []string
 		for _, e := range entries {
@@ -349,6 +357,7 @@ func TestFollowLogsSameInstantInAnotherOrder(t *testing.T) {
 // such cursors would read the middle page shifted, and lose the lines
 // pushed out of it.
 func TestFollowLinesWrittenDuringTheWalkComeOnce(t *testing.T) {
+	t.Parallel()
 	dbcloudtest.CheckGoroutines(t)
 	f, g := gatedFixture(t, nil)
 	ctx, cancel := context.WithCancel(t.Context())

@@ -12,6 +12,7 @@ import (
 // A PITR target in the future, or before the parent's creation, is a
 // *ValidationError, and nothing is forked.
 func TestForkTargetValidated(t *testing.T) {
+	t.Parallel()
 	srv, c, parent := newOrdersService(t)
 	p := srv.ProjectID
 	future := &dbcloud.ForkServiceRequest{Strategy: dbcloud.ForkPITR, TargetTime: time.Now().Add(time.Hour)}

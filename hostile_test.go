@@ -22,6 +22,7 @@ import (
 // connection, which no context reaches. The call must end with its context,
 // not when the server hangs up.
 func TestSwitchingProtocolsThenSilenceEndsWithTheContext(t *testing.T) {
+	t.Parallel()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -68,6 +69,7 @@ func TestSwitchingProtocolsThenSilenceEndsWithTheContext(t *testing.T) {
 // key becomes a bounded id without it, on an *APIError and a
 // *ResponseError alike.
 func TestServerTextsInErrorsAreClippedAndScrubbed(t *testing.T) {
+	t.Parallel()
 	id := strings.Repeat("r", 256<<10) + mockKey
 	for _, tt := range []struct {
 		name      string
@@ -112,6 +114,7 @@ func TestServerTextsInErrorsAreClippedAndScrubbed(t *testing.T) {
 // UpdatePassword, the password. The redirect is refused and the other host
 // sees nothing.
 func TestRedirectWithABodyIsNotFollowedToAnotherHost(t *testing.T) {
+	t.Parallel()
 	var elsewhere atomic.Int64
 	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		elsewhere.Add(1)
@@ -143,6 +146,7 @@ func TestRedirectWithABodyIsNotFollowedToAnotherHost(t *testing.T) {
 // 256 KiB one holding the API key reaches the error clipped and without
 // the key.
 func TestCursorAndStatusInErrorsAreClippedAndScrubbed(t *testing.T) {
+	t.Parallel()
 	huge := strings.Repeat("x", 256<<10) + mockKey
 	c, mt := mockClient(t, dbcloud.WithRetryMax(0))
 	page := fmt.Sprintf(`{"entries":[{"timestamp":"2026-01-02T03:04:05Z","severity":"INFO","message":"m"}],"last_cursor":%q}`, huge)

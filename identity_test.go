@@ -15,6 +15,7 @@ const scopedAuthInfo = `{"type":"apiKey","api_key":{"public_key":"pk-ci","name":
 // A client from a personal access token and no project id finds the
 // project the token is scoped to, once, and lists its services.
 func TestResolveProjectIDOfAToken(t *testing.T) {
+	t.Parallel()
 	s := newLiveServer(t)
 	s.authInfo = scopedAuthInfo
 	c, err := dbcloud.NewClientWithCredentials(dbcloud.PersonalAccessToken("pk-ci", "sk-secret"),
@@ -53,6 +54,7 @@ func TestResolveProjectIDOfAToken(t *testing.T) {
 // is theirs; a user of several gets an error naming each, with nothing
 // sent but the two reads; a failed read is not kept.
 func TestResolveProjectIDOfAUser(t *testing.T) {
+	t.Parallel()
 	user := `{"type":"oauth","oauth":{"user":{"id":"42","name":"Ada","email":"ada@example.com"}}}`
 	for _, tt := range []struct {
 		name       string

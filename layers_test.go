@@ -21,6 +21,7 @@ import (
 // Before, recovery called UpdatePassword, which the guard refused: the
 // service existed and nobody held its password.
 func TestReadOnlyProdRecoveryFinishesTheUsersCreate(t *testing.T) {
+	t.Parallel()
 	c, srv := recoveryClient(t, nil, dbcloud.WithReadOnlyProd())
 	srv.InjectFault(dbcloudtest.Fault{Method: "POST", Path: servicesPattern, Drop: true, AfterHandling: true})
 	svc, err := c.Services.Create(t.Context(), srv.ProjectID, &dbcloud.CreateServiceRequest{Name: "orders", EnvironmentTag: dbcloud.EnvironmentProd})
@@ -67,6 +68,7 @@ func (o *valueObserver) EndCall(context.Context, dbcloud.CallInfo, dbcloud.CallR
 // it (a trace span, a request id) reach every read. Before, the reads ran
 // under context.Background().
 func TestLoneWaitReadsCarryTheCallersValues(t *testing.T) {
+	t.Parallel()
 	obs := &valueObserver{seen: map[string][]any{}}
 	c, srv := fixture.NewFake(t, nil, dbcloud.WithObserver(obs), dbcloud.WithDefaultPollInterval(time.Millisecond, time.Millisecond))
 	svc := fixture.CreateReady(t, c, srv.ProjectID, "orders")
@@ -102,6 +104,7 @@ func TestLoneWaitReadsCarryTheCallersValues(t *testing.T) {
 // reports true, and it is not context.DeadlineExceeded (the caller's
 // deadline has not passed).
 func TestAttemptTimeoutHasAnIdentity(t *testing.T) {
+	t.Parallel()
 	_, srv := fixture.NewFake(t, nil)
 	srv.InjectFault(dbcloudtest.Fault{Method: "GET", Path: servicesPattern + "/*", Delay: time.Minute, Times: 10})
 	c := srv.Client(dbcloud.WithAttemptTimeout(100*time.Millisecond), dbcloud.WithRetryMax(1), fixture.TinyRetries)

@@ -33,6 +33,7 @@ func (r *recorder) Handle(_ context.Context, rec slog.Record) error {
 }
 
 func TestLoggerRecordsEachAttempt(t *testing.T) {
+	t.Parallel()
 	rec := &recorder{}
 	c, mt := mockClient(t, dbcloud.WithLogger(slog.New(rec)))
 	mt.RegisterResponder("GET", serviceURL, httpmock.NewStringResponder(503, "").
@@ -63,6 +64,7 @@ func TestLoggerRecordsEachAttempt(t *testing.T) {
 // info level, so an operator sees why the call succeeded after an error
 // answer.
 func TestLoggerRecordsAReconciledRetry(t *testing.T) {
+	t.Parallel()
 	rec := &recorder{}
 	c, mt := mockClient(t, dbcloud.WithLogger(slog.New(rec)))
 	mt.RegisterResponder("DELETE", serviceURL, httpmock.NewErrorResponder(errReset).

@@ -14,6 +14,7 @@ import (
 // Every LogOptions field is used by the methods its doc names; set for any
 // other method it is a *ValidationError naming it, before anything is sent.
 func TestLogOptionsFieldsPerMethod(t *testing.T) {
+	t.Parallel()
 	at := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
 	type use struct{ list, all, tail, follow bool }
 	everywhere := use{true, true, true, true}

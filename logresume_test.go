@@ -47,6 +47,7 @@ func followN(t *testing.T, c *dbcloud.Client, projectID, id string, after *dbclo
 // the tail comes exactly once, in order, including entries at the tail's
 // own last instant, identical lines, and a burst of more than a page.
 func TestTailThenFollowResumedAcrossRestartsSeesEveryEntryOnce(t *testing.T) {
+	t.Parallel()
 	srv, c, id := newLoggedService(t, 1200)
 	tail, pos, err := c.Services.TailLogs(t.Context(), srv.ProjectID, id, 10, nil)
 	if err != nil {
@@ -99,6 +100,7 @@ func TestTailThenFollowResumedAcrossRestartsSeesEveryEntryOnce(t *testing.T) {
 
 // The last n entries cost no more pages than n needs, and come oldest first.
 func TestTailLogsReadsOnlyThePagesNeeded(t *testing.T) {
+	t.Parallel()
 	srv, c, id := newLoggedService(t, 1700)
 	all := collect(t, c.Services.AllLogs(t.Context(), srv.ProjectID, id, nil), nil)
 	for _, tc := range []struct{ n, pages int }{{1, 1}, {500, 1}, {501, 2}, {1200, 3}, {100_000, 4}} {
@@ -132,6 +134,7 @@ func isValidation(err error) bool {
 // MinSeverity keeps that severity and worse: on the wire, one severities
 // parameter per level from it up; end to end, only those entries.
 func TestMinSeverity(t *testing.T) {
+	t.Parallel()
 	order := []dbcloud.Severity{dbcloud.SeverityDebug, dbcloud.SeverityLog, dbcloud.SeverityInfo, dbcloud.SeverityNotice,
 		dbcloud.SeverityWarning, dbcloud.SeverityError, dbcloud.SeverityFatal, dbcloud.SeverityPanic}
 	for i, s := range order {
@@ -197,6 +200,7 @@ func TestMinSeverity(t *testing.T) {
 }
 
 func TestLogPositionText(t *testing.T) {
+	t.Parallel()
 	var p dbcloud.LogPosition
 	if p.String() != "" || !p.IsZero() {
 		t.Fatalf("zero position: %q", p.String())
@@ -232,6 +236,7 @@ func TestLogPositionText(t *testing.T) {
 // history oldest first, then what comes; a follow without one starts after
 // what is there.
 func TestFollowFromTheBeginning(t *testing.T) {
+	t.Parallel()
 	srv, c, id := newLoggedService(t, 1100)
 	all := collect(t, c.Services.AllLogs(t.Context(), srv.ProjectID, id, nil), nil)
 	slices.Reverse(all)

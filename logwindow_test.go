@@ -27,6 +27,7 @@ var windowCursors = []dbcloudtest.Option{dbcloudtest.WithWindowCursors()}
 // cursor's text alone, the read would end with ErrRepeatedCursor on its
 // third page.
 func TestLogsReadWholeOnWindowRelativeCursors(t *testing.T) {
+	t.Parallel()
 	srv, c, id := newLoggedService(t, 1234, windowCursors...)
 	held, err := srv.Logs(id)
 	if err != nil {
@@ -58,6 +59,7 @@ func TestLogsReadWholeOnWindowRelativeCursors(t *testing.T) {
 // with window-relative cursors: walked back, then read oldest first, each
 // line once.
 func TestFollowLogsBurstOnWindowRelativeCursors(t *testing.T) {
+	t.Parallel()
 	f := newFollowFixture(t, windowCursors)
 	p := f.follow(dbcloud.LogOptions{Since: f.now()})
 	want := f.add(numbered(f.now(), "burst", 1234)...)
@@ -68,6 +70,7 @@ func TestFollowLogsBurstOnWindowRelativeCursors(t *testing.T) {
 // above, k being the first page's entries at its oldest instant (here 1):
 // never more than ceil(n/500)+1, on either kind of cursor.
 func TestTailLogsRequestCounts(t *testing.T) {
+	t.Parallel()
 	for _, mode := range []struct {
 		name string
 		opts []dbcloudtest.Option
@@ -102,6 +105,7 @@ func TestTailLogsRequestCounts(t *testing.T) {
 // one that holds the API key) ends every read and every follow with
 // ErrRepeatedCursor, in a few requests, with no key in the error.
 func TestCyclingServerEndsReadsAndFollows(t *testing.T) {
+	t.Parallel()
 	newer := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
 	for _, cursor := range []string{"c1", "pos:" + mockKey} {
 		for _, call := range []struct {

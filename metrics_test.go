@@ -13,6 +13,7 @@ import (
 // A query over a window with a gap: one point per bucket, the gap's
 // buckets told apart from a measured zero.
 func TestMetricsQueryWindowWithAGap(t *testing.T) {
+	t.Parallel()
 	s := newLiveServer(t)
 	from := time.Date(2026, 11, 22, 8, 0, 0, 0, time.UTC)
 	gap := map[time.Time]bool{from.Add(20 * time.Minute): true, from.Add(25 * time.Minute): true}
@@ -57,6 +58,7 @@ func TestMetricsQueryWindowWithAGap(t *testing.T) {
 
 // What a query needs is checked before anything is sent.
 func TestMetricsQueryValidation(t *testing.T) {
+	t.Parallel()
 	s := newLiveServer(t)
 	c := s.client(t)
 	from := time.Date(2026, 11, 22, 8, 0, 0, 0, time.UTC)
@@ -91,6 +93,7 @@ func TestMetricsQueryValidation(t *testing.T) {
 // A query changes nothing: its answer cut off is read again, as a GET's
 // is, and a failure does not say that it took effect.
 func TestMetricsQueryIsARead(t *testing.T) {
+	t.Parallel()
 	c, mt := mockClient(t, dbcloud.WithRetryMax(1))
 	url := mockBase + "/projects/p1/services/s1/metrics/series"
 	mt.RegisterResponder("POST", url, httpmock.NewStringResponder(200, `[{"labels":{},"data":[{"time":`).

@@ -54,6 +54,7 @@ func (r *callRecorder) EndCall(ctx context.Context, call dbcloud.CallInfo, res d
 // returned, the retry's reason and the request id of the answer that
 // succeeded.
 func TestObserverSeesCallsAndAttempts(t *testing.T) {
+	t.Parallel()
 	rec := &callRecorder{}
 	c, mt := mockClient(t, dbcloud.WithObserver(rec))
 	mt.RegisterResponder("GET", serviceURL, httpmock.NewStringResponder(503, "").HeaderAdd(http.Header{"X-Request-Id": {"req-1"}}).
@@ -81,6 +82,7 @@ func TestObserverSeesCallsAndAttempts(t *testing.T) {
 // Every operation of Services and ReplicaSets names itself with a path
 // template that holds no id.
 func TestEveryOperationHasACallInfo(t *testing.T) {
+	t.Parallel()
 	rec := &callRecorder{}
 	c, srv := fixture.NewFake(t, nil, dbcloud.WithObserver(rec))
 	p := srv.ProjectID

@@ -56,6 +56,7 @@ type clientConfig struct {
 	readOnly     readOnlyMode
 	pollFirst    time.Duration // WithDefaultPollInterval
 	pollLongest  time.Duration
+	followWalk   int // maxFollowWalk; less only in this package's tests
 }
 
 // Defaults of the retry policy: up to 4 retries, waits from 500 ms to 30 s;
@@ -103,6 +104,7 @@ func defaultConfig() clientConfig {
 		pollFirst:    DefaultPollMin,
 		pollLongest:  DefaultPollMax,
 		budget:       defaultRetryBudget,
+		followWalk:   maxFollowWalk,
 	}
 }
 

@@ -18,6 +18,7 @@ var peeringPolls = dbcloud.WithPollInterval(time.Millisecond, 2*time.Millisecond
 // an error matching ErrPeeringFailed. The test moves the server's state
 // from the wait's progress callback, between two polls.
 func TestPeeringWaitForActive(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		name    string
 		status  dbcloud.PeeringStatus
@@ -72,6 +73,7 @@ func TestPeeringWaitForActive(t *testing.T) {
 // A peering deleted while waited for ends the wait with ErrNotFound, and
 // bad ids are refused before anything is sent.
 func TestPeeringWaitEnds(t *testing.T) {
+	t.Parallel()
 	s := newLiveServer(t)
 	vpc := s.addVPC("private", "10.0.0.0/16", "us-east-1")
 	c := s.client(t)
@@ -95,6 +97,7 @@ func TestPeeringWaitEnds(t *testing.T) {
 // Two waits on the peerings of one VPC share the client's poller: once
 // both have joined, each tick is one list of the VPC's peerings.
 func TestPeeringWaitsShareAPoller(t *testing.T) {
+	t.Parallel()
 	s := newLiveServer(t)
 	vpc := s.addVPC("private", "10.0.0.0/16", "us-east-1")
 	ids := []string{
@@ -131,6 +134,7 @@ func TestPeeringWaitsShareAPoller(t *testing.T) {
 // The observer is told what each call on VPCs, peerings and identity is
 // about: its kind, its path template and its ids, none in the template.
 func TestObserverSeesVPCCalls(t *testing.T) {
+	t.Parallel()
 	s := newLiveServer(t)
 	s.authInfo = scopedAuthInfo
 	vpc := s.addVPC("private", "10.0.0.0/16", "us-east-1")
@@ -164,6 +168,7 @@ func TestObserverSeesVPCCalls(t *testing.T) {
 // A wait given the peering its create returned polls through the API not
 // showing it yet (a 404); without WithCreated the 404 ends the wait.
 func TestPeeringWaitWithCreated(t *testing.T) {
+	t.Parallel()
 	url := mockBase + "/projects/p1/vpcs/42/peerings/pcx-1"
 	active := `{"id":"pcx-1","peer_account_id":"1","peer_region_code":"us-east-1","peer_vpc_id":"vpc-1","status":"active"}`
 	created := &dbcloud.Peering{ID: "pcx-1", Status: dbcloud.PeeringPending}
@@ -196,6 +201,7 @@ func TestPeeringWaitWithCreated(t *testing.T) {
 // A server that echoes the key in a peering's error message does not put
 // it in the wait's error.
 func TestPeeringWaitKeepsTheKeyOut(t *testing.T) {
+	t.Parallel()
 	s := newLiveServer(t)
 	vpc := s.addVPC("private", "10.0.0.0/16", "us-east-1")
 	id := s.addPeering(vpc, dbcloud.Peering{PeerAccountID: "1", PeerRegionCode: "us-east-1", PeerVPCID: "vpc-1"})

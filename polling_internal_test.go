@@ -10,6 +10,7 @@ import (
 // on the context or WithWaitTimeout replaces it. setTimes is where a wait's
 // end is decided; runWait and WaitForAll end their context then.
 func TestWaitDefaultTimeout(t *testing.T) {
+	t.Parallel()
 	near := func(t *testing.T, cfg waitConfig, ctx context.Context, want time.Duration) {
 		t.Helper()
 		cfg.setTimes(ctx)

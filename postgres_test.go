@@ -21,6 +21,7 @@ import (
 // answer the probe can get from it. It skips when PostgreSQL is not
 // installed, except under CI=true.
 func TestWaitForConnectableRealPostgres(t *testing.T) {
+	t.Parallel()
 	checkGoroutines(t)
 	// failing is how long a wait that must time out gets: time for a few
 	// probes of a server that forks a process per connection, on a loaded

@@ -17,6 +17,7 @@ var quickProbe = probeConfig{timeout: 2 * time.Second}
 // answers checks every endpoint exists before probing any, and probes the
 // pooler only when asked.
 func TestAnswersProbesThePoolerWhenAsked(t *testing.T) {
+	t.Parallel()
 	checkGoroutines(t)
 	host, port, _ := pgwire.Server(t, nil, pgwire.Msg('R', pgwire.AuthSASL))
 	up := Endpoint{Host: host, Port: port}

@@ -15,6 +15,7 @@ import (
 // statuses of both kinds in one option and stops each kind of wait on its
 // own.
 func TestWaitProgressAndStopOn(t *testing.T) {
+	t.Parallel()
 	srv, c, svc := newOrdersService(t, dbcloudtest.WithStep(time.Minute))
 	ctx, p := t.Context(), srv.ProjectID
 	var seen []dbcloud.WaitProgress

@@ -37,6 +37,7 @@ var fenced = regexp.MustCompile("(?ms)^```go\n(.*?)^```")
 // Only "declared and not used" and "imported and not used" are forgiven: a
 // fragment stands for part of a program.
 func TestReadmeSnippetsCompile(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs the go command")
 	}

@@ -97,6 +97,7 @@ var reads = []string{
 }
 
 func TestReadOnlyTestCoversEveryMethod(t *testing.T) {
+	t.Parallel()
 	sorted := slices.Clone(reads)
 	for _, m := range mutations() {
 		sorted = append(sorted, m.name)
@@ -117,6 +118,7 @@ func TestReadOnlyTestCoversEveryMethod(t *testing.T) {
 // Under WithReadOnly every mutating method fails with ErrReadOnly and sends
 // nothing (the mock fails the test on any request).
 func TestReadOnlyRefusesEveryChange(t *testing.T) {
+	t.Parallel()
 	c, mt := mockClient(t, dbcloud.WithReadOnly())
 	for _, m := range mutations() {
 		err := m.call(t.Context(), c)
@@ -136,6 +138,7 @@ func TestReadOnlyRefusesEveryChange(t *testing.T) {
 
 // Reads, logs and waits of a read-only client work as before, end to end.
 func TestReadOnlyReadsWork(t *testing.T) {
+	t.Parallel()
 	rw, srv, svc, set := fixture.NewFakeWithSet(t)
 	ctx, p := t.Context(), srv.ProjectID
 	ro := srv.Client(fixture.TinyRetries, dbcloud.WithReadOnly())
@@ -180,6 +183,7 @@ func withEnvironment(env string) string {
 // else sent; Services.Create and the calls on VPCs and peerings (which
 // have no tag) read nothing and are sent.
 func TestReadOnlyProdReadsThenRefuses(t *testing.T) {
+	t.Parallel()
 	c, mt := mockClient(t, dbcloud.WithReadOnlyProd())
 	mt.RegisterResponder("GET", serviceURL, httpmock.NewStringResponder(200, withEnvironment("PROD")))
 	mt.RegisterResponder("POST", servicesURL, httpmock.NewStringResponder(202, serviceJSON))
@@ -209,6 +213,7 @@ func TestReadOnlyProdReadsThenRefuses(t *testing.T) {
 }
 
 func TestReadOnlyProdLetsOtherServicesChange(t *testing.T) {
+	t.Parallel()
 	c, mt := mockClient(t, dbcloud.WithReadOnlyProd())
 	mt.RegisterResponder("GET", serviceURL, httpmock.NewStringResponder(200, withEnvironment("DEV")))
 	mt.RegisterResponder("POST", startURL, httpmock.NewStringResponder(202, serviceJSON))
@@ -228,6 +233,7 @@ func TestReadOnlyProdLetsOtherServicesChange(t *testing.T) {
 // A guard that cannot tell refuses: the read failed, or the answer has no
 // tag. The read's error is kept.
 func TestReadOnlyProdRefusesWhenItCannotTell(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name   string
 		status int

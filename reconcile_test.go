@@ -126,6 +126,7 @@ func reconcileCases() []reconcileCase {
 // success when a read shows the earlier attempt did the work; otherwise, and
 // whenever no earlier attempt may have acted, the answer is returned as it is.
 func TestRetryAnswerReconciled(t *testing.T) {
+	t.Parallel()
 	answer := func(code int) httpmock.Responder {
 		return httpmock.NewStringResponder(code, `{"code":"X","message":"`+http.StatusText(code)+`"}`)
 	}
@@ -184,6 +185,7 @@ func TestRetryAnswerReconciled(t *testing.T) {
 // with the read's failure, so that the caller does not take it for a plain
 // refusal.
 func TestRetryAnswerUnchecked(t *testing.T) {
+	t.Parallel()
 	for _, tc := range reconcileCases() {
 		if tc.readURL == "" {
 			continue

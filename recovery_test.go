@@ -60,6 +60,7 @@ func names(t *testing.T, c *dbcloud.Client, project string) []string {
 // exactly one service and a usable result: found when the server had acted,
 // sent again when it had not.
 func TestCreateRecoveryResolvesEachFault(t *testing.T) {
+	t.Parallel()
 	dbcloudtest.CheckGoroutines(t)
 	for _, tt := range []struct {
 		name      string
@@ -108,6 +109,7 @@ func TestCreateRecoveryResolvesEachFault(t *testing.T) {
 // Recovery finds a fork, named after its parent by default, among other
 // services (another fork of another parent with the same name included).
 func TestForkRecovery(t *testing.T) {
+	t.Parallel()
 	c, srv := recoveryClient(t, nil)
 	project := srv.ProjectID
 	parent := fixture.CreateReady(t, c, project, "db")
@@ -129,6 +131,7 @@ func TestForkRecovery(t *testing.T) {
 }
 
 func TestReplicaSetCreateRecovery(t *testing.T) {
+	t.Parallel()
 	c, srv := recoveryClient(t, nil)
 	project := srv.ProjectID
 	svc := fixture.CreateReady(t, c, project, "db")
@@ -204,6 +207,7 @@ func reset(w http.ResponseWriter) {
 // case the API leaves undecidable when a request lands later than the settle
 // period.
 func TestCreateRecoveryWaitsForADelayedRequest(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		settle time.Duration
 		want   []string
@@ -226,6 +230,7 @@ func TestCreateRecoveryWaitsForADelayedRequest(t *testing.T) {
 // Two new services with the requested name: recovery cannot tell which is
 // this create's, and says so with both ids.
 func TestCreateRecoveryFindsSeveral(t *testing.T) {
+	t.Parallel()
 	twice := func(api http.Handler) http.Handler {
 		var mu sync.Mutex
 		done := false
@@ -265,6 +270,7 @@ func TestCreateRecoveryFindsSeveral(t *testing.T) {
 // it, recovery lists once and answers at once, instead of waiting until the
 // deadline: with the service if it is listed, else with the ambiguous error.
 func TestCreateRecoveryListsOnceWhenTheSettleEndsAfterTheDeadline(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		name    string
 		fault   dbcloudtest.Fault
@@ -306,6 +312,7 @@ func TestCreateRecoveryListsOnceWhenTheSettleEndsAfterTheDeadline(t *testing.T) 
 // WithRetryMax: a create that never arrives is sent that many times, and
 // then reported as not created.
 func TestCreateRecoveryResendsAreBounded(t *testing.T) {
+	t.Parallel()
 	c, srv := recoveryClient(t, nil, dbcloud.WithRetryMax(1))
 	srv.InjectFault(dbcloudtest.Fault{Method: "POST", Path: servicesPattern, Drop: true, Times: 10})
 	_, err := c.Services.Create(t.Context(), srv.ProjectID, &dbcloud.CreateServiceRequest{Name: "orders"})
@@ -326,6 +333,7 @@ func TestCreateRecoveryResendsAreBounded(t *testing.T) {
 // fails, or is refused, means nothing was sent. Without the option nothing
 // is listed at all.
 func TestCreateRecoveryListsOnlyWhenAsked(t *testing.T) {
+	t.Parallel()
 	c, srv := recoveryClient(t, nil, dbcloud.WithRetryMax(1))
 	srv.InjectFault(dbcloudtest.Fault{Method: "GET", Path: servicesPattern, Status: 500, Times: 3})
 	if _, err := c.Services.Create(t.Context(), srv.ProjectID, &dbcloud.CreateServiceRequest{Name: "orders"}); err != nil {
@@ -358,6 +366,7 @@ func TestCreateRecoveryListsOnlyWhenAsked(t *testing.T) {
 // is what recovery met: in Recovery and the message, not a cause of the
 // create's error, whose cause is the create's own reset.
 func TestCreateRecoveryPasswordFailureKeepsTheService(t *testing.T) {
+	t.Parallel()
 	c, srv := recoveryClient(t, nil)
 	srv.InjectFault(dbcloudtest.Fault{Method: "POST", Path: servicesPattern, Drop: true, AfterHandling: true})
 	srv.InjectFault(dbcloudtest.Fault{Method: "POST", Path: servicesPattern + "/*/updatePassword", Status: 503, Times: 10})
@@ -379,6 +388,7 @@ func TestCreateRecoveryPasswordFailureKeepsTheService(t *testing.T) {
 // level, every step of recovery logged) and no error text, even when the
 // server echoes the password back in an error.
 func TestCreateRecoveryKeepsSecrets(t *testing.T) {
+	t.Parallel()
 	var logs bytes.Buffer
 	logger := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	c, srv := recoveryClient(t, nil, dbcloud.WithLogger(logger))
@@ -419,6 +429,7 @@ func TestCreateRecoveryKeepsSecrets(t *testing.T) {
 // not fit is returned at once (nothing was sent), not slept into the
 // deadline.
 func TestCreateRecoveryListBeforeRespectsTheDeadline(t *testing.T) {
+	t.Parallel()
 	c, mt := mockClient(t, dbcloud.WithCreateRecovery(), dbcloud.WithRetryWait(time.Millisecond, 2*time.Second))
 	mt.RegisterResponder("GET", servicesURL, httpmock.NewStringResponder(429, `{"code":"RATE_LIMITED","message":"slow down"}`).
 		HeaderSet(http.Header{"Retry-After": {"1"}}))
@@ -467,6 +478,7 @@ var createOps = []createOp{
 // (a connection error before or after sending; a 429 alone or followed by a
 // failure after sending) are tested both ways.
 func TestCreateFailuresSortedIntoMaybeCreated(t *testing.T) {
+	t.Parallel()
 	fail := httpmock.NewErrorResponder
 	dnsErr := &net.OpError{Op: "dial", Err: &net.DNSError{Err: "no such host", Name: "api.test"}}
 	certErr := &tls.CertificateVerificationError{Err: x509.UnknownAuthorityError{}}
@@ -556,6 +568,7 @@ func TestCreateFailuresSortedIntoMaybeCreated(t *testing.T) {
 
 // A 429 whose backoff the caller cancels created nothing.
 func TestCreateCancelledDuringBackoffIsNotMaybeCreated(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 	c, mt := mockClient(t, dbcloud.WithRetryWait(time.Hour, time.Hour), dbcloud.WithLogger(slog.New(cancelOnRetry{slog.DiscardHandler, cancel})))
@@ -587,6 +600,7 @@ func cancelled(t *testing.T) context.Context {
 // error in the create's error, which would say it was never sent; the dial
 // error is in Recovery and in the message; the server holds the service.
 func TestMaybeCreatedChainHoldsTheCreatesCauseOnly(t *testing.T) {
+	t.Parallel()
 	srv := dbcloudtest.NewServer()
 	t.Cleanup(srv.Close)
 	var ts *httptest.Server

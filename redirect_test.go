@@ -55,6 +55,7 @@ func listVia(t *testing.T, base string, opts ...dbcloud.Option) error {
 }
 
 func TestRedirectToAnotherHostDropsAuthorization(t *testing.T) {
+	t.Parallel()
 	target, auth, _ := authRecorder(t)
 	from, _ := redirector(t, false, func(r *http.Request) string { return target.URL + r.URL.Path })
 	if err := listVia(t, from.URL); err != nil {
@@ -66,6 +67,7 @@ func TestRedirectToAnotherHostDropsAuthorization(t *testing.T) {
 }
 
 func TestRedirectOnSameHostKeepsAuthorization(t *testing.T) {
+	t.Parallel()
 	var auth atomic.Value
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !strings.HasSuffix(r.URL.Path, "/moved") {
@@ -85,6 +87,7 @@ func TestRedirectOnSameHostKeepsAuthorization(t *testing.T) {
 }
 
 func TestRedirectRefused(t *testing.T) {
+	t.Parallel()
 	target, _, targetHits := authRecorder(t)
 	tests := []struct {
 		name string
@@ -117,6 +120,7 @@ func TestRedirectRefused(t *testing.T) {
 
 // The caller's http.Client is used for attempts but not modified.
 func TestWithHTTPClientIsNotModified(t *testing.T) {
+	t.Parallel()
 	srv, _, hits := authRecorder(t)
 	hc := &http.Client{}
 	if err := listVia(t, srv.URL, dbcloud.WithHTTPClient(hc)); err != nil {

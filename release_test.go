@@ -138,6 +138,7 @@ func (r *releaseRepo) release(args ...string) (out string, ok bool, tmp string) 
 // fail: each refusal says why, and the repository is left as it was, with
 // --dry-run or without.
 func TestReleaseScriptRefuses(t *testing.T) {
+	t.Parallel()
 	v := dbcloud.Version
 	repo := newReleaseRepo(t)
 	for _, c := range []struct {
@@ -220,6 +221,7 @@ func TestReleaseScriptRefuses(t *testing.T) {
 //
 //	DBCLOUD_RELEASE_TEST=1 go test -count=1 -run '^TestReleaseScriptDryRun$' -v .
 func TestReleaseScriptDryRun(t *testing.T) {
+	t.Parallel()
 	if os.Getenv("DBCLOUD_RELEASE_TEST") == "" {
 		t.Skip("builds gorelease and the otel module's dependencies: set DBCLOUD_RELEASE_TEST=1 to run it")
 	}

@@ -44,6 +44,7 @@ const (
 // sentinel, a resolver's failure counts as not sent, and Fork and
 // ReplicaSets.Create are sent as creates.
 func TestRetryWiring(t *testing.T) {
+	t.Parallel()
 	okService := httpmock.NewStringResponder(http.StatusAccepted, serviceJSON)
 	okReplicaSet := httpmock.NewStringResponder(http.StatusAccepted, `{"id":"rs-1","name":"r","status":"creating","nodes":1,"cpu_millis":1,"memory_gbs":1}`)
 	create := func(ctx context.Context, c *dbcloud.Client) error {
@@ -107,6 +108,7 @@ func TestRetryWiring(t *testing.T) {
 }
 
 func TestRetryExhaustedReturnsLastAPIError(t *testing.T) {
+	t.Parallel()
 	c, mt := mockClient(t, dbcloud.WithRetryMax(2))
 	n := 0
 	mt.RegisterResponder("GET", serviceURL, func(*http.Request) (*http.Response, error) {
@@ -130,6 +132,7 @@ func TestRetryExhaustedReturnsLastAPIError(t *testing.T) {
 }
 
 func TestRetryExhaustedNetworkError(t *testing.T) {
+	t.Parallel()
 	c, mt := mockClient(t, dbcloud.WithRetryMax(3))
 	mt.RegisterResponder("GET", serviceURL, httpmock.NewErrorResponder(errReset))
 	_, err := c.Services.Get(t.Context(), "p1", "s1")
@@ -145,6 +148,7 @@ func TestRetryExhaustedNetworkError(t *testing.T) {
 }
 
 func TestWithRetryMaxZero(t *testing.T) {
+	t.Parallel()
 	for _, r := range []httpmock.Responder{
 		httpmock.NewStringResponder(503, ""),
 		httpmock.NewStringResponder(429, ""),
@@ -165,6 +169,7 @@ func TestWithRetryMaxZero(t *testing.T) {
 // retries at once, and "Retry-After: 1" waits a second although the maximum
 // allows more jitter.
 func TestRetryAfterSecondsHonoured(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		header       string
 		waitMin      time.Duration
@@ -198,6 +203,7 @@ func TestRetryAfterSecondsHonoured(t *testing.T) {
 // A Retry-After beyond the maximum wait is not slept: the caller gets the
 // error at once, with RetryAfter set, for a GET and for a create alike.
 func TestRetryAfterOverMaxReturnsAtOnce(t *testing.T) {
+	t.Parallel()
 	for _, h := range []string{"3600", time.Now().Add(2 * time.Hour).UTC().Format(http.TimeFormat)} {
 		c, mt := mockClient(t, dbcloud.WithRetryWait(time.Millisecond, time.Second))
 		mt.RegisterResponder("GET", serviceURL, httpmock.NewStringResponder(429, `{"code":"RATE_LIMITED"}`).HeaderSet(http.Header{"Retry-After": {h}}))
@@ -245,6 +251,7 @@ func (h cancelOnRetry) Handle(ctx context.Context, r slog.Record) error {
 }
 
 func TestContextCancelledDuringBackoff(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 	logger := slog.New(cancelOnRetry{slog.DiscardHandler, cancel})
@@ -269,6 +276,7 @@ func TestContextCancelledDuringBackoff(t *testing.T) {
 }
 
 func TestCancelledContextSendsNothing(t *testing.T) {
+	t.Parallel()
 	c, mt := mockClient(t)
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
@@ -282,6 +290,7 @@ func TestCancelledContextSendsNothing(t *testing.T) {
 
 // Every attempt carries the whole body, not what a previous attempt left.
 func TestRetriedRequestResendsWholeBody(t *testing.T) {
+	t.Parallel()
 	c, mt := mockClient(t)
 	var bodies []string
 	mt.RegisterResponder("POST", serviceURL+"/resize", func(req *http.Request) (*http.Response, error) {
@@ -317,6 +326,7 @@ func cutOff(status int, body string) httpmock.Responder {
 // effect, so it is never repeated: a start whose answer was lost reads the
 // service instead and succeeds; a create says it may have happened.
 func TestBodyCutOffIsRetriedOnlyForReads(t *testing.T) {
+	t.Parallel()
 	c, mt := mockClient(t)
 	mt.RegisterResponder("GET", serviceURL, cutOff(200, serviceJSON).Then(httpmock.NewStringResponder(200, serviceJSON)))
 	mt.RegisterResponder("POST", servicesURL, cutOff(202, serviceJSON).Then(httpmock.NewStringResponder(202, serviceJSON)))
@@ -362,6 +372,7 @@ func failingServer(t *testing.T, failures int64) (*httptest.Server, *atomic.Int6
 // 3 s deadline rides out five failing attempts although DefaultRetryMax
 // allows four retries; without a deadline the default count holds.
 func TestDeadlineRidesOutFiveFailingAttempts(t *testing.T) {
+	t.Parallel()
 	srv, n := failingServer(t, 5)
 	c, err := dbcloud.NewClient(mockKey, dbcloud.WithBaseURL(srv.URL+"/v1"),
 		dbcloud.WithRetryWait(10*time.Millisecond, 200*time.Millisecond))
@@ -390,6 +401,7 @@ func TestDeadlineRidesOutFiveFailingAttempts(t *testing.T) {
 // 3 requests and returns the 503; a create refused with 429 is sent 3
 // times, not a 4th.
 func TestExplicitRetryMaxCapsUnderADeadline(t *testing.T) {
+	t.Parallel()
 	srv, n := failingServer(t, 10)
 	c, err := dbcloud.NewClient(mockKey, dbcloud.WithBaseURL(srv.URL+"/v1"),
 		dbcloud.WithRetryMax(2), dbcloud.WithRetryWait(time.Millisecond, 10*time.Millisecond))
@@ -420,6 +432,7 @@ func TestExplicitRetryMaxCapsUnderADeadline(t *testing.T) {
 // with a short deadline ended before sending anything, and the retries
 // counted as requests minus calls came out negative).
 func TestRetryBudgetCapsRetriesInAnOutage(t *testing.T) {
+	t.Parallel()
 	// 128 calls: without a budget, 512 retries, five times the budget's
 	// 100.
 	const goroutines, callsEach = 64, 2
@@ -460,6 +473,7 @@ func TestRetryBudgetCapsRetriesInAnOutage(t *testing.T) {
 // Successes earn the budget back: after an outage has spent it, calls that
 // succeed at once let retries happen again.
 func TestRetryBudgetRefilledBySuccesses(t *testing.T) {
+	t.Parallel()
 	var fail atomic.Bool
 	var n atomic.Int64
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -505,6 +519,7 @@ func TestRetryBudgetRefilledBySuccesses(t *testing.T) {
 // when it would leave less, the 429 is returned at once instead of at the
 // deadline.
 func TestDeadlineHonoursRetryAfterWithRoom(t *testing.T) {
+	t.Parallel()
 	synctest.Test(t, deadlineHonoursRetryAfterWithRoom)
 }
 

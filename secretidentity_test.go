@@ -33,6 +33,7 @@ func (echoTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 // (errors.Is), and the types it wrapped whose own text holds no secret
 // (errors.As). A type whose text holds the key is not handed out.
 func TestScrubbedErrorKeepsItsIdentity(t *testing.T) {
+	t.Parallel()
 	c, err := dbcloud.NewClient(mockKey, dbcloud.WithBaseURL(mockBase), dbcloud.WithRetryMax(0),
 		dbcloud.WithHTTPClient(&http.Client{Transport: echoTransport{}}))
 	if err != nil {

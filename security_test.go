@@ -24,6 +24,7 @@ import (
 // UpdatePassword appear in no log record, no error text, and no fmt output
 // of anything the SDK returned.
 func TestNoSecretAnywhere(t *testing.T) {
+	t.Parallel()
 	const newPassword = "Upd4ted-Pa55word-quux"
 	var logs bytes.Buffer
 	logger := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
@@ -118,6 +119,7 @@ func TestNoSecretAnywhere(t *testing.T) {
 // Ids holding "/", "..", "?", "#", "%" or spaces stay one path segment: the
 // server sees them escaped and answers 404, never another route.
 func TestIDsCannotChangeTheRoute(t *testing.T) {
+	t.Parallel()
 	c, srv, svc, set := fixture.NewFakeWithSet(t)
 	ctx, p := t.Context(), srv.ProjectID
 	id := svc.ServiceID
@@ -195,6 +197,7 @@ func assertNoSecret(t *testing.T, where, text string, secrets ...string) {
 }
 
 func TestSecretRedactsEverywhere(t *testing.T) {
+	t.Parallel()
 	s := dbcloud.Secret(initialPassword)
 	for _, verb := range verbs {
 		assertNoSecret(t, verb, fmt.Sprintf(verb, s), initialPassword)
@@ -219,6 +222,7 @@ func TestSecretRedactsEverywhere(t *testing.T) {
 // A service holding its initial password, printed, logged or encoded in
 // every usual way, shows no password.
 func TestServiceWithPasswordPrintsNoSecret(t *testing.T) {
+	t.Parallel()
 	c, mt := mockClient(t)
 	body := strings.Replace(serviceJSON, `"resources":[]`, `"resources":[],"initial_password":"`+initialPassword+`"`, 1)
 	mt.RegisterResponder("POST", servicesURL, httpmock.NewStringResponder(202, body))
@@ -248,6 +252,7 @@ func TestServiceWithPasswordPrintsNoSecret(t *testing.T) {
 // (at debug level, through retries and failures), nor error texts, nor the
 // fmt output of the client, even when a server echoes them back.
 func TestKeyAndPasswordNeverPrinted(t *testing.T) {
+	t.Parallel()
 	const newPassword = "n3w-Secret-Pa55-plugh"
 	var logs bytes.Buffer
 	logger := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
@@ -288,6 +293,7 @@ func TestKeyAndPasswordNeverPrinted(t *testing.T) {
 }
 
 func TestNewClientErrorsDoNotLeakKey(t *testing.T) {
+	t.Parallel()
 	for _, base := range []string{"", "http://example.com/v1", "https://example.com/v2", "https://u:" + mockKey + "@example.com/v1"} {
 		_, err := dbcloud.NewClient(mockKey, dbcloud.WithBaseURL(base))
 		if err == nil {

@@ -72,6 +72,7 @@ func TestListTinyServicesMemory(t *testing.T) {
 // used when an element may carry the deprecated vpcEndpoint: the fallback
 // applies to the element that has it, and only to it.
 func TestListTinyServicesLegacyVPC(t *testing.T) {
+	t.Parallel()
 	body := []byte(`[{"service_id":"s1"},{"service_id":"s2","VPCENDPOINT":{"host":"h","port":5432,"vpc_id":"v"}},{"service_id":"s3","vpc_endpoint":{"host":"new","port":1,"vpc_id":"w"},"vpcEndpoint":{"host":"old"}},{"service_id":"s4","vpc\u0045ndpoint":{"host":"esc"}}]`)
 	srv := benchServer(t, benchResponder(http.MethodGet,
 		"/v1/projects/"+benchProject+"/services", http.StatusOK, body))

@@ -14,6 +14,7 @@ import (
 // as ServiceTypeTimeSeries, from every response that holds a service; other
 // values are kept as sent.
 func TestWireTimeSeriesSpellings(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		sent string
 		want dbcloud.ServiceType

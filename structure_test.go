@@ -47,6 +47,7 @@ func parseNonTest(t *testing.T, dir string, mode parser.Mode) (*token.FileSet, [
 // TestExportedNames counts the package's exported names as go/doc sees
 // them: constants, variables, functions, types and methods.
 func TestExportedNames(t *testing.T) {
+	t.Parallel()
 	fset, files := parseNonTest(t, ".", parser.ParseComments)
 	d, err := doc.NewFromFiles(fset, files, "github.com/dbcloud/dbcloud-go")
 	if err != nil {
@@ -83,6 +84,7 @@ func TestExportedNames(t *testing.T) {
 
 // TestDocLength counts the lines of go doc -all of the package.
 func TestDocLength(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs the go command")
 	}
@@ -100,6 +102,7 @@ func TestDocLength(t *testing.T) {
 // TestFunctionFields counts the struct fields of a function literal type
 // in the package and its runtime mechanisms.
 func TestFunctionFields(t *testing.T) {
+	t.Parallel()
 	total := 0
 	for _, dir := range []string{".", "internal/pipeline", "internal/poll", "internal/logwalk"} {
 		fset, files := parseNonTest(t, dir, parser.SkipObjectResolution)

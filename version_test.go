@@ -12,6 +12,7 @@ import (
 // "## [X.Y.Z] - date", or "## [Unreleased]" saying it is to be released as
 // X.Y.Z.
 func TestChangelogMatchesVersion(t *testing.T) {
+	t.Parallel()
 	data, err := os.ReadFile("CHANGELOG.md")
 	if err != nil {
 		t.Fatal(err)

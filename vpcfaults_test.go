@@ -75,6 +75,7 @@ func replaceVPC(path, vpc string) string {
 // ambiguous create, recovery cannot tell which is this create's: it says
 // so, naming both, and sends nothing more.
 func TestLiveCreateRecoveryFindsTwo(t *testing.T) {
+	t.Parallel()
 	for _, cr := range liveCreates {
 		t.Run(cr.name, func(t *testing.T) {
 			s := newLiveServer(t)

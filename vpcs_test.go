@@ -15,6 +15,7 @@ import (
 // Bad input to the calls on VPCs, peerings and renames is a
 // *ValidationError naming the field, with nothing sent.
 func TestLiveValidation(t *testing.T) {
+	t.Parallel()
 	s := newLiveServer(t)
 	c := s.client(t)
 	vpc := func(name, cidr, region string) error {
@@ -69,6 +70,7 @@ func TestLiveValidation(t *testing.T) {
 // No id can change the route of a VPC or peering call: each is one escaped
 // path segment.
 func TestLiveEscapesIDs(t *testing.T) {
+	t.Parallel()
 	s := newLiveServer(t)
 	c := s.client(t, dbcloud.WithRetryMax(0))
 	ctx := context.Background()
@@ -85,6 +87,7 @@ func TestLiveEscapesIDs(t *testing.T) {
 // is a success when the resource has the new name, as it does here. A
 // service's rename whose 2xx body was cut off reads the service.
 func TestLiveRenameIsSafeToRepeat(t *testing.T) {
+	t.Parallel()
 	c, mt := mockClient(t)
 	vpcURL := mockBase + "/projects/p1/vpcs/42"
 	mt.RegisterResponder("POST", vpcURL+"/rename", statusResponder(503).Then(statusResponder(409)))

@@ -41,6 +41,7 @@ func recordAndAdvance(srv *dbcloudtest.Server, step time.Duration, seen *[]strin
 }
 
 func TestWaitForReadySeesEveryStatus(t *testing.T) {
+	t.Parallel()
 	c, srv := stepper(t)
 	ctx, p := t.Context(), srv.ProjectID
 	svc := fixture.CreateService(t, c, p, "db")
@@ -63,6 +64,7 @@ func TestWaitForReadySeesEveryStatus(t *testing.T) {
 // The first check is immediate: a READY service returns at once even with an
 // hour between polls.
 func TestWaitFirstCheckIsImmediate(t *testing.T) {
+	t.Parallel()
 	c, srv := fixture.NewFake(t, nil)
 	svc := fixture.CreateReady(t, c, srv.ProjectID, "db")
 	srv.ResetRequests()
@@ -81,6 +83,7 @@ func TestWaitFirstCheckIsImmediate(t *testing.T) {
 }
 
 func TestWaitTimeout(t *testing.T) {
+	t.Parallel()
 	c, srv := stepper(t) // the clock never moves: the service stays QUEUED
 	svc := fixture.CreateService(t, c, srv.ProjectID, "db")
 	check := func(t *testing.T, err error) {
@@ -119,6 +122,7 @@ func TestWaitTimeout(t *testing.T) {
 }
 
 func TestWaitEndsAtOnceWhenItCannotSucceed(t *testing.T) {
+	t.Parallel()
 	setup, srv := fixture.NewFake(t, nil)
 	p := srv.ProjectID
 	slow := dbcloud.WithPollInterval(time.Hour, time.Hour) // a second poll would hang the test
@@ -219,6 +223,7 @@ func assertWaitErr(t *testing.T, err, cause error, lastStatus string) {
 // Network errors, 5xx and 429 are polled through; the wait ends when the
 // status arrives.
 func TestWaitPollsThroughTransientFailures(t *testing.T) {
+	t.Parallel()
 	c, mt := mockClient(t, dbcloud.WithRetryMax(0))
 	configuring := strings.Replace(serviceJSON, `"READY"`, `"CONFIGURING"`, 1)
 	mt.RegisterResponder("GET", serviceURL, httpmock.NewErrorResponder(errReset).
@@ -246,6 +251,7 @@ func TestWaitPollsThroughTransientFailures(t *testing.T) {
 // A wait whose context ends while polls fail keeps the last failure in its
 // error. The context ends inside the third GET, whatever the machine's speed.
 func TestWaitCutShortKeepsLastFailure(t *testing.T) {
+	t.Parallel()
 	c, mt := mockClient(t, dbcloud.WithRetryMax(0))
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
@@ -263,6 +269,7 @@ func TestWaitCutShortKeepsLastFailure(t *testing.T) {
 }
 
 func TestWaitForDeleted(t *testing.T) {
+	t.Parallel()
 	c, srv := stepper(t)
 	ctx, p := t.Context(), srv.ProjectID
 	srv.Advance(time.Hour)
@@ -302,6 +309,7 @@ func TestWaitForDeleted(t *testing.T) {
 }
 
 func TestWaitForDeletedAcceptsDELETED(t *testing.T) {
+	t.Parallel()
 	c, srv := fixture.NewFake(t, nil)
 	svc := fixture.CreateReady(t, c, srv.ProjectID, "db")
 	setStatus(t, srv, svc.ServiceID, "DELETED")
@@ -311,6 +319,7 @@ func TestWaitForDeletedAcceptsDELETED(t *testing.T) {
 }
 
 func TestWaitValidatesBeforePolling(t *testing.T) {
+	t.Parallel()
 	c, mt := mockClient(t)
 	ctx := t.Context()
 	errs := []error{
@@ -342,6 +351,7 @@ func TestWaitValidatesBeforePolling(t *testing.T) {
 // A status is the server's text: a WaitError prints it clipped and on one
 // line, however long or odd it is.
 func TestWaitErrorClipsTheStatus(t *testing.T) {
+	t.Parallel()
 	e := &dbcloud.WaitError{Resource: "service", ID: "s1", Want: "READY",
 		LastStatus: "BAD\nforged log line " + strings.Repeat("x", 10000), Err: dbcloud.ErrUnexpectedStatus}
 	msg := e.Error()
@@ -362,6 +372,7 @@ func liveStepper(t *testing.T, connectDelay time.Duration) (*dbcloud.Client, *db
 // answers and ends at the first authentication request. The clock moves
 // 20 s per poll: READY from the 7th poll, answering from 30 s later.
 func TestServiceWaitForConnectableWaitsOutWarmUp(t *testing.T) {
+	t.Parallel()
 	c, srv := liveStepper(t, 30*time.Second)
 	ctx, p := t.Context(), srv.ProjectID
 	svc := fixture.CreateService(t, c, p, "db")
@@ -381,6 +392,7 @@ func TestServiceWaitForConnectableWaitsOutWarmUp(t *testing.T) {
 
 // A wait that ends while the database answers 57P03 says so.
 func TestWaitForConnectableNamesStartingUp(t *testing.T) {
+	t.Parallel()
 	c, srv := liveStepper(t, time.Hour)
 	ctx, p := t.Context(), srv.ProjectID
 	svc := fixture.CreateService(t, c, p, "db")
@@ -406,6 +418,7 @@ func TestWaitForConnectableNamesStartingUp(t *testing.T) {
 }
 
 func TestWaitForConnectableTimesOutBeforeReady(t *testing.T) {
+	t.Parallel()
 	c, srv := liveStepper(t, 0) // the clock never moves: QUEUED for ever
 	svc := fixture.CreateService(t, c, srv.ProjectID, "db")
 	_, err := c.Services.WaitForConnectable(t.Context(), srv.ProjectID, svc.ServiceID, fixture.FastPolls, dbcloud.WithWaitTimeout(250*time.Millisecond))
@@ -413,6 +426,7 @@ func TestWaitForConnectableTimesOutBeforeReady(t *testing.T) {
 }
 
 func TestReplicaSetWaitForConnectable(t *testing.T) {
+	t.Parallel()
 	c, srv := liveStepper(t, 30*time.Second)
 	ctx, p := t.Context(), srv.ProjectID
 	svc := fixture.CreateService(t, c, p, "db")
@@ -448,6 +462,7 @@ func TestReplicaSetWaitForConnectable(t *testing.T) {
 
 // Nothing to probe: the resource comes back with ErrNoEndpoint at once.
 func TestWaitForConnectableWithoutEndpoint(t *testing.T) {
+	t.Parallel()
 	slow := dbcloud.WithPollInterval(time.Hour, time.Hour) // a second poll would hang the test
 	t.Run("no endpoint", func(t *testing.T) {
 		c, mt := mockClient(t)
@@ -481,6 +496,7 @@ func TestWaitForConnectableWithoutEndpoint(t *testing.T) {
 // A database that accepts connections and never answers is cut off by the
 // wait's own deadline, which is not reported as a probe failure.
 func TestWaitForConnectableSilentDatabase(t *testing.T) {
+	t.Parallel()
 	dbcloudtest.CheckGoroutines(t)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -514,6 +530,7 @@ func TestWaitForConnectableSilentDatabase(t *testing.T) {
 }
 
 func TestWaitForConnectableValidates(t *testing.T) {
+	t.Parallel()
 	c, mt := mockClient(t)
 	ctx := t.Context()
 	_, err1 := c.Services.WaitForConnectable(ctx, "p1", "")

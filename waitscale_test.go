@@ -290,6 +290,7 @@ func (f scaleFigures) checkShared(t *testing.T, what string) {
 // not bounds that a loaded machine must meet, and lateness is judged
 // without the time to read.
 func TestWaitFleet(t *testing.T) {
+	t.Parallel()
 	const n, every, hold = 20, scaleMin / 4, 1500 * time.Millisecond
 	measure := func(stagger time.Duration, mode string) (f scaleFigures) {
 		// The server, its services and the goroutine that calls its

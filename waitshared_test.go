@@ -51,6 +51,7 @@ func polled(ch chan<- string, name string) dbcloud.WaitOption {
 // Waits join and leave a shared poller: a cancelled wait ends alone, a wait
 // that joins late is served, the others finish as if alone.
 func TestSharedWaitsJoinAndLeave(t *testing.T) {
+	t.Parallel()
 	srv, c, ids := fleet(t, 4)
 	p := srv.ProjectID
 	first := make(chan string, 4)
@@ -91,6 +92,7 @@ func TestSharedWaitsJoinAndLeave(t *testing.T) {
 // second of Retry-After costs one read, whatever the number of waits and
 // their 1 ms polling. The waits run in a synctest bubble, on its clock.
 func TestSharedWaitsRetryAfterStorm(t *testing.T) {
+	t.Parallel()
 	srv, _, ids := fleet(t, 5)
 	srv.InjectFault(dbcloudtest.Fault{Method: "GET", Status: http.StatusTooManyRequests,
 		Header: http.Header{"Retry-After": {"1"}}, Times: 1000})
@@ -121,6 +123,7 @@ func TestSharedWaitsRetryAfterStorm(t *testing.T) {
 // A service deleted while waited for ends its own wait at once; the wait on
 // its neighbour goes on to READY.
 func TestSharedWaitServiceDeletedMidWait(t *testing.T) {
+	t.Parallel()
 	srv, c, ids := fleet(t, 2)
 	p := srv.ProjectID
 	first := make(chan string, 2)
@@ -157,6 +160,7 @@ func TestSharedWaitServiceDeletedMidWait(t *testing.T) {
 // Waits on services and on replica sets at once: each kind shares its own
 // reads, and every wait ends where it should.
 func TestSharedWaitsMixServicesAndReplicaSets(t *testing.T) {
+	t.Parallel()
 	srv, c, ids := fleet(t, 3)
 	p := srv.ProjectID
 	setStatus(t, srv, ids[0], dbcloud.StatusReady)
@@ -207,6 +211,7 @@ func TestSharedWaitsMixServicesAndReplicaSets(t *testing.T) {
 // A stop status ends the wait at once, typed; progress callbacks all run,
 // in order.
 func TestWaitStopStatusAndProgress(t *testing.T) {
+	t.Parallel()
 	srv, c, ids := fleet(t, 1)
 	setStatus(t, srv, ids[0], dbcloud.StatusUnstable)
 	var calls []string
@@ -226,6 +231,7 @@ func TestWaitStopStatusAndProgress(t *testing.T) {
 // Several WithStopOn add up: a later one does not replace the statuses of
 // an earlier one.
 func TestWaitStopOnOptionsAddUp(t *testing.T) {
+	t.Parallel()
 	srv, c, ids := fleet(t, 1)
 	setStatus(t, srv, ids[0], dbcloud.StatusUnstable)
 	_, err := c.Services.WaitForReady(t.Context(), srv.ProjectID, ids[0], fixture.FastPolls, dbcloud.WithWaitTimeout(5*time.Second),
@@ -236,6 +242,7 @@ func TestWaitStopOnOptionsAddUp(t *testing.T) {
 // A condition keeps the wait going past the status until it holds; its
 // error ends the wait.
 func TestWaitServiceCondition(t *testing.T) {
+	t.Parallel()
 	srv, c, ids := fleet(t, 1)
 	setStatus(t, srv, ids[0], dbcloud.StatusReady)
 	n := 0
@@ -253,6 +260,7 @@ func TestWaitServiceCondition(t *testing.T) {
 // A 404 right after a create is polled through when the caller says the
 // service was just created; otherwise it ends the wait.
 func TestWaitJustCreatedGrace(t *testing.T) {
+	t.Parallel()
 	srv, c, ids := fleet(t, 1)
 	setStatus(t, srv, ids[0], dbcloud.StatusReady)
 	notFound := dbcloudtest.Fault{Method: "GET", Path: "/projects/*/services/*", Status: 404, Times: 2,
@@ -269,6 +277,7 @@ func TestWaitJustCreatedGrace(t *testing.T) {
 
 // WithCreated keeps the password Create returned; a plain wait's read has none.
 func TestWaitWithCreatedKeepsPassword(t *testing.T) {
+	t.Parallel()
 	srv, c, _ := fleet(t, 0)
 	svc := fixture.CreateService(t, c, srv.ProjectID, "db")
 	if svc.InitialPassword == "" {
@@ -296,6 +305,7 @@ func TestWaitWithCreatedKeepsPassword(t *testing.T) {
 // resource not waited for is a *ValidationError. A condition of the other
 // kind is ignored, so one option list serves both kinds.
 func TestWithCreatedOfEachKind(t *testing.T) {
+	t.Parallel()
 	srv, c, _ := fleet(t, 0)
 	p := srv.ProjectID
 	a, b := fixture.CreateService(t, c, p, "a"), fixture.CreateService(t, c, p, "b")
@@ -338,6 +348,7 @@ func byID(ids ...string) []*dbcloud.Service {
 // for the wrong service, or the old WithCreated beside the services, is
 // refused before anything is sent.
 func TestWaitForAllKeepsCreatedServices(t *testing.T) {
+	t.Parallel()
 	srv, c, ids := fleet(t, 1)
 	p := srv.ProjectID
 	a, b := fixture.CreateService(t, c, p, "a"), fixture.CreateService(t, c, p, "b")
@@ -386,6 +397,7 @@ func TestWaitForAllKeepsCreatedServices(t *testing.T) {
 // WaitForAll says where every service stands: reached, failed (every
 // failure, not the first), pending at the deadline.
 func TestWaitForAll(t *testing.T) {
+	t.Parallel()
 	srv, c, ids := fleet(t, 4)
 	p := srv.ProjectID
 	for id, st := range map[string]dbcloud.ServiceStatus{ids[0]: dbcloud.StatusReady, ids[1]: dbcloud.StatusUnstable, ids[2]: dbcloud.StatusDeleting} {
@@ -430,6 +442,7 @@ func TestWaitForAll(t *testing.T) {
 // The tick follows the shortest interval among the waits: a wait polling
 // hourly on its own notices READY at the pace of a fast wait beside it.
 func TestSharedTickFollowsShortestInterval(t *testing.T) {
+	t.Parallel()
 	srv, c, ids := fleet(t, 2)
 	p := srv.ProjectID
 	first := make(chan string, 2)
@@ -459,6 +472,7 @@ func TestSharedTickFollowsShortestInterval(t *testing.T) {
 
 // A replica set's stop status ends its wait; the built-in "error" does too.
 func TestReplicaSetWaitStopStatus(t *testing.T) {
+	t.Parallel()
 	srv, c, ids := fleet(t, 1)
 	p := srv.ProjectID
 	setStatus(t, srv, ids[0], dbcloud.StatusReady)
@@ -483,6 +497,7 @@ func TestReplicaSetWaitStopStatus(t *testing.T) {
 // deadline of its waits, so the call pipeline abandons the held attempt
 // with time left for a retry, and every wait ends READY within its 3 s.
 func TestSharedReadHeldCostsOneAttempt(t *testing.T) {
+	t.Parallel()
 	srv, c, ids := fleet(t, 4)
 	srv.Advance(time.Hour) // every service READY
 	srv.InjectFault(dbcloudtest.Fault{Method: "GET", Delay: time.Minute})
