@@ -3,8 +3,10 @@ package dbcloud_test
 import (
 	"context"
 	"errors"
+	"net/http"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/dbcloud/dbcloud-go"
@@ -77,15 +79,22 @@ func TestFakePeeringWait(t *testing.T) {
 
 // A peering nobody answers is still pending when the wait's timeout ends
 // it: a *WaitError matching context.DeadlineExceeded, last seen pending.
-// The fake's clock does not move, so the wait polls until its timeout.
+// The fake's clock does not move, so the wait polls until its timeout. The
+// wait runs in a synctest bubble (see bubbleTransport): its first poll,
+// which LastStatus needs, comes before the 50 ms are up however loaded the
+// machine.
 func TestFakePeeringWaitTimesOutPending(t *testing.T) {
 	t.Parallel()
 	c, srv := fixture.NewFake(t, nil)
-	ctx, p := t.Context(), srv.ProjectID
+	p := srv.ProjectID
 	vpc, created := vpcWithPeering(t, c, p, "private", "10.0.0.0/16", dbcloud.CreatePeeringRequest{PeerAccountID: "1", PeerRegionCode: "us-east-1", PeerVPCID: "vpc-1"})
-	_, err := c.Peerings.WaitForActive(ctx, p, vpc.ID, created.ID, fixture.FastPolls, dbcloud.WithWaitTimeout(50*time.Millisecond))
-	var w *dbcloud.WaitError
-	if !errors.As(err, &w) || !errors.Is(err, context.DeadlineExceeded) || w.LastStatus != string(dbcloud.PeeringPending) {
-		t.Errorf("err = %v, want a *WaitError matching DeadlineExceeded, last pending", err)
-	}
+	base := newBubbleTransport(t, srv.Handler())
+	synctest.Test(t, func(t *testing.T) {
+		c := srv.Client(fixture.TinyRetries, dbcloud.WithHTTPClient(&http.Client{Transport: base}))
+		_, err := c.Peerings.WaitForActive(t.Context(), p, vpc.ID, created.ID, fixture.FastPolls, dbcloud.WithWaitTimeout(50*time.Millisecond))
+		var w *dbcloud.WaitError
+		if !errors.As(err, &w) || !errors.Is(err, context.DeadlineExceeded) || w.LastStatus != string(dbcloud.PeeringPending) {
+			t.Errorf("err = %v, want a *WaitError matching DeadlineExceeded, last pending", err)
+		}
+	})
 }
