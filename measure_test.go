@@ -1,3 +1,9 @@
+// The tests of this package run in parallel (t.Parallel), but for those
+// that measure the process (its live heap, the connections it opens, how
+// late its timers fire) or set its environment (t.Setenv): those run first,
+// one at a time, before any parallel test starts. A test that leaves a
+// goroutine running is found in parallel too, since
+// dbcloudtest.CheckGoroutines counts only the test's own.
 package dbcloud_test
 
 import "os"
