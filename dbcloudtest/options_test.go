@@ -5,11 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/http"
 	"runtime"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/dbcloud/dbcloud-go"
@@ -233,37 +235,49 @@ func TestOptionsPanic(t *testing.T) {
 // server runs in real time: a wait on a QUEUED service for a second reads it
 // many times, where the SDK's defaults (1 s, after a first check within
 // 250 ms) read it once or twice. A wait's own WithPollInterval wins. The
-// second is far from both: the fast polls read dozens of times in it on a
-// loaded machine (100 ms read only 3 times under load), the SDK's defaults
-// cannot read a third time before 2.25 s.
+// second is far from both: the fast polls read about a hundred times in
+// it, the SDK's defaults cannot read a third time before 2.25 s.
 func TestClientPollsFastUnlessRealTime(t *testing.T) {
 	// reads creates a service of srv, QUEUED for a minute of its clock, and
 	// returns a wait of a second on it that sets n to the reads the server
-	// saw. The three waits run at once: a second in all.
-	reads := func(n *int, srv *dbcloudtest.Server, opts ...dbcloud.WaitOption) func() {
-		c := srv.Client()
-		svc := create(t, c, srv.ProjectID)
+	// saw. The waits run in a synctest bubble, whose second passes at once
+	// and whatever the machine's load; the servers' clocks, real time for
+	// the last one, are their own. The clients open a connection per
+	// request: an idle connection waits on the network, which is never
+	// durable, and would keep the bubble's clock from moving.
+	type wait struct {
+		srv *dbcloudtest.Server
+		id  string
+	}
+	start := func(srv *dbcloudtest.Server) wait { return wait{srv, create(t, srv.Client(), srv.ProjectID).ServiceID} }
+	fastWait := start(newServer(t, dbcloudtest.WithStep(time.Minute)))
+	ownWait := start(newServer(t, dbcloudtest.WithStep(time.Minute)))
+	realTimeWait := start(newServer(t, dbcloudtest.WithRealTime(), dbcloudtest.WithStep(time.Minute)))
+	reads := func(t *testing.T, n *int, w wait, opts ...dbcloud.WaitOption) func() {
+		c := w.srv.Client(dbcloud.WithHTTPClient(&http.Client{Transport: &http.Transport{DisableKeepAlives: true}}))
 		return func() {
-			before := srv.Count("GET", "/projects/*/services/*")
-			_, err := c.Services.WaitForReady(t.Context(), srv.ProjectID, svc.ServiceID,
+			before := w.srv.Count("GET", "/projects/*/services/*")
+			_, err := c.Services.WaitForReady(t.Context(), w.srv.ProjectID, w.id,
 				append([]dbcloud.WaitOption{dbcloud.WithWaitTimeout(time.Second)}, opts...)...)
 			if !errors.Is(err, context.DeadlineExceeded) {
 				t.Errorf("wait on a QUEUED service: %v, want a timeout", err)
 			}
-			*n = srv.Count("GET", "/projects/*/services/*") - before
+			*n = w.srv.Count("GET", "/projects/*/services/*") - before
 		}
 	}
 	var fast, own, realTime int
-	waits := []func(){
-		reads(&fast, newServer(t, dbcloudtest.WithStep(time.Minute))),
-		reads(&own, newServer(t, dbcloudtest.WithStep(time.Minute)), dbcloud.WithPollInterval(time.Second, 10*time.Second)),
-		reads(&realTime, newServer(t, dbcloudtest.WithRealTime(), dbcloudtest.WithStep(time.Minute))),
-	}
-	var wg sync.WaitGroup
-	for _, w := range waits {
-		wg.Go(w)
-	}
-	wg.Wait()
+	synctest.Test(t, func(t *testing.T) {
+		var wg sync.WaitGroup
+		for _, w := range []func(){
+			reads(t, &fast, fastWait),
+			reads(t, &own, ownWait, dbcloud.WithPollInterval(time.Second, 10*time.Second)),
+			reads(t, &realTime, realTimeWait),
+		} {
+			wg.Go(w)
+		}
+		wg.Wait()
+	})
+	t.Logf("reads: fast %d, own %d, real time %d", fast, own, realTime)
 	if fast < 5 {
 		t.Errorf("default server: %d reads in 1 s, want many", fast)
 	}

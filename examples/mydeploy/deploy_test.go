@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/dbcloud/dbcloud-go"
@@ -188,14 +189,20 @@ func TestDeployRidesOutFlakyReads(t *testing.T) {
 
 // A service that never gets READY: the wait's timeout ends Deploy with an
 // error that says so. WithStep(time.Hour) and no Advance keep it QUEUED.
+// Deploy runs in a testing/synctest bubble, whose clock moves only when all
+// its goroutines wait: the two seconds pass at once, and however loaded the
+// machine, the first poll (which LastStatus needs) comes before them. The
+// client opens a connection per request: an idle one would wait on the
+// network, which keeps the bubble's clock from moving.
 func TestDeployTimesOut(t *testing.T) {
 	srv := newServer(t, dbcloudtest.WithStep(time.Hour))
-	_, err := mydeploy.Deploy(t.Context(), srv.Client(), srv.ProjectID, new(strings.Builder),
-		// Two seconds: long enough for the first poll (milliseconds on the
-		// test server's client) to see QUEUED on a loaded machine.
-		deploy.WithWaitOptions(dbcloud.WithWaitTimeout(2*time.Second)))
-	var waitErr *dbcloud.WaitError
-	if !errors.As(err, &waitErr) || !errors.Is(err, context.DeadlineExceeded) || waitErr.LastStatus != string(dbcloud.StatusQueued) {
-		t.Errorf("Deploy of a service that stays QUEUED: %v", err)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		c := srv.Client(dbcloud.WithHTTPClient(&http.Client{Transport: &http.Transport{DisableKeepAlives: true}}))
+		_, err := mydeploy.Deploy(t.Context(), c, srv.ProjectID, new(strings.Builder),
+			deploy.WithWaitOptions(dbcloud.WithWaitTimeout(2*time.Second)))
+		var waitErr *dbcloud.WaitError
+		if !errors.As(err, &waitErr) || !errors.Is(err, context.DeadlineExceeded) || waitErr.LastStatus != string(dbcloud.StatusQueued) {
+			t.Errorf("Deploy of a service that stays QUEUED: %v", err)
+		}
+	})
 }

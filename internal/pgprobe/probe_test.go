@@ -80,7 +80,10 @@ func TestProbeTLS(t *testing.T) {
 }
 
 // A broken or hostile server never hangs the probe: every step is bounded
-// by the probe's timeout or the context.
+// by the probe's timeout or the context. Each case has a server of its own
+// and waits on its own timeouts: they run in parallel (but the one of a
+// closed port, which runs before them), and the goroutine check, the
+// test's, counts after all of them.
 func TestProbeSurvivesBrokenServers(t *testing.T) {
 	dbcloudtest.CheckGoroutines(t)
 	const short = 100 * time.Millisecond
@@ -110,6 +113,7 @@ func TestProbeSurvivesBrokenServers(t *testing.T) {
 		{"starting up", afterN(string(pgwire.Msg('E', pgwire.StartingUp))), "57P03"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			host, port := pgwire.Scripted(t, c.script)
 			start := time.Now()
 			err := pgprobe.Probe(t.Context(), host, port, nil, short)
@@ -122,6 +126,8 @@ func TestProbeSurvivesBrokenServers(t *testing.T) {
 		})
 	}
 
+	// Not in parallel: the closed port is free until a listener of the
+	// other cases takes it.
 	t.Run("nothing listening", func(t *testing.T) {
 		host, _ := pgwire.Scripted(t, drain)
 		if err := pgprobe.Probe(t.Context(), host, pgwire.ClosedPort(t), nil, short); !errors.Is(err, syscall.ECONNREFUSED) {
@@ -129,6 +135,7 @@ func TestProbeSurvivesBrokenServers(t *testing.T) {
 		}
 	})
 	t.Run("cut by the caller's deadline", func(t *testing.T) {
+		t.Parallel()
 		host, port := pgwire.Scripted(t, drain)
 		ctx, cancel := context.WithTimeout(t.Context(), 100*time.Millisecond)
 		defer cancel()
@@ -138,6 +145,7 @@ func TestProbeSurvivesBrokenServers(t *testing.T) {
 		}
 	})
 	t.Run("cancelled while the server is silent", func(t *testing.T) {
+		t.Parallel()
 		host, port := pgwire.Scripted(t, drain)
 		ctx, cancel := context.WithCancel(t.Context())
 		time.AfterFunc(50*time.Millisecond, cancel)

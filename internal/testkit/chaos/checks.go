@@ -41,8 +41,12 @@ type ending struct {
 	drainErr error             // why the proxy did not drain
 	given    []string          // passwords sent with updatePassword, as the proxy saw them
 	records  []string          // the client's log records
-	leaked   int               // goroutines left behind
+	leaked   int               // goroutines left behind, by every soak run with this one
 	ended    bool              // whether every workflow returned
+	// counted is whether the goroutines were counted: only once every
+	// soak run together has ended. together is how many soaks ran.
+	counted  bool
+	together int
 	// attempts returns the proxy's records of a call's requests.
 	attempts func(call int64) []Attempt
 }
@@ -88,8 +92,13 @@ func (s *soak) fill(rep *Report, b *Backend, end ending) {
 	created := b.Created()
 	unknown, knownLive, deleting := leftovers(end.final, known)
 	goroutines := Check{Name: checkGoroutines, Count: end.leaked}
-	if !end.ended {
+	switch {
+	case !end.ended:
 		goroutines.Count, goroutines.Detail = 1, "workflows did not end after their calls were cancelled and the servers closed: not counted"
+	case !end.counted:
+		goroutines.Count, goroutines.Detail = 1, "the workflows of a soak run at the same time did not end: not counted"
+	case end.together > 1 && end.leaked > 0:
+		goroutines.Detail = fmt.Sprintf("counted over the %d soaks run at the same time", end.together)
 	}
 	rep.Secrets = len(secrets)
 	rep.Checks = []Check{

@@ -2,6 +2,7 @@ package chaos
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -83,12 +84,57 @@ func DeadlineConfig() Config {
 	return cfg
 }
 
-// Run runs a soak: the fake behind the recorder, the proxy in front of it,
-// cfg.Workers concurrent workflows through one client with create recovery,
-// until cfg.Duration or cfg.Workflows, then the end checks. An error means the soak
-// could not be set up; what the soak found is in the report.
-func Run(cfg Config) (*Report, error) {
+// Run runs soaks, one for each of cfgs and all at once: for each, the fake
+// behind the recorder, the proxy in front of it, cfg.Workers concurrent
+// workflows through one client with create recovery, until cfg.Duration or
+// cfg.Workflows, then the end checks. The goroutine check counts the
+// goroutines of the process: soaks run together are checked together, once
+// all have ended, and each report carries that count. An error means a soak
+// could not be set up; what the soaks found is in the reports, in the order
+// of cfgs.
+func Run(cfgs ...Config) ([]*Report, error) {
 	goroutines := runtime.NumGoroutine()
+	runs := make([]*soakRun, len(cfgs))
+	errs := make([]error, len(cfgs))
+	var wg sync.WaitGroup
+	for i, cfg := range cfgs {
+		wg.Go(func() { runs[i], errs[i] = run(cfg) })
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	counted := true
+	for _, r := range runs {
+		counted = counted && r.end.ended
+	}
+	var leaked int
+	var stacks []byte
+	if counted {
+		leaked, stacks = dbcloudtest.GoroutinesLeft(goroutines)
+	}
+	reps := make([]*Report, len(runs))
+	for i, r := range runs {
+		r.end.counted, r.end.together, r.end.leaked = counted, len(runs), leaked
+		r.rep.Stacks = stacks
+		r.s.fill(r.rep, r.backend, r.end)
+		reps[i] = r.rep
+	}
+	return reps, nil
+}
+
+// soakRun is one soak of Run once its workflows have ended and its servers
+// closed, before the end checks.
+type soakRun struct {
+	s       *soak
+	backend *Backend
+	rep     *Report
+	end     ending
+}
+
+// run runs the soak of cfg up to its end checks, which need the goroutine
+// count of every soak run with it.
+func run(cfg Config) (*soakRun, error) {
 	start := time.Now()
 
 	// The fake's clock is the machine's: the workflows wait in real time.
@@ -155,11 +201,7 @@ func Run(cfg Config) (*Report, error) {
 
 	end.given, end.records, end.ended = proxy.Passwords(), logs.snapshot(), ended
 	end.attempts = proxy.Attempts
-	if ended {
-		end.leaked, rep.Stacks = dbcloudtest.GoroutinesLeft(goroutines)
-	}
-	s.fill(rep, backend, end)
-	return rep, nil
+	return &soakRun{s: s, backend: backend, rep: rep, end: end}, nil
 }
 
 // soak is the state the workflows share.
