@@ -33,7 +33,7 @@ type caller struct {
 	pollFirst   time.Duration // WithDefaultPollInterval
 	pollLongest time.Duration
 	pollers     poll.Registry // the waits' pollers, one per scope
-	followWalk  int           // maxFollowWalk, but for this package's tests
+	followWalk  int           // 0: maxFollowWalk (see follower.walkBound)
 	// creds and opts are what the Client was made of, for Client.With;
 	// here, so that a Client stays a comparable value.
 	creds Credentials

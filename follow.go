@@ -1,6 +1,7 @@
 package dbcloud
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"iter"
@@ -99,6 +100,10 @@ const (
 	maxFollowCursorBytes = 4 << 20
 )
 
+// walkBound is maxFollowWalk, or the smaller bound this package's tests set
+// (WithFollowWalkBound, in export_test.go) to reach it in a few pages.
+func (f *follower) walkBound() int { return cmp.Or(f.s.api.followWalk, maxFollowWalk) }
+
 // ErrFollowBacklog is yielded by a follow whose poll would walk back through
 // more than 10,000 pages (or 4 MiB of cursors) to reach the last
 // entry it yielded. Read the backlog with AllLogs, or follow again from a
@@ -159,7 +164,7 @@ func (f *follower) poll(ctx context.Context, yield func(LogEntry, error) bool) e
 	held := 0
 	for !w.Done() && !f.reached(last) {
 		st := w.Step()
-		if held += len(st.Cursor); len(steps) == f.s.api.followWalk || held > maxFollowCursorBytes {
+		if held += len(st.Cursor); len(steps) == f.walkBound() || held > maxFollowCursorBytes {
 			return ErrFollowBacklog
 		}
 		steps = append(steps, st)
@@ -214,7 +219,7 @@ func (f *follower) start(ctx context.Context, w *logwalk.Walk[LogEntry], page []
 			return nil
 		}
 		// More than a page at the newest instant: count them all.
-		if pages == f.s.api.followWalk {
+		if pages == f.walkBound() {
 			return ErrFollowBacklog
 		}
 		var err error

@@ -56,7 +56,7 @@ type clientConfig struct {
 	readOnly     readOnlyMode
 	pollFirst    time.Duration // WithDefaultPollInterval
 	pollLongest  time.Duration
-	followWalk   int // maxFollowWalk; less only in this package's tests
+	followWalk   int // 0: maxFollowWalk; set only by this package's tests
 }
 
 // Defaults of the retry policy: up to 4 retries, waits from 500 ms to 30 s;
@@ -104,7 +104,6 @@ func defaultConfig() clientConfig {
 		pollFirst:    DefaultPollMin,
 		pollLongest:  DefaultPollMax,
 		budget:       defaultRetryBudget,
-		followWalk:   maxFollowWalk,
 	}
 }
 
