@@ -40,20 +40,20 @@ func Check(t testing.TB) {
 		// The cleanup runs on the test's goroutine, which carries the
 		// label and is not a leak.
 		pprof.SetGoroutineLabels(context.Background())
-		if n, stacks := started(id); n > 0 {
+		if settled(func() int { n, _ := labelled(id); return n }) > 0 {
+			n, stacks := labelled(id)
 			t.Errorf("%d goroutines the test started are left running:\n%s", n, stacks)
 		}
 	})
 }
 
-// started waits, for up to settle, until no goroutine carries the label
-// value id, and returns how many still do and, when some do, their stacks.
-func started(id string) (n int, stacks []byte) {
+// settled calls count until it returns 0 or less, for up to settle, and
+// returns its last answer.
+func settled(count func() int) int {
 	deadline := time.Now().Add(settle)
 	for {
-		n, stacks = labelled(id)
-		if n == 0 || time.Now().After(deadline) {
-			return n, stacks
+		if n := count(); n <= 0 || time.Now().After(deadline) {
+			return max(n, 0)
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
@@ -99,16 +99,9 @@ func firstLine(b []byte) []byte {
 // goroutines run, and returns how many more are left and, when some are,
 // the stacks of all goroutines, as dbcloudtest.GoroutinesLeft documents.
 func Left(before int) (n int, stacks []byte) {
-	deadline := time.Now().Add(settle)
-	for {
-		n = runtime.NumGoroutine() - before
-		if n <= 0 {
-			return 0, nil
-		}
-		if time.Now().After(deadline) {
-			buf := make([]byte, 1<<20)
-			return n, buf[:runtime.Stack(buf, true)]
-		}
-		time.Sleep(5 * time.Millisecond)
+	if n = settled(func() int { return runtime.NumGoroutine() - before }); n == 0 {
+		return 0, nil
 	}
+	buf := make([]byte, 1<<20)
+	return n, buf[:runtime.Stack(buf, true)]
 }

@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/dbcloud/dbcloud-go/dbcloudtest"
 )
@@ -49,6 +50,24 @@ type Backend struct {
 	passwords []string
 	current   map[string]string // each service's password, as the server last set it
 	errs      []error           // what the recorder could not record
+}
+
+// startServers starts a soak's servers: the fake behind the recorder, with
+// step and seed, and the proxy in front of it, faulting as next draws. The
+// fake's clock is the machine's, so the workflows wait in real time; its
+// request log is off, since a soak reads the proxy's records instead.
+func startServers(step time.Duration, seed uint64, next func() Fault, retryAfter time.Duration) (*Backend, *Proxy, error) {
+	backend, err := StartBackend(dbcloudtest.WithStep(step), dbcloudtest.WithSeed(seed),
+		dbcloudtest.WithRealTime(), dbcloudtest.WithRequestLog(false))
+	if err != nil {
+		return nil, nil, err
+	}
+	proxy, err := StartProxy(backend.URL, next, retryAfter)
+	if err != nil {
+		backend.Close()
+		return nil, nil, err
+	}
+	return backend, proxy, nil
 }
 
 // StartBackend serves a fake API configured by opts (dbcloudtest's

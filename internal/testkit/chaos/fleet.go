@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/dbcloud/dbcloud-go"
-	"github.com/dbcloud/dbcloud-go/dbcloudtest"
 	"github.com/dbcloud/dbcloud-go/deploy"
 )
 
@@ -103,16 +102,11 @@ func fleetState(n int) *deploy.State {
 // it found is in the report.
 func RunFleet(cfg FleetConfig) (*FleetReport, error) {
 	start := time.Now()
-	backend, err := StartBackend(dbcloudtest.WithStep(cfg.Step), dbcloudtest.WithSeed(cfg.Seed),
-		dbcloudtest.WithRealTime(), dbcloudtest.WithRequestLog(false))
+	backend, proxy, err := startServers(cfg.Step, cfg.Seed, NewStream(cfg.Seed, cfg.Rate, cfg.SpikeMin, cfg.SpikeMax).Next, cfg.RetryAfter)
 	if err != nil {
 		return nil, err
 	}
 	defer backend.Close()
-	proxy, err := StartProxy(backend.URL, NewStream(cfg.Seed, cfg.Rate, cfg.SpikeMin, cfg.SpikeMax).Next, cfg.RetryAfter)
-	if err != nil {
-		return nil, err
-	}
 	defer proxy.Close()
 	tr := http.DefaultTransport.(*http.Transport).Clone()
 	defer tr.CloseIdleConnections()

@@ -137,22 +137,15 @@ type soakRun struct {
 func run(cfg Config) (*soakRun, error) {
 	start := time.Now()
 
-	// The fake's clock is the machine's: the workflows wait in real time.
-	// Its request log is off: the soak reads the proxy's records instead.
-	backend, err := StartBackend(dbcloudtest.WithStep(cfg.Step), dbcloudtest.WithSeed(cfg.Seed),
-		dbcloudtest.WithRealTime(), dbcloudtest.WithRequestLog(false))
-	if err != nil {
-		return nil, err
-	}
-	defer backend.Close()
 	stream := NewStream(cfg.Seed, cfg.Rate, cfg.SpikeMin, cfg.SpikeMax)
 	if cfg.HeldShare > 0 {
 		stream.Held(cfg.HeldShare, cfg.HeldMin, cfg.HeldMax)
 	}
-	proxy, err := StartProxy(backend.URL, stream.Next, cfg.RetryAfter)
+	backend, proxy, err := startServers(cfg.Step, cfg.Seed, stream.Next, cfg.RetryAfter)
 	if err != nil {
 		return nil, err
 	}
+	defer backend.Close()
 	defer proxy.Close()
 	logs := &logStore{}
 	tr := http.DefaultTransport.(*http.Transport).Clone()
